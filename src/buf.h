@@ -1,0 +1,41 @@
+/*
+ * A growable byte buffer, always NUL-terminated. An embedded object:
+ * buf_init() / buf_done(). A buffer may carry a cap (max bytes); an
+ * append that would exceed it fails with -1 and leaves the buffer as it
+ * was, so data read from files or sockets can never grow without bound.
+ * buf_take() hands the bytes to the caller (free() them) and resets the
+ * buffer. Pointers into b->p are valid until the next append.
+ */
+#ifndef SR_BUF_H
+#define SR_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct buf {
+	char	*p;
+	size_t	 len;
+	size_t	 cap;
+	size_t	 max;		/* 0: unlimited */
+};
+
+void	 buf_init(struct buf *, size_t max);
+void	 buf_done(struct buf *);
+void	 buf_reset(struct buf *);
+int	 buf_add(struct buf *, const void *, size_t);
+int	 buf_addstr(struct buf *, const char *);
+int	 buf_addc(struct buf *, int);
+int	 buf_printf(struct buf *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+int	 buf_vprintf(struct buf *, const char *, va_list);
+/* Returns the contents (never NULL) and resets the buffer. */
+char	*buf_take(struct buf *);
+
+/*
+ * Reads a whole file into *out (NUL-terminated, length in *len). Files
+ * larger than max bytes (0: unlimited) fail with errno EFBIG.
+ * Returns 0 or -1 with errno set.
+ */
+int	 buf_read_file(const char *path, size_t max, char **out, size_t *len);
+
+#endif

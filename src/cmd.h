@@ -1,0 +1,69 @@
+/*
+ * The command table and what every cmd_*.c shares. A command receives
+ * argv with argv[0] = the command name, parses its own flags with
+ * getopt_long (reset optind = 0 first), prints data to stdout and errors to
+ * stderr, and returns an enum sr_status as the process exit status.
+ * Only main.c and cmd_*.c may print to the terminal or exit.
+ */
+#ifndef SR_CMD_H
+#define SR_CMD_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+struct config;
+
+struct cmd_ctx {
+	const char	*config_path;	/* --config FILE, or NULL */
+	int		 verbose;	/* -v count */
+	struct config	*cfg;		/* loaded for CMD_NEEDS_CONFIG */
+	int		 color;		/* stdout is a terminal and NO_COLOR unset */
+	int		 progress;	/* stderr is a terminal */
+};
+
+#define CMD_NEEDS_CONFIG	0x1
+
+struct cmd_entry {
+	const char	*name;
+	int		(*fn)(struct cmd_ctx *, int, char **);
+	int		 flags;
+	const char	*usage;		/* as in the man page SYNOPSIS */
+	const char	*summary;
+};
+
+int	cmd_config_init(struct cmd_ctx *, int, char **);
+int	cmd_index(struct cmd_ctx *, int, char **);
+int	cmd_list(struct cmd_ctx *, int, char **);
+int	cmd_search(struct cmd_ctx *, int, char **);
+int	cmd_load(struct cmd_ctx *, int, char **);
+int	cmd_read(struct cmd_ctx *, int, char **);
+int	cmd_validate(struct cmd_ctx *, int, char **);
+int	cmd_serve(struct cmd_ctx *, int, char **);
+int	cmd_doctor(struct cmd_ctx *, int, char **);
+int	cmd_version(struct cmd_ctx *, int, char **);
+
+/* Finds a command's table entry by name, or NULL. */
+const struct cmd_entry *cmd_find(const char *);
+
+/*
+ * Prints "skills-radar NAME: message" and the command's usage line to
+ * stderr; returns SR_USAGE so a command can `return cmd_usage(...)`.
+ */
+int	cmd_usage(const char *name, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+/* Prints "skills-radar: message" to stderr. */
+void	cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints a "--help" text for the command to stdout; returns SR_OK. */
+int	cmd_help(const char *name);
+/*
+ * Parses a whole decimal integer in [min, max]. Returns 0, or -1 when s is
+ * not a number or out of range.
+ */
+int	cmd_parse_long(const char *s, long min, long max, long *out);
+/* Prints json to stdout (pretty, with a trailing newline) and deletes it. */
+int	cmd_print_json(cJSON *json);
+/* Prints a cause to stderr as "skills-radar: cause", frees it, returns rv. */
+int	cmd_fail(int rv, char *cause);
+
+#endif

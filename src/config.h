@@ -1,0 +1,106 @@
+/*
+ * Configuration: the option table, defaults, loading and the commented
+ * template. config_load() returns a struct config the caller owns and
+ * releases with config_free(). Every key in the table is read by some
+ * module; the table is the single source for config-init, the
+ * skills-radar.yaml(5) page and validation.
+ */
+#ifndef SR_CONFIG_H
+#define SR_CONFIG_H
+
+#include <stdio.h>
+
+#include "strlist.h"
+
+struct config {
+	char		*source;		/* file loaded, NULL: defaults */
+
+	/* roots */
+	struct strlist	 paths;			/* paths (SKILL_PATHS replaces) */
+	int		 project_roots;		/* scan.project_roots */
+	struct strlist	 exclude_dirs;		/* scan.exclude_dirs */
+	char		*platform;		/* platform: auto|linux|macos|windows */
+
+	/* store */
+	char		*index_path;		/* store.path (index.db) */
+
+	/* limits */
+	int		 max_skill_size_kb;	/* limits.max_skill_size_kb */
+	int		 allow_large;		/* limits.allow_large */
+	int		 max_related_kb;	/* limits.max_related_kb */
+	int		 max_load_kb;		/* limits.max_load_kb */
+	int		 max_files_per_skill;	/* limits.max_files_per_skill */
+	int		 max_entries;		/* limits.max_entries */
+	int		 max_depth;		/* limits.max_depth */
+
+	/* trust */
+	struct strlist	 trusted_paths;		/* trust.trusted_paths */
+	struct strlist	 verified_paths;	/* trust.verified_paths */
+	int		 min_tier_for_load;	/* trust.min_tier_for_load (enum trust_tier) */
+
+	/* sanitization */
+	int		 strip_live_exec;	/* sanitization.strip_live_exec */
+	int		 reject_untrusted_on_injection;
+	struct strlist	 xml_tags;		/* sanitization.xml_tags (added to the built-in six) */
+	struct strlist	 pattern_files;		/* sanitization.pattern_files */
+	int		 builtin_patterns;	/* sanitization.builtin_patterns */
+
+	/* retrieval */
+	double		 miss_threshold;	/* retrieval.miss_threshold */
+	double		 project_boost;		/* retrieval.project_boost */
+	int		 default_top_k;		/* retrieval.default_top_k */
+	char		*embedder;		/* embedder.backend: builtin */
+	int		 embed_dim;		/* embedder.dim */
+
+	/* mcp / transport */
+	int		 instructions_budget;	/* mcp.instructions_budget (tokens) */
+	int		 max_message_kb;	/* mcp.max_message_kb */
+	char		*http_host;		/* transport.host */
+	int		 http_port;		/* transport.port */
+	char		*http_path;		/* transport.path */
+	int		 stateless;		/* transport.stateless */
+	struct strlist	 allowed_origins;	/* transport.allowed_origins */
+	char		*auth_token;		/* transport.auth_token (SKILLS_RADAR_TOKEN) */
+	int		 max_body_kb;		/* transport.max_body_kb */
+	int		 timeout_s;		/* transport.timeout_s */
+	int		 threads;		/* transport.threads */
+};
+
+/* Returns a config holding the built-in defaults (paths expanded). */
+struct config	*config_defaults(void);
+void		 config_free(struct config *);
+
+/*
+ * Resolves the config file (explicit path, else $SKILLS_RADAR_CONFIG,
+ * else $XDG_CONFIG_HOME/skills-radar/config.yaml), loads it over the
+ * defaults and applies the environment (SKILL_PATHS, SKILLS_RADAR_TOKEN).
+ * A missing file gives the defaults, except an explicit --config file,
+ * which must exist. Warnings (unknown keys, with the closest known key)
+ * are appended to warnings. Returns 0, or SR_CONFIG with *cause set to
+ * "file:line:column: message" (free it).
+ */
+int		 config_load(const char *explicit_path, struct config **out,
+		    struct strlist *warnings, char **cause);
+
+/* The path config_load() would read; allocated. */
+char		*config_default_path(const char *explicit_path);
+
+/* Writes the fully commented template with every key and its default. */
+int		 config_write_template(FILE *);
+/* Writes the key reference as mdoc for skills-radar.yaml(5). */
+int		 config_write_mdoc(FILE *);
+
+/*
+ * Expands a leading ~ and environment-free globs in a path pattern,
+ * appending every match (or the pattern itself when it has no glob
+ * characters) to out.
+ */
+void		 config_expand_path(const char *pattern, struct strlist *out);
+/* Expands a leading ~ only; allocated. */
+char		*config_expand_tilde(const char *);
+/* $XDG_DATA_HOME/skills-radar (default ~/.local/share/skills-radar); allocated. */
+char		*config_data_dir(void);
+/* Where the bundled data files live (patterns, examples); allocated. */
+char		*config_pkgdata_dir(void);
+
+#endif

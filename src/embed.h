@@ -1,0 +1,3 @@
+#ifndef SR_EMBED_H
+#define SR_EMBED_H
+#endif

@@ -1,0 +1,89 @@
+/*
+ * The engine: one process's view of the index. It loads index.db into
+ * memory once (optionally after an incremental re-index), builds the
+ * search index and the sanitiser, and answers search, load, read and
+ * list. The CLI and the MCP server both call it, so their JSON is the same.
+ *
+ * Every function returning cJSON hands ownership to the caller
+ * (cJSON_Delete). Errors are an enum sr_status with *cause set (free it):
+ * SR_NOTFOUND messages carry "did you mean" suggestions, SR_REFUSED says
+ * which policy refused. The engine borrows cfg; cfg must outlive it.
+ * Calls may come from several threads: searches take the read lock.
+ */
+#ifndef SR_ENGINE_H
+#define SR_ENGINE_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "search.h"
+#include "skill.h"
+
+struct config;
+struct engine;
+struct sanitizer;
+
+#define ENGINE_REINDEX	0x1	/* incremental index before loading */
+#define ENGINE_QUIET	0x2	/* no progress on stderr */
+
+int	 engine_open(const struct config *cfg, int flags, struct engine **out,
+	    char **cause);
+void	 engine_free(struct engine *);
+
+/* Searchable entries (winners without disable-model-invocation). */
+size_t	 engine_count(struct engine *);
+const struct sanitizer *engine_sanitizer(struct engine *);
+const struct config *engine_config(struct engine *);
+
+/*
+ * {"query","matches":[{name,kind,score,description,when_to_use,trust,
+ * scope,path,tags,requires_tools,fallback_for_tools,shadowed[,explain]}],
+ * "total_skills","miss"}
+ */
+int	 engine_search(struct engine *, const struct search_opts *,
+	    cJSON **out, char **cause);
+
+/*
+ * {"name","kind","trust","scope","path","content","warnings":[{id,
+ * severity,line,excerpt}],"files":[{path,size}],"truncated","next_offset"}
+ * max_bytes 0 means limits.max_load_kb. allow_untrusted bypasses
+ * trust.min_tier_for_load (never reject_untrusted_on_injection).
+ */
+int	 engine_load(struct engine *, const char *name, size_t offset,
+	    size_t max_bytes, int allow_untrusted, cJSON **out, char **cause);
+
+/* {"name","path","size","content","warnings"}: one bundled text file. */
+int	 engine_read(struct engine *, const char *name, const char *relpath,
+	    cJSON **out, char **cause);
+
+struct list_filter {
+	int		 kind;		/* -1: any */
+	int		 tier;		/* -1: any */
+	const char	*tag;		/* NULL: any */
+	int		 all;		/* include shadowed and user-only entries */
+	int		 flagged;	/* only entries with sanitiser flags */
+};
+
+/* An array of entries: name, kind, trust, scope, path, description, tags,... */
+int	 engine_list(struct engine *, const struct list_filter *, cJSON **out,
+	    char **cause);
+
+/*
+ * Resolves a name the way load does (exact uid, then bare name as skill,
+ * agent, command). Returns the winning entry or NULL. The pointer is valid
+ * until the engine is freed or reloaded.
+ */
+const struct skill *engine_resolve(struct engine *, const char *name);
+
+/* Every entry, shadowed included, in index order (borrowed). */
+const struct skill_set *engine_skills(struct engine *);
+
+/*
+ * The bundled files of a skill: [{path, size}] relative to the skill
+ * folder, one level of references/ scripts/ assets/ and the folder's own
+ * files, capped at limits.max_files_per_skill. Returns a new array.
+ */
+cJSON	*engine_files(struct engine *, const struct skill *);
+
+#endif

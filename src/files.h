@@ -1,0 +1,3 @@
+#ifndef SR_FILES_H
+#define SR_FILES_H
+#endif

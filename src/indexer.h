@@ -1,0 +1,3 @@
+#ifndef SR_INDEXER_H
+#define SR_INDEXER_H
+#endif

@@ -1,0 +1,2 @@
+#include "autoconfig.h"
+int main(void) { return 0; }

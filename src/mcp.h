@@ -1,0 +1,3 @@
+#ifndef SR_MCP_H
+#define SR_MCP_H
+#endif

@@ -1,0 +1,3 @@
+#ifndef SR_OPTIONS_H
+#define SR_OPTIONS_H
+#endif

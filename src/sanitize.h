@@ -1,0 +1,59 @@
+/*
+ * The sanitiser: the threat model's single gate between a skill file and
+ * an agent's context (DESIGN §7). A struct sanitizer holds the compiled
+ * pattern catalogue (config/patterns/*.txt plus sanitization.pattern_files)
+ * and the XML override tag list; it is immutable after sanitize_new() and
+ * safe to share between threads.
+ *
+ * sanitize_text() returns a rewritten copy (override tags redacted,
+ * live-exec stripped when configured) and appends one finding per hit:
+ * rule = pattern id, sev = info|warn|high, line = 1-based line in the
+ * input (plus line_base), message = a short excerpt of the hit, itself
+ * made safe to show (invisible characters spelled as <U+200B>).
+ */
+#ifndef SR_SANITIZE_H
+#define SR_SANITIZE_H
+
+#include <stddef.h>
+
+#include "finding.h"
+
+struct config;
+struct sanitizer;
+
+/*
+ * Compiles the catalogue. A bad pattern file or regex is SR_CONFIG with
+ * *cause "file:line: message" (free it). *out is NULL on failure.
+ */
+int	 sanitize_new(const struct config *, struct sanitizer **out,
+	    char **cause);
+void	 sanitize_free(struct sanitizer *);
+
+/*
+ * Sanitises a body or bundled file for return to an agent. Returns the
+ * rewritten text (free it); *outlen gets its length. Findings are appended
+ * to out with line numbers offset by line_base (the body's first line in
+ * the file, minus one).
+ */
+char	*sanitize_text(const struct sanitizer *, const char *text, size_t len,
+	    int line_base, size_t *outlen, struct findings *out);
+
+/*
+ * Flags only (index time): runs the catalogue over text without rewriting
+ * and appends findings. Returns the number of findings added.
+ */
+size_t	 sanitize_scan(const struct sanitizer *, const char *text, size_t len,
+	    int line_base, struct findings *out);
+
+/*
+ * Makes a short frontmatter string safe for search results and the
+ * mini-index: drops invisible and control characters, bidi overrides and
+ * tag characters, redacts override tags and role markers, folds
+ * whitespace. Returns a new string (free it).
+ */
+char	*sanitize_inline(const struct sanitizer *, const char *);
+
+/* Number of compiled patterns (for doctor and tests). */
+size_t	 sanitize_count(const struct sanitizer *);
+
+#endif

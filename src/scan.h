@@ -1,0 +1,3 @@
+#ifndef SR_SCAN_H
+#define SR_SCAN_H
+#endif

@@ -1,0 +1,81 @@
+/*
+ * The skill model: one indexed entry (a skill, agent or command) and a set
+ * of entries. struct skill owns all its strings and lists; skill_free()
+ * releases them. struct skill_set owns its entries.
+ */
+#ifndef SR_SKILL_H
+#define SR_SKILL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "strlist.h"
+
+enum skill_kind {
+	KIND_SKILL = 0,
+	KIND_AGENT,
+	KIND_COMMAND
+};
+
+/* Ordered: a higher value is more trusted. */
+enum trust_tier {
+	TIER_UNTRUSTED = 0,
+	TIER_USER,
+	TIER_VERIFIED,
+	TIER_TRUSTED
+};
+
+struct skill {
+	int64_t		 id;		/* index.db rowid, 0 when not stored */
+	enum skill_kind	 kind;
+	char		*uid;		/* name | agent:name | cmd:[dir:]name */
+	char		*name;		/* bare name */
+	char		*path;		/* absolute path as discovered */
+	char		*realpath;	/* resolved path of the file */
+	char		*root;		/* the scan root it was found under */
+	char		*scope;		/* user | project:<dir> | plugin:<name> | other */
+	int		 is_project;	/* found under the current project */
+	enum trust_tier	 trust;
+	char		*description;	/* sanitised for display, never NULL */
+	char		*when_to_use;	/* never NULL, may be "" */
+	struct strlist	 tags;		/* lower-cased hub-tags */
+	struct strlist	 platforms;
+	struct strlist	 requires_tools;
+	struct strlist	 fallback_for_tools;
+	int		 disable_model_invocation;
+	int		 user_invocable;
+	int64_t		 size;		/* bytes of the file */
+	int64_t		 mtime_ns;
+	char		 hash[17];	/* 64-bit content hash, hex */
+	int		 n_warnings;	/* validation + sanitiser warnings */
+	int		 n_flags;	/* sanitiser findings at warn or above */
+	int		 max_flag_sev;	/* highest sanitiser severity, -1 none */
+	char		*flag_ids;	/* comma-separated sanitiser rule ids */
+	char		*shadowed_by;	/* path of the winning duplicate, or NULL */
+	char		*frontmatter;	/* the frontmatter as JSON text */
+};
+
+struct skill_set {
+	struct skill	**v;
+	size_t		  n;
+	size_t		  cap;
+};
+
+struct skill	*skill_new(void);
+void		 skill_free(struct skill *);
+
+void		 skill_set_init(struct skill_set *);
+void		 skill_set_done(struct skill_set *);
+void		 skill_set_add(struct skill_set *, struct skill *);
+
+const char	*kind_name(enum skill_kind);
+/* Returns the kind for "skill", "agent" or "command", or -1. */
+int		 kind_from_name(const char *);
+const char	*tier_name(enum trust_tier);	/* "TRUSTED" ... */
+/* Case-insensitive; returns the tier or -1. */
+int		 tier_from_name(const char *);
+
+/* FNV-1a 64 of data, written as 16 hex digits plus NUL into out. */
+void		 skill_hash(const void *data, size_t len, char out[17]);
+
+#endif

@@ -1,0 +1,3 @@
+#ifndef SR_STORE_H
+#define SR_STORE_H
+#endif

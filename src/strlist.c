@@ -1,0 +1,112 @@
+#include "autoconfig.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "buf.h"
+#include "strlist.h"
+#include "xmalloc.h"
+
+void
+strlist_init(struct strlist *l)
+{
+	l->v = NULL;
+	l->n = 0;
+	l->cap = 0;
+}
+
+void
+strlist_done(struct strlist *l)
+{
+	size_t	 i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	strlist_init(l);
+}
+
+void
+strlist_add_take(struct strlist *l, char *s)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 4;
+		l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
+	}
+	l->v[l->n++] = s;
+}
+
+void
+strlist_add(struct strlist *l, const char *s)
+{
+	strlist_add_take(l, xstrdup(s));
+}
+
+int
+strlist_contains(const struct strlist *l, const char *s, int ci)
+{
+	size_t	 i;
+
+	for (i = 0; i < l->n; i++) {
+		if (ci ? strcasecmp(l->v[i], s) == 0 : strcmp(l->v[i], s) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int
+strlist_add_unique(struct strlist *l, const char *s, int ci)
+{
+	if (strlist_contains(l, s, ci))
+		return 0;
+	strlist_add(l, s);
+	return 1;
+}
+
+void
+strlist_copy(struct strlist *dst, const struct strlist *src)
+{
+	size_t	 i;
+
+	strlist_init(dst);
+	for (i = 0; i < src->n; i++)
+		strlist_add(dst, src->v[i]);
+}
+
+char *
+strlist_join(const struct strlist *l, const char *sep)
+{
+	struct buf	 b;
+	size_t		 i;
+
+	buf_init(&b, 0);
+	for (i = 0; i < l->n; i++) {
+		if (i != 0)
+			buf_addstr(&b, sep);
+		buf_addstr(&b, l->v[i]);
+	}
+	return buf_take(&b);
+}
+
+void
+strlist_split(struct strlist *l, const char *s, const char *seps)
+{
+	const char	*end;
+	size_t		 n;
+
+	while (*s != '\0') {
+		n = strcspn(s, seps);
+		end = s + n;
+		while (s < end && isspace((unsigned char)*s))
+			s++;
+		while (end > s && isspace((unsigned char)end[-1]))
+			end--;
+		if (end > s)
+			strlist_add_take(l, xstrndup(s, (size_t)(end - s)));
+		s += n;
+		if (*s != '\0')
+			s++;
+	}
+}

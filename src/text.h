@@ -1,0 +1,3 @@
+#ifndef SR_TEXT_H
+#define SR_TEXT_H
+#endif

@@ -1,0 +1,3 @@
+#ifndef SR_TRUST_H
+#define SR_TRUST_H
+#endif

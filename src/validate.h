@@ -1,0 +1,42 @@
+/*
+ * Validation of a parsed entry, with stable rule ids and severities
+ * (DESIGN §6). Rejections are SEV_ERROR findings; everything else warns.
+ */
+#ifndef SR_VALIDATE_H
+#define SR_VALIDATE_H
+
+#include <stddef.h>
+
+#include "finding.h"
+#include "frontmatter.h"
+#include "skill.h"
+
+struct config;
+
+/*
+ * Checks a name against ^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$ and the
+ * reserved words. Returns 0 when valid, else a finding rule id
+ * ("name-invalid", "name-too-long", "name-reserved").
+ */
+const char	*validate_name(const char *);
+
+/*
+ * Validates fm for an entry of the given kind. fallback is the directory
+ * name (skill) or file stem (agent, command) used when fm has no name;
+ * file_size is the size of the whole file. Appends findings to out and
+ * stores the effective name in *name (allocated; NULL when none could be
+ * derived). Returns 1 when the entry is rejected, else 0.
+ */
+int		 validate_entry(const struct fm *fm, enum skill_kind kind,
+		    const char *fallback, size_t file_size,
+		    const struct config *cfg, struct findings *out, char **name);
+
+/* One line per rule id: "id severity description", for docs and tests. */
+struct validate_rule {
+	const char	*id;
+	int		 sev;		/* enum severity */
+	const char	*what;
+};
+extern const struct validate_rule validate_rules[];
+
+#endif
