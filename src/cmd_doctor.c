@@ -1,1 +1,208 @@
-/* placeholder */
+/*
+ * doctor: the configuration in use, each root with its counts and
+ * problems, and the state of index.db against the files on disk.
+ */
+#include "autoconfig.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "sanitize.h"
+#include "scan.h"
+#include "status.h"
+#include "store.h"
+
+static int
+cmp_path(const void *a, const void *b)
+{
+	return strcmp((*(struct skill *const *)a)->path,
+	    (*(struct skill *const *)b)->path);
+}
+
+/* Compares the scan with index.db: new, changed and vanished files. */
+static void
+staleness(struct skill_set *set, const struct store_rejects *rej,
+    const struct scan_result *scan, size_t *added, size_t *changed,
+    size_t *vanished)
+{
+	struct skill	 key, *kp = &key, **hit;
+	size_t		 i, j, seen = 0;
+	int		 found;
+
+	*added = *changed = *vanished = 0;
+	qsort(set->v, set->n, sizeof *set->v, cmp_path);
+	for (i = 0; i < scan->n_items; i++) {
+		key.path = scan->items[i].path;
+		hit = bsearch(&kp, set->v, set->n, sizeof *set->v, cmp_path);
+		if (hit != NULL) {
+			seen++;
+			if ((*hit)->mtime_ns != scan->items[i].mtime_ns ||
+			    (*hit)->size != scan->items[i].size)
+				(*changed)++;
+			continue;
+		}
+		found = 0;
+		for (j = 0; j < rej->n && !found; j++)
+			found = strcmp(rej->v[j].path, scan->items[i].path) == 0;
+		if (!found)
+			(*added)++;
+	}
+	*vanished = set->n - seen;
+}
+
+int
+cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct config	*cfg = ctx->cfg;
+	struct scan_result	 scan;
+	struct skill_set	 set;
+	struct store_rejects	 rej;
+	struct store		*st = NULL;
+	struct sanitizer	*san = NULL;
+	cJSON			*o, *roots, *r, *ix;
+	char			*cause = NULL, *cfgpath, *datadir;
+	size_t			 i, added = 0, changed = 0, vanished = 0;
+	int			 ch, json = 0, problems = 0, rv;
+
+	while ((ch = getopt_long(argc, argv, "j", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			return cmd_help("doctor");
+		default:
+			return cmd_usage("doctor", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cmd_usage("doctor", "unexpected argument '%s'",
+		    argv[optind]);
+
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "version", PACKAGE_VERSION);
+	cfgpath = config_default_path(ctx->config_path);
+	cJSON_AddStringToObject(o, "config", cfgpath);
+	cJSON_AddBoolToObject(o, "config_exists", cfg->source != NULL);
+	datadir = config_pkgdata_dir();
+	cJSON_AddStringToObject(o, "data_dir", datadir);
+	cJSON_AddBoolToObject(o, "skill_paths_env", getenv("SKILL_PATHS") != NULL);
+
+	scan_result_init(&scan);
+	scan_roots(cfg, NULL, &scan);
+	scan_walk(cfg, &scan);
+	roots = cJSON_AddArrayToObject(o, "roots");
+	for (i = 0; i < scan.n_roots; i++) {
+		r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "path", scan.roots[i].path);
+		cJSON_AddBoolToObject(r, "exists", scan.roots[i].exists);
+		cJSON_AddBoolToObject(r, "project", scan.roots[i].is_project);
+		cJSON_AddNumberToObject(r, "entries",
+		    (double)scan.roots[i].n_found);
+		if (scan.roots[i].problem != NULL)
+			cJSON_AddStringToObject(r, "problem",
+			    scan.roots[i].problem);
+		cJSON_AddItemToArray(roots, r);
+	}
+	r = cJSON_AddArrayToObject(o, "scan_problems");
+	for (i = 0; i < scan.problems.n; i++) {
+		cJSON_AddItemToArray(r, cJSON_CreateString(
+		    scan.problems.v[i].message));
+		if (scan.problems.v[i].sev >= SEV_WARN)
+			problems++;
+	}
+
+	ix = cJSON_AddObjectToObject(o, "index");
+	cJSON_AddStringToObject(ix, "path", cfg->index_path);
+	skill_set_init(&set);
+	store_rejects_init(&rej);
+	rv = access(cfg->index_path, F_OK) == 0 ?
+	    store_open(cfg->index_path, 0, &st, &cause) : SR_NOTFOUND;
+	if (rv == 0 && (rv = store_load(st, &set, &cause)) == 0)
+		rv = store_load_rejects(st, &rej, &cause);
+	if (rv == 0) {
+		staleness(&set, &rej, &scan, &added, &changed, &vanished);
+		cJSON_AddBoolToObject(ix, "exists", 1);
+		cJSON_AddNumberToObject(ix, "entries", (double)set.n);
+		cJSON_AddNumberToObject(ix, "rejected", (double)rej.n);
+		cJSON_AddNumberToObject(ix, "new_files", (double)added);
+		cJSON_AddNumberToObject(ix, "changed_files", (double)changed);
+		cJSON_AddNumberToObject(ix, "vanished_files", (double)vanished);
+		cJSON_AddBoolToObject(ix, "stale", added + changed + vanished > 0);
+	} else {
+		cJSON_AddBoolToObject(ix, "exists", 0);
+		if (rv != SR_NOTFOUND) {
+			cJSON_AddStringToObject(ix, "problem", cause);
+			problems++;
+		}
+	}
+	free(cause);
+	cause = NULL;
+	if ((rv = sanitize_new(cfg, &san, &cause)) == 0)
+		cJSON_AddNumberToObject(o, "sanitizer_patterns",
+		    (double)sanitize_count(san));
+	else {
+		cJSON_AddStringToObject(o, "sanitizer_problem", cause);
+		problems++;
+	}
+	cJSON_AddNumberToObject(o, "problems", problems);
+
+	if (json)
+		cmd_print_json(o);
+	else {
+		printf("skills-radar %s\n", PACKAGE_VERSION);
+		printf("config:   %s%s\n", cfgpath, cfg->source != NULL ? "" :
+		    " (not found: built-in defaults)");
+		printf("data:     %s\n", datadir);
+		printf("roots:%s\n", getenv("SKILL_PATHS") != NULL ?
+		    " (from SKILL_PATHS)" : "");
+		for (i = 0; i < scan.n_roots; i++)
+			printf("  %-6s %-50s %s\n", scan.roots[i].exists ?
+			    "ok" : "-", scan.roots[i].path,
+			    scan.roots[i].exists ? "" : scan.roots[i].problem);
+		for (i = 0; i < scan.n_roots; i++) {
+			if (scan.roots[i].exists)
+				printf("  %zu entr%s under %s\n",
+				    scan.roots[i].n_found,
+				    scan.roots[i].n_found == 1 ? "y" : "ies",
+				    scan.roots[i].path);
+		}
+		for (i = 0; i < scan.problems.n; i++)
+			printf("  problem: %s\n", scan.problems.v[i].message);
+		printf("index:    %s\n", cfg->index_path);
+		if (cJSON_IsTrue(cJSON_GetObjectItem(ix, "exists")))
+			printf("  %zu entries, %zu rejected files; %s\n", set.n,
+			    rej.n, added + changed + vanished == 0 ?
+			    "up to date" : "stale: run 'skills-radar index'");
+		else
+			printf("  not built yet: run 'skills-radar index'\n");
+		if (added + changed + vanished > 0)
+			printf("  %zu new, %zu changed, %zu vanished files\n",
+			    added, changed, vanished);
+		if (san != NULL)
+			printf("sanitiser: %zu patterns\n", sanitize_count(san));
+		else
+			printf("sanitiser: %s\n", cause);
+		printf("%d problem%s\n", problems, problems == 1 ? "" : "s");
+		cJSON_Delete(o);
+	}
+	free(cause);
+	free(cfgpath);
+	free(datadir);
+	sanitize_free(san);
+	store_close(st);
+	skill_set_done(&set);
+	store_rejects_done(&rej);
+	scan_result_done(&scan);
+	return problems > 0 ? SR_ERR : SR_OK;
+}

@@ -1,1 +1,254 @@
-/* placeholder */
+/*
+ * index, validate: run the indexing pipeline and report what it found.
+ */
+#include "autoconfig.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "indexer.h"
+#include "status.h"
+
+static void
+print_rejects(const struct index_report *rep, int skipped)
+{
+	size_t	 i, n = 0;
+
+	for (i = 0; i < rep->rejects.n; i++) {
+		const struct store_reject	*r = &rep->rejects.v[i];
+
+		if (r->skipped != skipped)
+			continue;
+		if (n++ == 0)
+			printf("%s:\n", skipped ? "skipped" : "rejected");
+		printf("  %s\n    %s: %s\n", r->path, r->rule, r->reason);
+	}
+}
+
+static void
+print_warnings(const struct index_report *rep, int max)
+{
+	size_t	 i;
+	int	 n = 0;
+
+	for (i = 0; i < rep->warnings.n; i++) {
+		const struct finding	*f = &rep->warnings.v[i];
+		const char		*tab = strchr(f->message, '\t');
+
+		if (max >= 0 && n >= max) {
+			printf("  ... %zu more (use --json)\n",
+			    rep->warnings.n - i);
+			break;
+		}
+		if (n++ == 0)
+			printf("warnings:\n");
+		if (tab != NULL)
+			printf("  %.*s\n    %s (%s): %s\n",
+			    (int)(tab - f->message), f->message, f->rule,
+			    severity_name(f->sev), tab + 1);
+	}
+}
+
+static void
+print_summary(const struct index_report *rep, int indexing)
+{
+	size_t	 rejected = 0, skipped = 0, shadowed = 0, i;
+
+	for (i = 0; i < rep->rejects.n; i++) {
+		if (rep->rejects.v[i].skipped)
+			skipped++;
+		else
+			rejected++;
+	}
+	for (i = 0; i < rep->set.n; i++) {
+		if (rep->set.v[i]->shadowed_by != NULL)
+			shadowed++;
+	}
+	if (indexing)
+		printf("%zu entries indexed in %.1f ms (%zu parsed, %zu "
+		    "unchanged, %zu removed)%s\n", rep->total, rep->duration_ms,
+		    rep->parsed, rep->unchanged, rep->removed,
+		    rep->examples ? " from the bundled examples" : "");
+	else
+		printf("%zu files accepted\n", rep->total);
+	printf("  kinds: %zu skills, %zu agents, %zu commands\n",
+	    rep->by_kind[KIND_SKILL], rep->by_kind[KIND_AGENT],
+	    rep->by_kind[KIND_COMMAND]);
+	printf("  trust: %zu TRUSTED, %zu VERIFIED, %zu USER, %zu UNTRUSTED\n",
+	    rep->by_tier[TIER_TRUSTED], rep->by_tier[TIER_VERIFIED],
+	    rep->by_tier[TIER_USER], rep->by_tier[TIER_UNTRUSTED]);
+	printf("  %zu rejected, %zu skipped, %zu shadowed duplicates, %zu "
+	    "flagged by the sanitiser, %zu warnings\n", rejected, skipped,
+	    shadowed, rep->flagged, rep->warnings.n);
+	for (i = 0; i < rep->scan.problems.n; i++)
+		fprintf(stderr, "skills-radar: %s: %s\n",
+		    rep->scan.problems.v[i].rule,
+		    rep->scan.problems.v[i].message);
+}
+
+int
+cmd_index(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "rebuild", no_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct index_report	 rep;
+	char			*cause = NULL;
+	int			 ch, json = 0, flags = 0, rv;
+
+	while ((ch = getopt_long(argc, argv, "rj", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'r':
+			flags |= INDEX_REBUILD;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			return cmd_help("index");
+		default:
+			return cmd_usage("index", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cmd_usage("index", "unexpected argument '%s'",
+		    argv[optind]);
+	if (ctx->progress && !json)
+		flags |= INDEX_PROGRESS;
+	index_report_init(&rep);
+	if ((rv = indexer_run(ctx->cfg, NULL, NULL, flags, &rep, &cause)) != 0) {
+		index_report_done(&rep);
+		return cmd_fail(rv, cause);
+	}
+	if (json)
+		rv = cmd_print_json(index_report_json(&rep));
+	else {
+		print_summary(&rep, 1);
+		print_rejects(&rep, 0);
+		if (ctx->verbose) {
+			print_rejects(&rep, 1);
+			print_warnings(&rep, -1);
+		}
+		printf("index: %s\n", ctx->cfg->index_path);
+	}
+	index_report_done(&rep);
+	return rv;
+}
+
+static cJSON *
+validate_json(const struct index_report *rep)
+{
+	cJSON	*o, *a, *e;
+	size_t	 i;
+
+	o = index_report_json(rep);
+	cJSON_DeleteItemFromObject(o, "indexed");
+	cJSON_DeleteItemFromObject(o, "unchanged");
+	cJSON_DeleteItemFromObject(o, "removed");
+	cJSON_DeleteItemFromObject(o, "written");
+	cJSON_DeleteItemFromObject(o, "warnings");
+	a = cJSON_AddArrayToObject(o, "warnings");
+	for (i = 0; i < rep->warnings.n; i++) {
+		const struct finding	*f = &rep->warnings.v[i];
+		const char		*tab = strchr(f->message, '\t');
+
+		e = cJSON_CreateObject();
+		if (tab != NULL) {
+			char	*p = strndup(f->message,
+			    (size_t)(tab - f->message));
+
+			cJSON_AddStringToObject(e, "path", p);
+			free(p);
+		}
+		cJSON_AddStringToObject(e, "rule", f->rule);
+		cJSON_AddStringToObject(e, "severity", severity_name(f->sev));
+		cJSON_AddNumberToObject(e, "line", f->line);
+		cJSON_AddStringToObject(e, "message",
+		    tab != NULL ? tab + 1 : f->message);
+		cJSON_AddItemToArray(a, e);
+	}
+	a = cJSON_AddArrayToObject(o, "flagged_entries");
+	for (i = 0; i < rep->set.n; i++) {
+		const struct skill	*s = rep->set.v[i];
+
+		if (s->n_flags == 0)
+			continue;
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "path", s->path);
+		cJSON_AddStringToObject(e, "trust", tier_name(s->trust));
+		cJSON_AddStringToObject(e, "ids", s->flag_ids);
+		cJSON_AddStringToObject(e, "max_severity",
+		    severity_name((enum severity)s->max_flag_sev));
+		cJSON_AddItemToArray(a, e);
+	}
+	return o;
+}
+
+int
+cmd_validate(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct index_report	 rep;
+	char			*cause = NULL;
+	size_t			 i, rejected = 0;
+	int			 ch, json = 0, rv;
+
+	while ((ch = getopt_long(argc, argv, "j", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			return cmd_help("validate");
+		default:
+			return cmd_usage("validate", "unknown option");
+		}
+	}
+	index_report_init(&rep);
+	if (optind < argc)
+		rv = indexer_validate_paths(ctx->cfg, NULL, argv + optind,
+		    argc - optind, &rep, &cause);
+	else
+		rv = indexer_run(ctx->cfg, NULL, NULL, INDEX_NOWRITE |
+		    (ctx->progress && !json ? INDEX_PROGRESS : 0), &rep, &cause);
+	if (rv != 0) {
+		index_report_done(&rep);
+		return cmd_fail(rv, cause);
+	}
+	for (i = 0; i < rep.rejects.n; i++) {
+		if (!rep.rejects.v[i].skipped)
+			rejected++;
+	}
+	if (json)
+		rv = cmd_print_json(validate_json(&rep));
+	else {
+		print_summary(&rep, 0);
+		print_rejects(&rep, 0);
+		print_rejects(&rep, 1);
+		print_warnings(&rep, ctx->verbose ? -1 : 50);
+		for (i = 0; i < rep.set.n; i++) {
+			const struct skill	*s = rep.set.v[i];
+
+			if (s->n_flags == 0)
+				continue;
+			printf("flagged: %s\n    %s (%s, %s)\n", s->path,
+			    s->flag_ids, severity_name((enum severity)
+			    s->max_flag_sev), tier_name(s->trust));
+		}
+	}
+	index_report_done(&rep);
+	if (rv == 0 && rejected > 0)
+		rv = SR_ERR;
+	return rv;
+}

@@ -1,1 +1,153 @@
-/* placeholder */
+/*
+ * list: the indexed entries, filtered by kind, tier and tag.
+ */
+#include "autoconfig.h"
+
+#include <sys/ioctl.h>
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "engine.h"
+#include "files.h"
+#include "skill.h"
+#include "status.h"
+
+static int
+term_width(void)
+{
+	struct winsize	 ws;
+	const char	*cols;
+
+	if ((cols = getenv("COLUMNS")) != NULL && atoi(cols) > 20)
+		return atoi(cols);
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+	    ws.ws_col > 20)
+		return ws.ws_col;
+	return 100;
+}
+
+/* Prints s cut to at most width bytes on a UTF-8 boundary. */
+static void
+print_cut(const char *s, int width)
+{
+	size_t	 len = strlen(s), n;
+
+	if (width <= 0)
+		return;
+	n = files_utf8_cut(s, len, (size_t)width);
+	if (n < len && n > 3)
+		printf("%.*s...", (int)files_utf8_cut(s, len, n - 3), s);
+	else
+		printf("%.*s", (int)n, s);
+}
+
+static void
+print_table(cJSON *arr, int width)
+{
+	cJSON		*it;
+	const char	*name, *kind, *trust, *desc, *sh;
+	int		 n = 0, left;
+
+	cJSON_ArrayForEach(it, arr) {
+		name = cJSON_GetStringValue(cJSON_GetObjectItem(it, "name"));
+		kind = cJSON_GetStringValue(cJSON_GetObjectItem(it, "kind"));
+		trust = cJSON_GetStringValue(cJSON_GetObjectItem(it, "trust"));
+		desc = cJSON_GetStringValue(cJSON_GetObjectItem(it,
+		    "description"));
+		sh = cJSON_GetStringValue(cJSON_GetObjectItem(it, "shadowed_by"));
+		printf("%-32s %-7s %-9s ", name, kind, trust);
+		left = width - 52;
+		if (cJSON_IsTrue(cJSON_GetObjectItem(it, "user_only"))) {
+			printf("[user-only] ");
+			left -= 12;
+		}
+		if (cJSON_GetNumberValue(cJSON_GetObjectItem(it, "flags")) > 0) {
+			printf("[flagged] ");
+			left -= 10;
+		}
+		if (sh != NULL) {
+			printf("[shadowed by %s]", sh);
+			left = 0;
+		}
+		print_cut(desc != NULL ? desc : "", left);
+		printf("\n");
+		n++;
+	}
+	fprintf(stderr, "%d entr%s\n", n, n == 1 ? "y" : "ies");
+}
+
+int
+cmd_list(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "kind", required_argument, NULL, 'k' },
+		{ "tier", required_argument, NULL, 't' },
+		{ "tag", required_argument, NULL, 'g' },
+		{ "flagged", no_argument, NULL, 'f' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct list_filter	 lf = { -1, -1, NULL, 0, 0 };
+	struct engine		*e;
+	cJSON			*arr;
+	char			*cause = NULL;
+	int			 ch, json = 0, rv;
+
+	while ((ch = getopt_long(argc, argv, "k:t:g:faj", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'k':
+			if ((lf.kind = kind_from_name(optarg)) == -1)
+				return cmd_usage("list", "--kind: '%s' is not "
+				    "one of skill, agent, command", optarg);
+			break;
+		case 't':
+			if ((lf.tier = tier_from_name(optarg)) == -1)
+				return cmd_usage("list", "--tier: '%s' is not "
+				    "one of trusted, verified, user, untrusted",
+				    optarg);
+			break;
+		case 'g':
+			lf.tag = optarg;
+			break;
+		case 'f':
+			lf.flagged = 1;
+			break;
+		case 'a':
+			lf.all = 1;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			return cmd_help("list");
+		default:
+			return cmd_usage("list", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cmd_usage("list", "unexpected argument '%s'", argv[optind]);
+	if ((rv = engine_open(ctx->cfg, json ? ENGINE_QUIET : 0, &e,
+	    &cause)) != 0)
+		return cmd_fail(rv, cause);
+	if ((rv = engine_list(e, &lf, &arr, &cause)) != 0) {
+		engine_free(e);
+		return cmd_fail(rv, cause);
+	}
+	if (json)
+		rv = cmd_print_json(arr);
+	else {
+		print_table(arr, term_width());
+		cJSON_Delete(arr);
+	}
+	engine_free(e);
+	return rv;
+}

@@ -1,1 +1,149 @@
-/* placeholder */
+/*
+ * load, read: a skill's sanitised instructions, or one of its bundled
+ * files, as an agent would receive them.
+ */
+#include "autoconfig.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "engine.h"
+#include "status.h"
+
+static void
+print_warnings(cJSON *o)
+{
+	cJSON	*w;
+
+	cJSON_ArrayForEach(w, cJSON_GetObjectItem(o, "warnings")) {
+		fprintf(stderr, "skills-radar: warning: line %d: %s (%s): %s\n",
+		    (int)cJSON_GetNumberValue(cJSON_GetObjectItem(w, "line")),
+		    cJSON_GetStringValue(cJSON_GetObjectItem(w, "id")),
+		    cJSON_GetStringValue(cJSON_GetObjectItem(w, "severity")),
+		    cJSON_GetStringValue(cJSON_GetObjectItem(w, "excerpt")));
+	}
+}
+
+static void
+print_content(cJSON *o)
+{
+	const char	*content;
+	size_t		 n;
+
+	content = cJSON_GetStringValue(cJSON_GetObjectItem(o, "content"));
+	if (content == NULL)
+		return;
+	n = strlen(content);
+	fputs(content, stdout);
+	if (n > 0 && content[n - 1] != '\n')
+		fputc('\n', stdout);
+}
+
+int
+cmd_load(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "offset", required_argument, NULL, 'o' },
+		{ "max-bytes", required_argument, NULL, 'm' },
+		{ "allow-untrusted", no_argument, NULL, 'u' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct engine	*e;
+	cJSON		*o, *next;
+	char		*cause = NULL;
+	long		 offset = 0, max = 0;
+	int		 ch, json = 0, allow = 0, rv;
+
+	while ((ch = getopt_long(argc, argv, "o:m:uj", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			if (cmd_parse_long(optarg, 0, LONG_MAX, &offset) == -1)
+				return cmd_usage("load", "--offset: '%s' is not "
+				    "a byte offset (0 or more)", optarg);
+			break;
+		case 'm':
+			if (cmd_parse_long(optarg, 1, 64L << 20, &max) == -1)
+				return cmd_usage("load", "--max-bytes: '%s' is "
+				    "not a number of bytes from 1 to 67108864",
+				    optarg);
+			break;
+		case 'u':
+			allow = 1;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			return cmd_help("load");
+		default:
+			return cmd_usage("load", "unknown option");
+		}
+	}
+	if (argc - optind != 1)
+		return cmd_usage("load", argc - optind == 0 ?
+		    "missing skill NAME" : "expected one NAME");
+	if ((rv = engine_open(ctx->cfg, ENGINE_QUIET, &e, &cause)) != 0)
+		return cmd_fail(rv, cause);
+	rv = engine_load(e, argv[optind], (size_t)offset, (size_t)max, allow,
+	    &o, &cause);
+	engine_free(e);
+	if (rv != 0)
+		return cmd_fail(rv, cause);
+	if (json)
+		return cmd_print_json(o);
+	print_content(o);
+	print_warnings(o);
+	next = cJSON_GetObjectItem(o, "next_offset");
+	if (cJSON_IsNumber(next))
+		fprintf(stderr, "skills-radar: truncated: continue with "
+		    "--offset %.0f\n", cJSON_GetNumberValue(next));
+	cJSON_Delete(o);
+	return SR_OK;
+}
+
+int
+cmd_read(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct engine	*e;
+	cJSON		*o;
+	char		*cause = NULL;
+	int		 ch, json = 0, rv;
+
+	while ((ch = getopt_long(argc, argv, "j", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			return cmd_help("read");
+		default:
+			return cmd_usage("read", "unknown option");
+		}
+	}
+	if (argc - optind != 2)
+		return cmd_usage("read", "expected NAME and PATH");
+	if ((rv = engine_open(ctx->cfg, ENGINE_QUIET, &e, &cause)) != 0)
+		return cmd_fail(rv, cause);
+	rv = engine_read(e, argv[optind], argv[optind + 1], &o, &cause);
+	engine_free(e);
+	if (rv != 0)
+		return cmd_fail(rv, cause);
+	if (json)
+		return cmd_print_json(o);
+	print_content(o);
+	print_warnings(o);
+	cJSON_Delete(o);
+	return SR_OK;
+}

@@ -1,1 +1,624 @@
-/* placeholder: being written */
+#include "autoconfig.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "buf.h"
+#include "config.h"
+#include "engine.h"
+#include "files.h"
+#include "frontmatter.h"
+#include "indexer.h"
+#include "sanitize.h"
+#include "status.h"
+#include "store.h"
+#include "xmalloc.h"
+
+struct engine {
+	const struct config	*cfg;
+	struct skill_set	 set;		/* every entry, owned */
+	struct skill		**winners;	/* sorted by uid, borrowed */
+	size_t			 n_winners;
+	size_t			 searchable;
+	struct search_index	*idx;
+	struct sanitizer	*san;
+	pthread_rwlock_t	 lock;
+};
+
+static int
+cmp_uid(const void *a, const void *b)
+{
+	return strcmp((*(struct skill *const *)a)->uid,
+	    (*(struct skill *const *)b)->uid);
+}
+
+static void
+engine_prepare(struct engine *e)
+{
+	size_t	 i;
+
+	free(e->winners);
+	e->winners = xreallocarray(NULL, e->set.n + 1, sizeof *e->winners);
+	e->n_winners = 0;
+	e->searchable = 0;
+	for (i = 0; i < e->set.n; i++) {
+		if (e->set.v[i]->shadowed_by != NULL)
+			continue;
+		e->winners[e->n_winners++] = e->set.v[i];
+		if (!e->set.v[i]->disable_model_invocation)
+			e->searchable++;
+	}
+	qsort(e->winners, e->n_winners, sizeof *e->winners, cmp_uid);
+}
+
+int
+engine_open(const struct config *cfg, int flags, struct engine **out,
+    char **cause)
+{
+	struct engine		*e;
+	struct index_report	 rep;
+	struct store		*st = NULL;
+	int			 rv, need_index;
+
+	*out = NULL;
+	e = xcalloc(1, sizeof *e);
+	e->cfg = cfg;
+	skill_set_init(&e->set);
+	pthread_rwlock_init(&e->lock, NULL);
+	if ((rv = sanitize_new(cfg, &e->san, cause)) != 0)
+		goto fail;
+
+	need_index = (flags & ENGINE_REINDEX) != 0;
+	if (!need_index) {
+		if ((rv = store_open(cfg->index_path, 0, &st, cause)) != 0)
+			goto fail;
+		if ((rv = store_load(st, &e->set, cause)) != 0)
+			goto fail;
+		if (e->set.n == 0 && store_meta_get(st, "digest") == NULL)
+			need_index = 1;		/* never indexed: do it now */
+		store_close(st);
+		st = NULL;
+	}
+	if (need_index) {
+		index_report_init(&rep);
+		rv = indexer_run(cfg, e->san, NULL,
+		    (flags & ENGINE_QUIET) ? 0 : INDEX_PROGRESS, &rep, cause);
+		if (rv != 0) {
+			index_report_done(&rep);
+			goto fail;
+		}
+		skill_set_done(&e->set);
+		e->set = rep.set;		/* take the entries */
+		skill_set_init(&rep.set);
+		index_report_done(&rep);
+	}
+	engine_prepare(e);
+	if ((rv = search_index_build(&e->set, cfg, &e->idx, cause)) != 0)
+		goto fail;
+	*out = e;
+	return 0;
+fail:
+	store_close(st);
+	engine_free(e);
+	return rv;
+}
+
+void
+engine_free(struct engine *e)
+{
+	if (e == NULL)
+		return;
+	search_index_free(e->idx);
+	sanitize_free(e->san);
+	free(e->winners);
+	skill_set_done(&e->set);
+	pthread_rwlock_destroy(&e->lock);
+	free(e);
+}
+
+size_t
+engine_count(struct engine *e)
+{
+	return e->searchable;
+}
+
+const struct sanitizer *
+engine_sanitizer(struct engine *e)
+{
+	return e->san;
+}
+
+const struct config *
+engine_config(struct engine *e)
+{
+	return e->cfg;
+}
+
+const struct skill_set *
+engine_skills(struct engine *e)
+{
+	return &e->set;
+}
+
+static struct skill *
+find_uid(struct engine *e, const char *uid)
+{
+	struct skill	 key, *kp = &key, **hit;
+
+	key.uid = (char *)uid;
+	hit = bsearch(&kp, e->winners, e->n_winners, sizeof *e->winners,
+	    cmp_uid);
+	return hit != NULL ? *hit : NULL;
+}
+
+const struct skill *
+engine_resolve(struct engine *e, const char *name)
+{
+	struct skill	*s;
+	char		*uid;
+
+	if (name == NULL || *name == '\0')
+		return NULL;
+	if ((s = find_uid(e, name)) != NULL)
+		return s;
+	xasprintf(&uid, "agent:%s", name);
+	s = find_uid(e, uid);
+	free(uid);
+	if (s != NULL)
+		return s;
+	xasprintf(&uid, "cmd:%s", name);
+	s = find_uid(e, uid);
+	free(uid);
+	return s;
+}
+
+/* Levenshtein distance, capped: returns cap + 1 when larger. */
+static size_t
+distance(const char *a, const char *b, size_t cap)
+{
+	size_t	 la = strlen(a), lb = strlen(b), i, j, *row, prev, tmp, best, d;
+
+	if (la > 128 || lb > 128)
+		return cap + 1;
+	if ((la > lb ? la - lb : lb - la) > cap)
+		return cap + 1;
+	row = xreallocarray(NULL, lb + 1, sizeof *row);
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		best = row[0];
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			d = prev + (tolower((unsigned char)a[i - 1]) !=
+			    tolower((unsigned char)b[j - 1]));
+			if (row[j] + 1 < d)
+				d = row[j] + 1;
+			if (row[j - 1] + 1 < d)
+				d = row[j - 1] + 1;
+			row[j] = d;
+			prev = tmp;
+			if (d < best)
+				best = d;
+		}
+		if (best > cap) {
+			free(row);
+			return cap + 1;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+/* "; did you mean 'a', 'b'?" or "" (allocated). */
+static char *
+suggestions(struct engine *e, const char *name)
+{
+	struct buf	 b;
+	const char	*best[3] = { NULL, NULL, NULL };
+	size_t		 bestd[3] = { (size_t)-1, (size_t)-1, (size_t)-1 };
+	size_t		 i, k, d, cap;
+
+	cap = strlen(name) / 3 + 1;
+	if (cap > 4)
+		cap = 4;
+	for (i = 0; i < e->n_winners; i++) {
+		const struct skill	*s = e->winners[i];
+
+		d = distance(name, s->name, cap);
+		if (d > cap && strlen(name) >= 3 && strstr(s->name, name) != NULL)
+			d = cap;	/* a part of the name */
+		if (d > cap)
+			continue;
+		for (k = 0; k < 3; k++) {
+			if (d < bestd[k]) {
+				memmove(&best[k + 1], &best[k],
+				    (2 - k) * sizeof best[0]);
+				memmove(&bestd[k + 1], &bestd[k],
+				    (2 - k) * sizeof bestd[0]);
+				best[k] = s->uid;
+				bestd[k] = d;
+				break;
+			}
+		}
+	}
+	buf_init(&b, 0);
+	for (k = 0; k < 3 && best[k] != NULL; k++)
+		buf_printf(&b, "%s'%s'", k == 0 ? "; did you mean " : ", ",
+		    best[k]);
+	if (b.len > 0)
+		buf_addstr(&b, "?");
+	else
+		buf_addstr(&b, "; use search_skills to find skills by intent");
+	return buf_take(&b);
+}
+
+static int
+not_found(struct engine *e, const char *name, char **cause)
+{
+	char	*sug = suggestions(e, name);
+
+	xasprintf(cause, "no skill named '%s'%s", name, sug);
+	free(sug);
+	return SR_NOTFOUND;
+}
+
+static cJSON *
+strlist_json(const struct strlist *l)
+{
+	cJSON	*a = cJSON_CreateArray();
+	size_t	 i;
+
+	for (i = 0; i < l->n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(l->v[i]));
+	return a;
+}
+
+/* The fields every entry carries in search, list and load results. */
+static void
+entry_fields(cJSON *o, const struct skill *s)
+{
+	cJSON_AddStringToObject(o, "name", s->uid);
+	cJSON_AddStringToObject(o, "kind", kind_name(s->kind));
+	cJSON_AddStringToObject(o, "trust", tier_name(s->trust));
+	cJSON_AddStringToObject(o, "scope", s->scope);
+	cJSON_AddStringToObject(o, "path", s->path);
+}
+
+static cJSON *
+match_json(const struct search_match *m)
+{
+	const struct skill	*s = m->skill;
+	cJSON			*o, *sh, *it;
+	size_t			 i;
+
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "name", s->uid);
+	cJSON_AddStringToObject(o, "kind", kind_name(s->kind));
+	cJSON_AddNumberToObject(o, "score",
+	    (double)(long long)(m->score * 10000 + 0.5) / 10000);
+	cJSON_AddStringToObject(o, "description", s->description);
+	cJSON_AddStringToObject(o, "when_to_use", s->when_to_use);
+	cJSON_AddStringToObject(o, "trust", tier_name(s->trust));
+	cJSON_AddStringToObject(o, "scope", s->scope);
+	cJSON_AddStringToObject(o, "path", s->path);
+	cJSON_AddItemToObject(o, "tags", strlist_json(&s->tags));
+	cJSON_AddItemToObject(o, "requires_tools",
+	    strlist_json(&s->requires_tools));
+	cJSON_AddItemToObject(o, "fallback_for_tools",
+	    strlist_json(&s->fallback_for_tools));
+	sh = cJSON_AddArrayToObject(o, "shadowed");
+	for (i = 0; i < m->n_shadowed; i++) {
+		it = cJSON_CreateObject();
+		entry_fields(it, m->shadowed[i]);
+		cJSON_AddItemToArray(sh, it);
+	}
+	if (m->explain != NULL)
+		cJSON_AddItemToObject(o, "explain",
+		    cJSON_Duplicate(m->explain, 1));
+	return o;
+}
+
+int
+engine_search(struct engine *e, const struct search_opts *opts, cJSON **out,
+    char **cause)
+{
+	struct search_result	 res;
+	cJSON			*o, *arr, *m;
+	size_t			 i;
+	int			 rv;
+
+	*out = NULL;
+	memset(&res, 0, sizeof res);
+	pthread_rwlock_rdlock(&e->lock);
+	if ((rv = search_run(e->idx, opts, &res, cause)) != 0) {
+		pthread_rwlock_unlock(&e->lock);
+		return rv;
+	}
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "query", opts->query);
+	arr = cJSON_AddArrayToObject(o, "matches");
+	for (i = 0; i < res.n; i++) {
+		m = match_json(&res.v[i]);
+		cJSON_AddItemToArray(arr, m);
+	}
+	cJSON_AddNumberToObject(o, "total_skills", (double)res.total);
+	cJSON_AddBoolToObject(o, "miss", res.miss);
+	search_result_done(&res);
+	pthread_rwlock_unlock(&e->lock);
+	*out = o;
+	return 0;
+}
+
+static int
+skill_dir(const struct skill *s, char **dir)
+{
+	char	*slash;
+
+	*dir = xstrdup(s->path);
+	if ((slash = strrchr(*dir, '/')) != NULL)
+		*slash = '\0';
+	return 0;
+}
+
+cJSON *
+engine_files(struct engine *e, const struct skill *s)
+{
+	cJSON	*arr;
+	char	*dir;
+	int	 truncated;
+
+	if (s->kind != KIND_SKILL)
+		return cJSON_CreateArray();
+	skill_dir(s, &dir);
+	arr = files_list(dir, e->cfg->max_files_per_skill, &truncated);
+	free(dir);
+	return arr;
+}
+
+/* The load policy shared by load and read. */
+static int
+check_policy(struct engine *e, const struct skill *s, int allow_untrusted,
+    char **cause)
+{
+	if (s->disable_model_invocation) {
+		xasprintf(cause, "'%s' can only be invoked by the user "
+		    "(disable-model-invocation: true): ask the user to run "
+		    "/%s themselves", s->uid, s->name);
+		return SR_REFUSED;
+	}
+	if ((int)s->trust < e->cfg->min_tier_for_load && !allow_untrusted) {
+		xasprintf(cause, "'%s' is %s (%s) and trust.min_tier_for_load "
+		    "is %s: refused; the user can allow it with "
+		    "allow_untrusted or by trusting its path", s->uid,
+		    tier_name(s->trust), s->path,
+		    tier_name((enum trust_tier)e->cfg->min_tier_for_load));
+		return SR_REFUSED;
+	}
+	return 0;
+}
+
+static cJSON *
+warnings_json(const struct findings *f)
+{
+	cJSON	*a = cJSON_CreateArray(), *o;
+	size_t	 i;
+
+	for (i = 0; i < f->n; i++) {
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "id", f->v[i].rule);
+		cJSON_AddStringToObject(o, "severity",
+		    severity_name(f->v[i].sev));
+		cJSON_AddNumberToObject(o, "line", f->v[i].line);
+		cJSON_AddStringToObject(o, "excerpt", f->v[i].message);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+/* Refuses flagged UNTRUSTED content when the config says so. */
+static int
+check_injection(struct engine *e, const struct skill *s,
+    const struct findings *f, char **cause)
+{
+	if (!e->cfg->reject_untrusted_on_injection || s->trust != TIER_UNTRUSTED)
+		return 0;
+	if (findings_max(f) < SEV_HIGH)
+		return 0;
+	xasprintf(cause, "'%s' is UNTRUSTED and its content is flagged as a "
+	    "likely prompt injection (sanitization.reject_untrusted_on_"
+	    "injection is on): refused", s->uid);
+	return SR_REFUSED;
+}
+
+int
+engine_load(struct engine *e, const char *name, size_t offset,
+    size_t max_bytes, int allow_untrusted, cJSON **out, char **cause)
+{
+	const struct skill	*s;
+	struct findings		 f;
+	struct fm		 fm;
+	cJSON			*o;
+	char			*text = NULL, *clean = NULL;
+	size_t			 len, clen, max, n;
+	int			 rv;
+
+	*out = NULL;
+	findings_init(&f);
+	memset(&fm, 0, sizeof fm);
+	pthread_rwlock_rdlock(&e->lock);
+	if ((s = engine_resolve(e, name)) == NULL) {
+		rv = not_found(e, name, cause);
+		goto out;
+	}
+	if ((rv = check_policy(e, s, allow_untrusted, cause)) != 0)
+		goto out;
+	max = e->cfg->allow_large ? (size_t)16 << 20 :
+	    (size_t)e->cfg->max_skill_size_kb * 1024;
+	if (buf_read_file(s->path, max, &text, &len) == -1) {
+		if (errno == EFBIG) {
+			xasprintf(cause, "%s: over limits.max_skill_size_kb; "
+			    "set limits.allow_large to load it in pages",
+			    s->path);
+			rv = SR_REFUSED;
+		} else {
+			xasprintf(cause, "%s: %s (re-run 'skills-radar index')",
+			    s->path, strerror(errno));
+			rv = errno == ENOENT ? SR_NOTFOUND : SR_IO;
+		}
+		goto out;
+	}
+	fm_parse(text, len, &fm);
+	clean = sanitize_text(e->san, text + fm.body_offset,
+	    len - fm.body_offset, fm.body_line > 0 ? fm.body_line - 1 : 0,
+	    &clen, &f);
+	if ((rv = check_injection(e, s, &f, cause)) != 0)
+		goto out;
+	if (offset > clen) {
+		xasprintf(cause, "offset %zu is past the end of '%s' (%zu "
+		    "bytes)", offset, s->uid, clen);
+		rv = SR_USAGE;
+		goto out;
+	}
+	if (max_bytes == 0)
+		max_bytes = (size_t)e->cfg->max_load_kb * 1024;
+	n = files_utf8_cut(clean + offset, clen - offset, max_bytes);
+	if (n == 0 && offset < clen)
+		n = clen - offset < 4 ? clen - offset : 4;	/* tiny page */
+	o = cJSON_CreateObject();
+	entry_fields(o, s);
+	cJSON_AddStringToObject(o, "description", s->description);
+	{
+		char	*page = xstrndup(clean + offset, n);
+
+		cJSON_AddStringToObject(o, "content", page);
+		free(page);
+	}
+	cJSON_AddItemToObject(o, "warnings", warnings_json(&f));
+	cJSON_AddItemToObject(o, "files", engine_files(e, s));
+	cJSON_AddBoolToObject(o, "truncated", offset + n < clen);
+	if (offset + n < clen)
+		cJSON_AddNumberToObject(o, "next_offset", (double)(offset + n));
+	else
+		cJSON_AddNullToObject(o, "next_offset");
+	cJSON_AddNumberToObject(o, "size", (double)clen);
+	*out = o;
+out:
+	pthread_rwlock_unlock(&e->lock);
+	fm_done(&fm);
+	findings_done(&f);
+	free(text);
+	free(clean);
+	return rv;
+}
+
+int
+engine_read(struct engine *e, const char *name, const char *relpath,
+    cJSON **out, char **cause)
+{
+	const struct skill	*s;
+	struct findings		 f;
+	cJSON			*o;
+	char			*dir = NULL, *text = NULL, *clean = NULL, *page;
+	size_t			 len, clen;
+	int			 rv;
+
+	*out = NULL;
+	findings_init(&f);
+	pthread_rwlock_rdlock(&e->lock);
+	if ((s = engine_resolve(e, name)) == NULL) {
+		rv = not_found(e, name, cause);
+		goto out;
+	}
+	if (s->kind != KIND_SKILL) {
+		xasprintf(cause, "'%s' is an %s: only skills have bundled files",
+		    s->uid, kind_name(s->kind));
+		rv = SR_NOTFOUND;
+		goto out;
+	}
+	if ((rv = check_policy(e, s, 0, cause)) != 0)
+		goto out;
+	skill_dir(s, &dir);
+	if ((rv = files_read(dir, relpath, strlen(relpath),
+	    (size_t)e->cfg->max_related_kb * 1024, &text, &len, cause)) != 0)
+		goto out;
+	clean = sanitize_text(e->san, text, len, 0, &clen, &f);
+	if ((rv = check_injection(e, s, &f, cause)) != 0)
+		goto out;
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "name", s->uid);
+	cJSON_AddStringToObject(o, "path", relpath);
+	cJSON_AddNumberToObject(o, "size", (double)clen);
+	page = xstrndup(clean, clen);
+	cJSON_AddStringToObject(o, "content", page);
+	free(page);
+	cJSON_AddItemToObject(o, "warnings", warnings_json(&f));
+	cJSON_AddStringToObject(o, "trust", tier_name(s->trust));
+	*out = o;
+out:
+	pthread_rwlock_unlock(&e->lock);
+	findings_done(&f);
+	free(dir);
+	free(text);
+	free(clean);
+	return rv;
+}
+
+static int
+has_tag(const struct skill *s, const char *tag)
+{
+	return strlist_contains(&s->tags, tag, 1);
+}
+
+int
+engine_list(struct engine *e, const struct list_filter *lf, cJSON **out,
+    char **cause)
+{
+	cJSON	*arr, *o;
+	size_t	 i;
+
+	(void)cause;
+	pthread_rwlock_rdlock(&e->lock);
+	arr = cJSON_CreateArray();
+	for (i = 0; i < e->set.n; i++) {
+		const struct skill	*s = e->set.v[i];
+
+		if (!lf->all && (s->shadowed_by != NULL ||
+		    s->disable_model_invocation))
+			continue;
+		if (lf->kind >= 0 && (int)s->kind != lf->kind)
+			continue;
+		if (lf->tier >= 0 && (int)s->trust != lf->tier)
+			continue;
+		if (lf->tag != NULL && !has_tag(s, lf->tag))
+			continue;
+		if (lf->flagged && s->n_flags == 0)
+			continue;
+		o = cJSON_CreateObject();
+		entry_fields(o, s);
+		cJSON_AddStringToObject(o, "description", s->description);
+		cJSON_AddStringToObject(o, "when_to_use", s->when_to_use);
+		cJSON_AddItemToObject(o, "tags", strlist_json(&s->tags));
+		cJSON_AddBoolToObject(o, "user_only",
+		    s->disable_model_invocation);
+		cJSON_AddNumberToObject(o, "warnings", s->n_warnings);
+		cJSON_AddNumberToObject(o, "flags", s->n_flags);
+		if (s->flag_ids != NULL)
+			cJSON_AddStringToObject(o, "flag_ids", s->flag_ids);
+		if (s->shadowed_by != NULL)
+			cJSON_AddStringToObject(o, "shadowed_by", s->shadowed_by);
+		else
+			cJSON_AddNullToObject(o, "shadowed_by");
+		cJSON_AddItemToArray(arr, o);
+	}
+	pthread_rwlock_unlock(&e->lock);
+	*out = arr;
+	return 0;
+}

@@ -1,3 +1,38 @@
+/*
+ * A skill folder's bundled files: listing and the traversal-safe read
+ * behind `read` and read_skill_file.
+ */
 #ifndef SR_FILES_H
 #define SR_FILES_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+/*
+ * Lists the files of a skill folder: its own files (SKILL.md excepted) and
+ * one level inside each of its subfolders (references/, scripts/,
+ * assets/ ...), sorted, as [{path, size}] with paths relative to dir.
+ * At most max items; *truncated is set when more exist. Symlinks that
+ * resolve outside dir are left out. Returns a new array.
+ */
+cJSON	*files_list(const char *dir, int max, int *truncated);
+
+/*
+ * Reads relpath (relpath_len bytes: it may contain a NUL, which is refused)
+ * below dir. Refused, each with its own message: an empty path, an
+ * absolute path, a ".." component, a NUL byte, a path that resolves (via
+ * symlinks) outside dir, a directory, a binary or non-UTF-8 file, and a
+ * file over max bytes. Returns 0 with *out (free it) and *len, or
+ * SR_REFUSED / SR_NOTFOUND / SR_IO with *cause.
+ */
+int	 files_read(const char *dir, const char *relpath, size_t relpath_len,
+	    size_t max, char **out, size_t *len, char **cause);
+
+/* 1 when data is valid UTF-8 without NUL bytes. */
+int	 files_is_text(const char *data, size_t len);
+
+/* The longest prefix of s no longer than n that ends on a UTF-8 boundary. */
+size_t	 files_utf8_cut(const char *s, size_t len, size_t n);
+
 #endif

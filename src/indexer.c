@@ -1,1 +1,857 @@
-/* placeholder: being written */
+#include "autoconfig.h"
+
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "buf.h"
+#include "config.h"
+#include "frontmatter.h"
+#include "indexer.h"
+#include "sanitize.h"
+#include "status.h"
+#include "trust.h"
+#include "validate.h"
+#include "xmalloc.h"
+
+/* Adds the size and mtime of a file to b, so edits show in the fingerprint. */
+static void
+stamp_file(struct buf *b, const char *path)
+{
+	struct stat	 st;
+
+	if (stat(path, &st) == 0)
+		buf_printf(b, "%s:%lld:%lld|", path, (long long)st.st_size,
+		    (long long)st.st_mtim.tv_sec);
+	else
+		buf_printf(b, "%s:-|", path);
+}
+
+/*
+ * Settings that change what parsing produces, and the pattern files the
+ * sanitiser compiles: a change re-parses everything.
+ */
+static char *
+fingerprint(const struct config *cfg)
+{
+	struct buf	 b;
+	struct dirent	*de;
+	DIR		*d;
+	char		*list, *dir, *p, hash[17];
+	size_t		 i;
+
+	buf_init(&b, 0);
+	buf_printf(&b, "%s|%d|%d|%s|%d|%d|%d|", PACKAGE_VERSION,
+	    cfg->max_skill_size_kb, cfg->allow_large, cfg->platform,
+	    cfg->reject_untrusted_on_injection, cfg->builtin_patterns,
+	    cfg->strip_live_exec);
+	list = strlist_join(&cfg->trusted_paths, ",");
+	buf_printf(&b, "%s|", list);
+	free(list);
+	list = strlist_join(&cfg->verified_paths, ",");
+	buf_printf(&b, "%s|", list);
+	free(list);
+	list = strlist_join(&cfg->xml_tags, ",");
+	buf_printf(&b, "%s|", list);
+	free(list);
+	for (i = 0; i < cfg->pattern_files.n; i++)
+		stamp_file(&b, cfg->pattern_files.v[i]);
+	if (cfg->builtin_patterns) {
+		p = config_pkgdata_dir();
+		xasprintf(&dir, "%s/patterns", p);
+		free(p);
+		if ((d = opendir(dir)) != NULL) {
+			while ((de = readdir(d)) != NULL) {
+				if (de->d_name[0] == '.')
+					continue;
+				xasprintf(&p, "%s/%s", dir, de->d_name);
+				stamp_file(&b, p);
+				free(p);
+			}
+			closedir(d);
+		}
+		free(dir);
+	}
+	skill_hash(b.p, b.len, hash);
+	buf_done(&b);
+	return xstrdup(hash);
+}
+
+void
+index_report_init(struct index_report *rep)
+{
+	memset(rep, 0, sizeof *rep);
+	store_rejects_init(&rep->rejects);
+	findings_init(&rep->warnings);
+	scan_result_init(&rep->scan);
+	skill_set_init(&rep->set);
+}
+
+void
+index_report_done(struct index_report *rep)
+{
+	store_rejects_done(&rep->rejects);
+	findings_done(&rep->warnings);
+	scan_result_done(&rep->scan);
+	skill_set_done(&rep->set);
+}
+
+static const char *
+host_platform(const struct config *cfg)
+{
+	struct utsname	 u;
+
+	if (cfg->platform != NULL && strcmp(cfg->platform, "auto") != 0)
+		return cfg->platform;
+	if (uname(&u) == 0 && strcmp(u.sysname, "Darwin") == 0)
+		return "macos";
+	return "linux";
+}
+
+/* First non-blank body line without leading #s, at most 300 bytes. */
+static char *
+first_body_line(const char *body, size_t len)
+{
+	const char	*p = body, *end = body + len, *eol;
+	size_t		 n;
+
+	while (p < end) {
+		eol = memchr(p, '\n', (size_t)(end - p));
+		if (eol == NULL)
+			eol = end;
+		while (p < eol && (*p == '#' || isspace((unsigned char)*p)))
+			p++;
+		n = (size_t)(eol - p);
+		while (n > 0 && isspace((unsigned char)p[n - 1]))
+			n--;
+		if (n > 0) {
+			if (n > 300) {
+				n = 300;
+				while (n > 0 && ((unsigned char)p[n] & 0xc0) == 0x80)
+					n--;
+			}
+			return xstrndup(p, n);
+		}
+		p = eol + 1;
+	}
+	return NULL;
+}
+
+static char *
+make_uid(enum skill_kind kind, const char *ns, const char *name)
+{
+	char	*uid;
+
+	switch (kind) {
+	case KIND_AGENT:
+		xasprintf(&uid, "agent:%s", name);
+		break;
+	case KIND_COMMAND:
+		if (ns != NULL)
+			xasprintf(&uid, "cmd:%s:%s", ns, name);
+		else
+			xasprintf(&uid, "cmd:%s", name);
+		break;
+	default:
+		uid = xstrdup(name);
+		break;
+	}
+	return uid;
+}
+
+struct ctx {
+	const struct config	*cfg;
+	struct sanitizer	*san;		/* NULL only when nothing is parsed */
+	struct trust		 trust;
+	struct index_report	*rep;
+};
+
+static void
+reject(struct ctx *c, const struct scan_item *it, const char *hash,
+    const char *rule, const char *reason, int skipped)
+{
+	store_rejects_add(&c->rep->rejects, it->path, it->size, it->mtime_ns,
+	    hash, rule, reason, skipped);
+}
+
+static void
+fill_trust(struct ctx *c, struct skill *s, const struct scan_item *it)
+{
+	const char	*proot = NULL;
+
+	if (it->root->is_project && strstr(it->root->path, "/.claude/") != NULL)
+		proot = it->root->path;
+	s->trust = trust_tier(&c->trust, it->path, it->realpath, proot);
+	free(s->scope);
+	s->scope = trust_scope(&c->trust, it->path, it->root->path,
+	    it->root->is_project, it->root->is_example);
+	s->is_project = it->root->is_project;
+	free(s->root);
+	s->root = xstrdup(it->root->path);
+	free(s->realpath);
+	s->realpath = xstrdup(it->realpath);
+}
+
+/* Joins the distinct rule ids of findings at warn or above. */
+static char *
+flag_ids(const struct findings *f, int *n, int *max)
+{
+	struct strlist	 ids;
+	char		*s;
+	size_t		 i;
+
+	strlist_init(&ids);
+	*n = 0;
+	*max = -1;
+	for (i = 0; i < f->n; i++) {
+		if (f->v[i].sev < SEV_WARN)
+			continue;
+		(*n)++;
+		if ((int)f->v[i].sev > *max)
+			*max = (int)f->v[i].sev;
+		strlist_add_unique(&ids, f->v[i].rule, 0);
+	}
+	s = ids.n ? strlist_join(&ids, ",") : NULL;
+	strlist_done(&ids);
+	return s;
+}
+
+/*
+ * Parses one file into a new entry, or records why it was rejected.
+ * Returns the entry or NULL.
+ */
+static struct skill *
+parse_item(struct ctx *c, const struct scan_item *it)
+{
+	const struct config	*cfg = c->cfg;
+	struct findings		 vf, sf;
+	struct fm		 fm;
+	struct skill		*s = NULL;
+	const struct finding	*err;
+	char			*text = NULL, *name = NULL, hash[17] = "";
+	size_t			 len, max, i;
+	const char		*plat;
+
+	max = cfg->allow_large ? (size_t)16 << 20 :
+	    (size_t)cfg->max_skill_size_kb * 1024;
+	findings_init(&vf);
+	findings_init(&sf);
+	memset(&fm, 0, sizeof fm);
+	if (buf_read_file(it->path, max, &text, &len) == -1) {
+		char	*why;
+
+		if (errno == EFBIG) {
+			xasprintf(&why, "%lld bytes, over limits.max_skill_size_kb"
+			    " (%d KiB); set limits.allow_large to index it",
+			    (long long)it->size, cfg->max_skill_size_kb);
+			reject(c, it, "", "file-too-large", why, 0);
+		} else {
+			xasprintf(&why, "cannot read: %s", strerror(errno));
+			reject(c, it, "", "file-unreadable", why, 0);
+		}
+		free(why);
+		return NULL;
+	}
+	skill_hash(text, len, hash);
+	fm_parse(text, len, &fm);
+	findings_extend(&vf, &fm.findings);
+	if (validate_entry(&fm, it->kind, it->fallback, len, cfg, &vf,
+	    &name) != 0 || name == NULL) {
+		err = findings_first_error(&vf);
+		reject(c, it, hash, err != NULL ? err->rule : "invalid",
+		    err != NULL ? err->message : "rejected by validation", 0);
+		goto out;
+	}
+	if (fm.platforms.n > 0) {
+		plat = host_platform(cfg);
+		if (!strlist_contains(&fm.platforms, plat, 1)) {
+			char	*why, *list = strlist_join(&fm.platforms, ", ");
+
+			xasprintf(&why, "platforms [%s] exclude this host (%s)",
+			    list, plat);
+			reject(c, it, hash, "platform-mismatch", why, 1);
+			free(why);
+			free(list);
+			goto out;
+		}
+	}
+
+	s = skill_new();
+	s->kind = it->kind;
+	s->name = name;
+	name = NULL;
+	s->uid = make_uid(it->kind, it->ns, s->name);
+	s->path = xstrdup(it->path);
+	fill_trust(c, s, it);
+	if (fm.description != NULL && *fm.description != '\0')
+		s->description = xstrdup(fm.description);
+	else if (it->kind == KIND_COMMAND)
+		s->description = first_body_line(text + fm.body_offset,
+		    len - fm.body_offset);
+	if (s->description == NULL)
+		s->description = xstrdup("");
+	if (c->san != NULL) {
+		char	*clean = sanitize_inline(c->san, s->description);
+
+		free(s->description);
+		s->description = clean;
+	}
+	s->when_to_use = xstrdup(fm.when_to_use != NULL ? fm.when_to_use : "");
+	if (c->san != NULL) {
+		char	*clean = sanitize_inline(c->san, s->when_to_use);
+
+		free(s->when_to_use);
+		s->when_to_use = clean;
+	}
+	for (i = 0; i < fm.tags.n; i++)
+		strlist_add_unique(&s->tags, fm.tags.v[i], 1);
+	strlist_copy(&s->platforms, &fm.platforms);
+	strlist_copy(&s->requires_tools, &fm.requires_tools);
+	strlist_copy(&s->fallback_for_tools, &fm.fallback_for_tools);
+	s->disable_model_invocation = fm.disable_model_invocation;
+	s->user_invocable = fm.user_invocable;
+	s->size = (int64_t)len;
+	s->mtime_ns = it->mtime_ns;
+	memcpy(s->hash, hash, sizeof s->hash);
+	s->frontmatter = xstrdup(fm.json != NULL ? fm.json : "{}");
+
+	if (c->san != NULL) {
+		/* Frontmatter strings and the body are both agent-facing. */
+		sanitize_scan(c->san, text, len, 0, &sf);
+	}
+	s->flag_ids = flag_ids(&sf, &s->n_flags, &s->max_flag_sev);
+	s->n_warnings = (int)findings_count(&vf, SEV_WARN) + s->n_flags;
+	if (cfg->reject_untrusted_on_injection && s->trust == TIER_UNTRUSTED &&
+	    s->n_flags > 0 && s->max_flag_sev >= SEV_HIGH) {
+		char	*why;
+
+		xasprintf(&why, "UNTRUSTED and flagged by the sanitiser (%s);"
+		    " sanitization.reject_untrusted_on_injection is on",
+		    s->flag_ids);
+		reject(c, it, hash, "untrusted-injection", why, 0);
+		free(why);
+		skill_free(s);
+		s = NULL;
+		goto out;
+	}
+	for (i = 0; i < vf.n; i++) {
+		if (vf.v[i].sev >= SEV_WARN && vf.v[i].sev < SEV_ERROR)
+			findings_add(&c->rep->warnings, vf.v[i].rule,
+			    vf.v[i].sev, vf.v[i].line, "%s\t%s", it->path,
+			    vf.v[i].message);
+	}
+out:
+	free(name);
+	free(text);
+	fm_done(&fm);
+	findings_done(&vf);
+	findings_done(&sf);
+	return s;
+}
+
+static int
+cmp_skill_path(const void *a, const void *b)
+{
+	return strcmp((*(struct skill *const *)a)->path,
+	    (*(struct skill *const *)b)->path);
+}
+
+static int
+cmp_reject_path(const void *a, const void *b)
+{
+	return strcmp(((const struct store_reject *)a)->path,
+	    ((const struct store_reject *)b)->path);
+}
+
+static struct skill *
+find_old(struct skill **v, size_t n, const char *path)
+{
+	struct skill	 key, *kp = &key, **hit;
+
+	key.path = (char *)path;
+	hit = bsearch(&kp, v, n, sizeof *v, cmp_skill_path);
+	return hit != NULL ? *hit : NULL;
+}
+
+static struct store_reject *
+find_old_reject(struct store_rejects *r, const char *path)
+{
+	struct store_reject	 key;
+
+	key.path = (char *)path;
+	return bsearch(&key, r->v, r->n, sizeof *r->v, cmp_reject_path);
+}
+
+static int
+cmp_uid_rank(const void *a, const void *b)
+{
+	const struct skill	*x = *(struct skill *const *)a;
+	const struct skill	*y = *(struct skill *const *)b;
+	int			 c;
+
+	if ((c = strcmp(x->uid, y->uid)) != 0)
+		return c;
+	c = trust_precedes(y, x);
+	return c > 0 ? 1 : c < 0 ? -1 : 0;
+}
+
+void
+indexer_precedence(struct skill_set *set)
+{
+	size_t	 i, j;
+
+	qsort(set->v, set->n, sizeof *set->v, cmp_uid_rank);
+	for (i = 0; i < set->n; i = j) {
+		free(set->v[i]->shadowed_by);
+		set->v[i]->shadowed_by = NULL;
+		for (j = i + 1; j < set->n &&
+		    strcmp(set->v[j]->uid, set->v[i]->uid) == 0; j++) {
+			free(set->v[j]->shadowed_by);
+			set->v[j]->shadowed_by = xstrdup(set->v[i]->path);
+		}
+	}
+}
+
+static char *
+set_digest(const struct skill_set *set, const struct store_rejects *rej,
+    const char *fp)
+{
+	struct buf	 b;
+	char		 h[17];
+	size_t		 i;
+
+	buf_init(&b, 0);
+	buf_printf(&b, "%s\n", fp);
+	for (i = 0; i < set->n; i++) {
+		const struct skill	*s = set->v[i];
+
+		buf_printf(&b, "%s|%s|%lld|%s|%s|%s|%s|%d|%d\n", s->uid, s->path,
+		    (long long)s->mtime_ns, s->hash, tier_name(s->trust),
+		    s->scope, s->shadowed_by ? s->shadowed_by : "",
+		    s->n_flags, s->is_project);
+	}
+	for (i = 0; i < rej->n; i++)
+		buf_printf(&b, "R|%s|%lld|%s\n", rej->v[i].path,
+		    (long long)rej->v[i].mtime_ns, rej->v[i].rule);
+	skill_hash(b.p, b.len, h);
+	buf_done(&b);
+	return xstrdup(h);
+}
+
+static void
+progress(int on, size_t i, size_t n, int done)
+{
+	if (!on)
+		return;
+	if (done)
+		fprintf(stderr, "\r\033[K");
+	else if (i % 64 == 0 || i == n)
+		fprintf(stderr, "\rindexing %zu/%zu", i, n);
+}
+
+static void
+tally(struct index_report *rep)
+{
+	size_t	 i;
+
+	for (i = 0; i < rep->set.n; i++) {
+		const struct skill	*s = rep->set.v[i];
+
+		rep->by_kind[s->kind]++;
+		rep->by_tier[s->trust]++;
+		if (s->n_flags > 0)
+			rep->flagged++;
+		if (s->shadowed_by == NULL && !s->disable_model_invocation)
+			rep->searchable++;
+	}
+	rep->total = rep->set.n;
+}
+
+static void	count_removed(struct index_report *, struct skill_set *);
+
+/* A touched file whose bytes did not change keeps its entry. */
+static int
+same_hash(struct skill *prev, const struct scan_item *it)
+{
+	char	*text, h[17];
+	size_t	 len;
+
+	if (buf_read_file(it->path, (size_t)it->size + 1, &text, &len) == -1)
+		return 0;
+	skill_hash(text, len, h);
+	free(text);
+	if (strcmp(h, prev->hash) != 0)
+		return 0;
+	prev->mtime_ns = it->mtime_ns;
+	return 1;
+}
+
+/* Parses or reuses every scanned item into rep->set. */
+static void
+build_set(struct ctx *c, struct skill_set *old, struct store_rejects *oldrej,
+    int reparse, int show)
+{
+	struct index_report	*rep = c->rep;
+	struct scan_item	*it;
+	struct skill		*s, *prev;
+	struct store_reject	*pr;
+	size_t			 i, reused = 0;
+
+	qsort(old->v, old->n, sizeof *old->v, cmp_skill_path);
+	qsort(oldrej->v, oldrej->n, sizeof *oldrej->v, cmp_reject_path);
+	for (i = 0; i < rep->scan.n_items; i++) {
+		it = &rep->scan.items[i];
+		progress(show, i + 1, rep->scan.n_items, 0);
+		if (!reparse && (prev = find_old(old->v, old->n, it->path)) &&
+		    prev->size == it->size && prev->kind == it->kind &&
+		    (prev->mtime_ns == it->mtime_ns || same_hash(prev, it))) {
+			/* Unchanged: move the old entry over. */
+			s = prev;
+			prev->id = -1;	/* taken: count_removed() skips it */
+			fill_trust(c, s, it);
+			skill_set_add(&rep->set, s);
+			reused++;
+			continue;
+		}
+		if (!reparse && (pr = find_old_reject(oldrej, it->path)) &&
+		    pr->size == it->size && pr->mtime_ns == it->mtime_ns) {
+			store_rejects_add(&rep->rejects, pr->path, pr->size,
+			    pr->mtime_ns, pr->hash, pr->rule, pr->reason,
+			    pr->skipped);
+			continue;
+		}
+		if ((s = parse_item(c, it)) != NULL) {
+			skill_set_add(&rep->set, s);
+			rep->parsed++;
+		}
+	}
+	progress(show, 0, 0, 1);
+	rep->unchanged = reused;
+	count_removed(rep, old);
+}
+
+/*
+ * Counts the old entries whose path is no longer indexed (a changed file
+ * is re-parsed, not removed) and frees what was not moved to the new set.
+ */
+static void
+count_removed(struct index_report *rep, struct skill_set *old)
+{
+	struct skill	**byp;
+	size_t		  i;
+
+	byp = xreallocarray(NULL, rep->set.n + 1, sizeof *byp);
+	memcpy(byp, rep->set.v, rep->set.n * sizeof *byp);
+	qsort(byp, rep->set.n, sizeof *byp, cmp_skill_path);
+	for (i = 0; i < old->n; i++) {
+		if (old->v[i]->id != -1) {
+			if (find_old(byp, rep->set.n, old->v[i]->path) == NULL)
+				rep->removed++;
+			skill_free(old->v[i]);
+		}
+		old->v[i] = NULL;
+	}
+	old->n = 0;
+	free(byp);
+}
+
+static void
+add_examples(const struct config *cfg, struct index_report *rep)
+{
+	char	*dir, *ex;
+
+	if (rep->scan.n_items > 0 || cfg->source != NULL ||
+	    getenv("SKILL_PATHS") != NULL)
+		return;
+	dir = config_pkgdata_dir();
+	xasprintf(&ex, "%s/examples", dir);
+	free(dir);
+	scan_add_root(&rep->scan, ex, 0, 1);
+	free(ex);
+	/* Walk only the new root: the others were empty. */
+	scan_walk(cfg, &rep->scan);
+	rep->examples = rep->scan.n_items > 0;
+}
+
+static double
+now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* 1 when some scanned file has no unchanged counterpart in the old index. */
+static int
+needs_parse(struct skill_set *old, struct store_rejects *oldrej,
+    const struct scan_result *scan)
+{
+	struct skill		*prev;
+	struct store_reject	*pr;
+	size_t			 i;
+
+	qsort(old->v, old->n, sizeof *old->v, cmp_skill_path);
+	qsort(oldrej->v, oldrej->n, sizeof *oldrej->v, cmp_reject_path);
+	for (i = 0; i < scan->n_items; i++) {
+		const struct scan_item	*it = &scan->items[i];
+
+		if ((prev = find_old(old->v, old->n, it->path)) != NULL &&
+		    prev->size == it->size && prev->mtime_ns == it->mtime_ns)
+			continue;
+		if ((pr = find_old_reject(oldrej, it->path)) != NULL &&
+		    pr->size == it->size && pr->mtime_ns == it->mtime_ns)
+			continue;
+		return 1;
+	}
+	return 0;
+}
+
+int
+indexer_run(const struct config *cfg, struct sanitizer *san,
+    const struct strlist *extra, int flags, struct index_report *rep,
+    char **cause)
+{
+	struct ctx		 c;
+	struct store		*st = NULL;
+	struct skill_set	 old;
+	struct store_rejects	 oldrej;
+	char			*fp = NULL, *oldfp = NULL, *digest = NULL, *olddigest = NULL;
+	double			 t0 = now_ms();
+	int			 rv = 0, own_san = 0, reparse;
+
+	memset(&c, 0, sizeof c);
+	skill_set_init(&old);
+	store_rejects_init(&oldrej);
+	c.cfg = cfg;
+	c.rep = rep;
+	trust_init(&c.trust, cfg);
+
+	scan_roots(cfg, extra, &rep->scan);
+	scan_walk(cfg, &rep->scan);
+	add_examples(cfg, rep);
+
+	fp = fingerprint(cfg);
+	reparse = (flags & INDEX_REBUILD) != 0;
+	if (!(flags & INDEX_NOWRITE)) {
+		if ((rv = store_open(cfg->index_path, 0, &st, cause)) != 0)
+			goto out;
+		if (!reparse) {
+			if ((rv = store_load(st, &old, cause)) != 0 ||
+			    (rv = store_load_rejects(st, &oldrej, cause)) != 0)
+				goto out;
+			oldfp = store_meta_get(st, "fingerprint");
+			if (oldfp == NULL || strcmp(oldfp, fp) != 0)
+				reparse = 1;
+		}
+		olddigest = store_meta_get(st, "digest");
+	}
+	/* Compiling the catalogue costs: only when a file must be parsed. */
+	if (san == NULL && (reparse || needs_parse(&old, &oldrej, &rep->scan))) {
+		if ((rv = sanitize_new(cfg, &san, cause)) != 0)
+			goto out;
+		own_san = 1;
+	}
+	c.san = san;
+	build_set(&c, &old, &oldrej, reparse, (flags & INDEX_PROGRESS) != 0);
+	indexer_precedence(&rep->set);
+	tally(rep);
+
+	if (st != NULL) {
+		digest = set_digest(&rep->set, &rep->rejects, fp);
+		if ((flags & INDEX_REBUILD) || olddigest == NULL ||
+		    strcmp(digest, olddigest) != 0) {
+			if ((rv = store_replace(st, &rep->set, &rep->rejects,
+			    digest, cause)) != 0)
+				goto out;
+			rep->written = 1;
+		}
+		if (oldfp == NULL || strcmp(oldfp, fp) != 0)
+			rv = store_meta_set(st, "fingerprint", fp, cause);
+	}
+out:
+	rep->duration_ms = now_ms() - t0;
+	store_close(st);
+	skill_set_done(&old);
+	store_rejects_done(&oldrej);
+	trust_done(&c.trust);
+	if (own_san)
+		sanitize_free(san);
+	free(fp);
+	free(oldfp);
+	free(digest);
+	free(olddigest);
+	return rv;
+}
+
+int
+indexer_validate_paths(const struct config *cfg, struct sanitizer *san,
+    char **paths, int npaths, struct index_report *rep, char **cause)
+{
+	struct ctx	 c;
+	struct stat	 st;
+	struct scan_root root;
+	struct scan_item it;
+	struct skill	*s;
+	char		 real[PATH_MAX], *abs, *dir, *slash, *rel;
+	int		 i, rv = 0, own_san = 0, kind;
+
+	memset(&c, 0, sizeof c);
+	if (san == NULL) {
+		if ((rv = sanitize_new(cfg, &san, cause)) != 0)
+			return rv;
+		own_san = 1;
+	}
+	c.cfg = cfg;
+	c.san = san;
+	c.rep = rep;
+	trust_init(&c.trust, cfg);
+	for (i = 0; i < npaths; i++) {
+		if (stat(paths[i], &st) == -1) {
+			xasprintf(cause, "%s: %s", paths[i], strerror(errno));
+			rv = SR_NOTFOUND;
+			goto out;
+		}
+		if (realpath(paths[i], real) == NULL)
+			snprintf(real, sizeof real, "%s", paths[i]);
+		if (S_ISDIR(st.st_mode)) {
+			scan_add_root(&rep->scan, real, 0, 0);
+			continue;
+		}
+		/* A single file: classify it by its last path components. */
+		abs = xstrdup(real);
+		dir = xstrdup(real);
+		if ((slash = strrchr(dir, '/')) != NULL)
+			*slash = '\0';
+		memset(&root, 0, sizeof root);
+		root.path = dir;
+		root.exists = 1;
+		rel = abs + 1;
+		memset(&it, 0, sizeof it);
+		kind = scan_classify(rel, &it.fallback, &it.ns);
+		if (kind == -1)
+			kind = KIND_SKILL;	/* lint any .md as a skill */
+		if (it.fallback == NULL) {
+			char	*b = strrchr(dir, '/');
+
+			it.fallback = xstrdup(b != NULL ? b + 1 : dir);
+		}
+		it.kind = (enum skill_kind)kind;
+		it.path = abs;
+		it.realpath = abs;
+		it.root = &root;
+		it.size = (int64_t)st.st_size;
+		it.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000LL +
+		    st.st_mtim.tv_nsec;
+		if ((s = parse_item(&c, &it)) != NULL)
+			skill_set_add(&rep->set, s);
+		free(it.fallback);
+		free(it.ns);
+		free(abs);
+		free(dir);
+	}
+	/* Directories given are walked as roots. */
+	{
+		size_t	 before = rep->scan.n_items, k;
+
+		scan_walk(cfg, &rep->scan);
+		for (k = before; k < rep->scan.n_items; k++) {
+			if ((s = parse_item(&c, &rep->scan.items[k])) != NULL)
+				skill_set_add(&rep->set, s);
+		}
+	}
+	rep->parsed = rep->set.n;
+	indexer_precedence(&rep->set);
+	tally(rep);
+out:
+	trust_done(&c.trust);
+	if (own_san)
+		sanitize_free(san);
+	return rv;
+}
+
+static cJSON *
+counts(const char *const *names, const size_t *v, size_t n)
+{
+	cJSON	*o = cJSON_CreateObject();
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		cJSON_AddNumberToObject(o, names[i], (double)v[i]);
+	return o;
+}
+
+cJSON *
+index_report_json(const struct index_report *rep)
+{
+	static const char *const kinds[] = { "skill", "agent", "command" };
+	static const char *const tiers[] = {
+		"UNTRUSTED", "USER", "VERIFIED", "TRUSTED"
+	};
+	cJSON		*o, *a, *e;
+	size_t		 i;
+
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "indexed", (double)rep->parsed);
+	cJSON_AddNumberToObject(o, "unchanged", (double)rep->unchanged);
+	cJSON_AddNumberToObject(o, "removed", (double)rep->removed);
+	cJSON_AddNumberToObject(o, "total", (double)rep->total);
+	cJSON_AddNumberToObject(o, "searchable", (double)rep->searchable);
+	a = cJSON_AddArrayToObject(o, "rejected");
+	for (i = 0; i < rep->rejects.n; i++) {
+		if (rep->rejects.v[i].skipped)
+			continue;
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "path", rep->rejects.v[i].path);
+		cJSON_AddStringToObject(e, "rule", rep->rejects.v[i].rule);
+		cJSON_AddStringToObject(e, "reason", rep->rejects.v[i].reason);
+		cJSON_AddItemToArray(a, e);
+	}
+	a = cJSON_AddArrayToObject(o, "skipped");
+	for (i = 0; i < rep->rejects.n; i++) {
+		if (!rep->rejects.v[i].skipped)
+			continue;
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "path", rep->rejects.v[i].path);
+		cJSON_AddStringToObject(e, "rule", rep->rejects.v[i].rule);
+		cJSON_AddStringToObject(e, "reason", rep->rejects.v[i].reason);
+		cJSON_AddItemToArray(a, e);
+	}
+	a = cJSON_AddArrayToObject(o, "shadowed");
+	for (i = 0; i < rep->set.n; i++) {
+		const struct skill	*s = rep->set.v[i];
+
+		if (s->shadowed_by == NULL)
+			continue;
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "name", s->uid);
+		cJSON_AddStringToObject(e, "path", s->path);
+		cJSON_AddStringToObject(e, "shadowed_by", s->shadowed_by);
+		cJSON_AddItemToArray(a, e);
+	}
+	cJSON_AddItemToObject(o, "by_kind", counts(kinds, rep->by_kind, 3));
+	cJSON_AddItemToObject(o, "by_tier", counts(tiers, rep->by_tier, 4));
+	cJSON_AddNumberToObject(o, "flagged", (double)rep->flagged);
+	cJSON_AddNumberToObject(o, "warnings", (double)rep->warnings.n);
+	a = cJSON_AddArrayToObject(o, "problems");
+	for (i = 0; i < rep->scan.problems.n; i++) {
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "rule", rep->scan.problems.v[i].rule);
+		cJSON_AddStringToObject(e, "message",
+		    rep->scan.problems.v[i].message);
+		cJSON_AddItemToArray(a, e);
+	}
+	cJSON_AddBoolToObject(o, "examples", rep->examples);
+	cJSON_AddBoolToObject(o, "written", rep->written);
+	cJSON_AddNumberToObject(o, "duration_ms",
+	    (double)((long long)(rep->duration_ms * 100 + 0.5)) / 100);
+	return o;
+}

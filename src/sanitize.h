@@ -1,7 +1,7 @@
 /*
  * The sanitiser: the threat model's single gate between a skill file and
  * an agent's context (DESIGN §7). A struct sanitizer holds the compiled
- * pattern catalogue (config/patterns/*.txt plus sanitization.pattern_files)
+ * pattern catalogue (config/patterns/NAME.txt plus sanitization.pattern_files)
  * and the XML override tag list; it is immutable after sanitize_new() and
  * safe to share between threads.
  *
@@ -30,6 +30,14 @@ int	 sanitize_new(const struct config *, struct sanitizer **out,
 void	 sanitize_free(struct sanitizer *);
 
 /*
+ * Like sanitize_new(), but reads the built-in catalogue from
+ * datadir/patterns/NAME.txt instead of config_pkgdata_dir() (tests, and
+ * running from a source tree). datadir NULL: no built-in catalogue.
+ */
+int	 sanitize_new_dir(const struct config *, const char *datadir,
+	    struct sanitizer **out, char **cause);
+
+/*
  * Sanitises a body or bundled file for return to an agent. Returns the
  * rewritten text (free it); *outlen gets its length. Findings are appended
  * to out with line numbers offset by line_base (the body's first line in
@@ -55,5 +63,12 @@ char	*sanitize_inline(const struct sanitizer *, const char *);
 
 /* Number of compiled patterns (for doctor and tests). */
 size_t	 sanitize_count(const struct sanitizer *);
+
+/*
+ * The one-line explanation of a rule id (catalogue entries and the
+ * built-in rules: xml-override-tag, live-exec, hidden-*), or NULL when the
+ * id is unknown. Valid as long as the sanitizer.
+ */
+const char *sanitize_explain(const struct sanitizer *, const char *id);
 
 #endif

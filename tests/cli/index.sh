@@ -1,0 +1,85 @@
+#!/bin/sh
+# index: the pipeline end to end, incremental runs, atomicity.
+. "$(dirname "$0")/setup.sh"
+. "$(dirname "$0")/fixture.sh"
+install_tree
+
+status 0 "index exits 0" "$SR" index
+contains "$(cat "$T/.out")" "entries indexed" "index prints a summary"
+"$SR" index --json >"$T/i1.json"
+is "$(json 'j.total' <"$T/i1.json")" 8 "index --json: 8 entries (7 winners + 1 shadowed)"
+is "$(json 'j.indexed' <"$T/i1.json")" 0 "second run parses nothing"
+is "$(json 'j.unchanged' <"$T/i1.json")" 8 "second run reuses every entry"
+is "$(json 'j.written' <"$T/i1.json")" false "second run does not rewrite index.db"
+is "$(json 'j.by_kind.agent+","+j.by_kind.command' <"$T/i1.json")" "1,1" "by_kind counts agents and commands"
+is "$(json 'j.by_tier.USER+","+j.by_tier.UNTRUSTED' <"$T/i1.json")" "7,1" "by_tier: home skills USER, the clone UNTRUSTED"
+is "$(json 'j.rejected.length' <"$T/i1.json")" 2 "two files rejected"
+contains "$(json 'j.rejected.map(r=>r.path+" "+r.rule).join(";")' <"$T/i1.json")" "bad-name/SKILL.md" "the bad name is rejected"
+contains "$(json 'j.rejected.map(r=>r.path+" "+r.rule).join(";")' <"$T/i1.json")" "no-desc/SKILL.md" "the missing description is rejected"
+is "$(json 'j.rejected.every(r=>r.reason.length>0)' <"$T/i1.json")" true "every rejection has a reason"
+is "$(json 'j.shadowed.map(s=>s.path).join()' <"$T/i1.json")" "$T/clones/alpha/SKILL.md" "the cloned duplicate is shadowed and reported"
+for k in indexed unchanged removed rejected by_kind by_tier duration_ms; do
+	is "$(json "'$k' in j" <"$T/i1.json")" true "index --json has $k"
+done
+
+# touch without a content change: the hash keeps the entry
+touch -d '2001-01-01' "$HOME/.claude/skills/alpha/SKILL.md"
+is "$("$SR" index --json | json 'j.indexed')" 0 "a touched but unchanged file is not re-parsed"
+
+# an edit is re-parsed
+printf '\nMore.\n' >>"$HOME/.claude/skills/beta/SKILL.md"
+is "$("$SR" index --json | json 'j.indexed+","+j.removed')" "1,0" "an edited file is re-parsed, not removed"
+
+# a vanished skill is removed
+rm -rf "$HOME/.claude/skills/crlf"
+is "$("$SR" index --json | json 'j.removed+","+j.total')" "1,7" "a vanished file is removed"
+
+# a fixed rejection is picked up
+sed -i 's/^name: Bad_Name$/name: bad-name/' "$HOME/.claude/skills/bad-name/SKILL.md"
+is "$("$SR" index --json | json 'j.indexed+","+j.rejected.length')" "1,1" "a fixed file is indexed on the next run"
+
+is "$("$SR" index --rebuild --json | json 'j.indexed==j.total')" true "--rebuild parses everything"
+
+status 2 "unknown option is a usage error" "$SR" index --bogus
+status 2 "stray argument is a usage error" "$SR" index extra
+
+# An interrupted run (kill -9) leaves the previous index intact, and a
+# reader during a run sees the old or the new state.
+mkdir -p "$T/many"
+i=0
+while [ $i -lt 1500 ]; do
+	mkdir "$T/many/s$i"
+	printf -- '---\nname: s%d\ndescription: Generated skill number %d for the atomicity test.\n---\nBody %d\n' $i $i $i >"$T/many/s$i/SKILL.md"
+	i=$((i + 1))
+done
+before=$("$SR" list --json --all | json 'j.length')
+full=$((before + 1500))
+sed -i "s|^  - $T/clones\$|  - $T/clones\n  - $T/many|" "$XDG_CONFIG_HOME/skills-radar/config.yaml"
+"$SR" index --rebuild >/dev/null 2>&1 &
+pid=$!
+sleep 0.05
+kill -9 $pid 2>/dev/null || true
+wait $pid 2>/dev/null || true
+after=$("$SR" list --json --all | json 'j.length' 2>/dev/null || echo error)
+case "$after" in
+$before|$full) ok 0 "kill -9 during index leaves a whole index ($after entries)" ;;
+*) ok 1 "kill -9 during index leaves a whole index (got $after, want $before or $full)" ;;
+esac
+"$SR" index --rebuild >/dev/null 2>&1 &
+pid=$!
+bad=0 n=0
+while kill -0 $pid 2>/dev/null && [ $n -lt 50 ]; do
+	c=$("$SR" list --json --all 2>/dev/null | json 'j.length' 2>/dev/null || echo x)
+	case "$c" in $before|$full) ;; *) bad=$((bad + 1)); echo "# reader saw $c" ;; esac
+	n=$((n + 1))
+done
+wait $pid
+is "$bad" 0 "readers during an index see the old or the new state ($n reads)"
+is "$("$SR" list --json --all | json 'j.length')" "$full" "the index has all generated skills after the run"
+
+# bundled examples when the user has none
+rm -rf "$HOME/.claude" "$XDG_CONFIG_HOME/skills-radar"
+"$SR" index >"$T/ex.txt" 2>&1
+contains "$(cat "$T/ex.txt")" "from the bundled examples" "no skills at all: the bundled examples are indexed"
+contains "$("$SR" list 2>/dev/null)" "git-commit-messages" "the examples are listed"
+done_testing
