@@ -76,8 +76,12 @@ void		 config_free(struct config *);
  * defaults and applies the environment (SKILL_PATHS, SKILLS_RADAR_TOKEN).
  * A missing file gives the defaults, except an explicit --config file,
  * which must exist. Warnings (unknown keys, with the closest known key)
- * are appended to warnings. Returns 0, or SR_CONFIG with *cause set to
- * "file:line:column: message" (free it).
+ * are appended to warnings (may be NULL). Returns 0, or SR_CONFIG with
+ * *cause set to "file:line:column: message" (free it).
+ * A key set twice, a YAML alias, a second document or a non-mapping top
+ * level is an error; an empty file gives the defaults. A relative path in
+ * the file is taken relative to the file's directory. An empty
+ * SKILL_PATHS or SKILLS_RADAR_TOKEN counts as unset.
  */
 int		 config_load(const char *explicit_path, struct config **out,
 		    struct strlist *warnings, char **cause);
@@ -93,14 +97,18 @@ int		 config_write_mdoc(FILE *);
 /*
  * Expands a leading ~ and environment-free globs in a path pattern,
  * appending every match (or the pattern itself when it has no glob
- * characters) to out.
+ * characters or matches nothing, ~ expanded) to out, sorted.
  */
 void		 config_expand_path(const char *pattern, struct strlist *out);
 /* Expands a leading ~ only; allocated. */
 char		*config_expand_tilde(const char *);
 /* $XDG_DATA_HOME/skills-radar (default ~/.local/share/skills-radar); allocated. */
 char		*config_data_dir(void);
-/* Where the bundled data files live (patterns, examples); allocated. */
+/*
+ * Where the bundled data files live (patterns, examples); allocated:
+ * $SKILLS_RADAR_DATADIR, else the installed pkgdatadir when it exists,
+ * else the source tree's config/ directory.
+ */
 char		*config_pkgdata_dir(void);
 
 #endif

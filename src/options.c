@@ -1,1 +1,293 @@
-/* placeholder: being written */
+#include "autoconfig.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "options.h"
+
+#define OFF(f)	offsetof(struct config, f)
+
+static const char *const def_paths[] = {
+	"~/.claude/skills",
+	"~/.claude/agents",
+	"~/.claude/commands",
+	"~/.claude/plugins",
+	"~/.agents/skills",
+	"~/.agent/skills",
+	"$XDG_CONFIG_HOME/agents/skills",
+	NULL
+};
+static const char *const def_exclude[] = {
+	".git", "node_modules", ".venv", "venv", "__pycache__", "dist", "build",
+	NULL
+};
+static const char *const def_verified[] = {
+	"~/.claude/plugins/cache/claude-plugins-official",
+	NULL
+};
+static const char *const def_empty[] = { NULL };
+
+static const char *const val_platform[] = {
+	"auto", "linux", "macos", "windows", NULL
+};
+/* Indexed by enum trust_tier. */
+static const char *const val_tier[] = {
+	"untrusted", "user", "verified", "trusted", NULL
+};
+static const char *const val_embedder[] = { "builtin", NULL };
+
+#define BOOL(k, f, d, h)	{ k, OPT_BOOL, OFF(f), d, NULL, 0, 1, NULL, 0, h }
+#define INT(k, f, d, lo, hi, h)	{ k, OPT_INT, OFF(f), d, NULL, lo, hi, NULL, 0, h }
+#define DBL(k, f, d, lo, hi, h)	{ k, OPT_DOUBLE, OFF(f), d, NULL, lo, hi, NULL, 0, h }
+#define STR(k, f, d, fl, h)	{ k, OPT_STRING, OFF(f), d, NULL, 0, 0, NULL, fl, h }
+#define ENUM(k, f, d, v, fl, h)	{ k, OPT_ENUM, OFF(f), d, NULL, 0, 0, v, fl, h }
+#define LIST(k, f, d, fl, h)	{ k, OPT_LIST, OFF(f), NULL, d, 0, 0, NULL, fl, h }
+#define PATH(k, f, d, h)	{ k, OPT_PATH, OFF(f), d, NULL, 0, 0, NULL, 0, h }
+#define PATHS(k, f, d, h)	{ k, OPT_PATHLIST, OFF(f), NULL, d, 0, 0, NULL, 0, h }
+
+const struct options_entry options_table[] = {
+	PATHS("paths", paths, def_paths,
+	    "Roots scanned for skills (SKILL.md), agents (agents/*.md) and "
+	    "commands (commands/**/*.md). "
+	    "A leading ~ and glob patterns are expanded; a pattern matching "
+	    "nothing is kept so doctor can report it. "
+	    "The environment variable SKILL_PATHS, when set, replaces this list."),
+	BOOL("scan.project_roots", project_roots, "true",
+	    "Also scan the current project: .claude/skills, .claude/agents, "
+	    ".claude/commands and .agents/skills in the working directory and "
+	    "each parent up to the git root, plus the roots an MCP client "
+	    "announces."),
+	LIST("scan.exclude_dirs", exclude_dirs, def_exclude, OPTF_DIRNAME,
+	    "Directory names (not paths) never descended into while "
+	    "scanning. "
+	    "Dot-folders other than these are scanned."),
+	ENUM("platform", platform, "auto", val_platform, 0,
+	    "Host platform matched against a skill's platforms list; a skill "
+	    "listing other platforms only is not indexed. "
+	    "The value auto detects the running system."),
+
+	PATH("store.path", index_path, "$XDG_DATA_HOME/skills-radar/index.db",
+	    "The SQLite index database written by index and read by every "
+	    "other command."),
+
+	INT("limits.max_skill_size_kb", max_skill_size_kb, "256", 1, 65536,
+	    "A skill file larger than this many KiB is rejected, unless "
+	    "limits.allow_large is set. Real public skills reach 120 KiB "
+	    "(Anthropic's own claude-api is 72 KiB), so the default admits "
+	    "them; what reaches an agent is still paged by limits.max_load_kb."),
+	BOOL("limits.allow_large", allow_large, "false",
+	    "Index files over limits.max_skill_size_kb instead of rejecting "
+	    "them; load_skill then returns them in pages."),
+	INT("limits.max_related_kb", max_related_kb, "256", 1, 1048576,
+	    "Largest bundled file, in KiB, that read and load_skill return; "
+	    "a larger file is refused."),
+	INT("limits.max_load_kb", max_load_kb, "64", 1, 65536,
+	    "Largest load result, in KiB; a longer body is returned in pages "
+	    "(offset, max_bytes)."),
+	INT("limits.max_files_per_skill", max_files_per_skill, "200", 0, 100000,
+	    "Bundled files listed per skill; the rest are counted and "
+	    "reported."),
+	INT("limits.max_entries", max_entries, "100000", 1, 100000000,
+	    "Directory entries visited in one scan before it stops and "
+	    "reports the cap."),
+	INT("limits.max_depth", max_depth, "32", 1, 1024,
+	    "Directory depth below a root at which the scan stops descending "
+	    "and reports the cap."),
+
+	PATHS("trust.trusted_paths", trusted_paths, def_empty,
+	    "Files under these paths are TRUSTED, the highest tier. "
+	    "The tier is decided on the path as found and on its real path; "
+	    "the lower of the two wins."),
+	PATHS("trust.verified_paths", verified_paths, def_verified,
+	    "Files under these paths are VERIFIED, the tier of the official "
+	    "plugin marketplace."),
+	ENUM("trust.min_tier_for_load", min_tier_for_load, "untrusted",
+	    val_tier, OPTF_ENUM_INT,
+	    "load_skill refuses skills below this tier: untrusted, user, "
+	    "verified or trusted (case-insensitive)."),
+
+	BOOL("sanitization.strip_live_exec", strip_live_exec, "false",
+	    "Rewrite Claude Code pre-execution syntax (!`command`) in bodies "
+	    "returned to an agent."),
+	BOOL("sanitization.reject_untrusted_on_injection",
+	    reject_untrusted_on_injection, "false",
+	    "Drop UNTRUSTED skills the sanitiser flags for injection, both "
+	    "at index and at load."),
+	LIST("sanitization.xml_tags", xml_tags, def_empty, OPTF_TAGNAME,
+	    "XML tag names redacted in addition to the built-in system, "
+	    "override, jailbreak, admin, sudo and root. "
+	    "Each is 1 to 31 characters without blanks, <, > or /, matched "
+	    "without regard to case."),
+	PATHS("sanitization.pattern_files", pattern_files, def_empty,
+	    "Extra PCRE2 pattern catalogue files, in the format of the bundled "
+	    "patterns file."),
+	BOOL("sanitization.builtin_patterns", builtin_patterns, "true",
+	    "Use the bundled pattern catalogue; set to false to rely on "
+	    "sanitization.pattern_files only."),
+
+	DBL("retrieval.miss_threshold", miss_threshold, "0.4", 0, 1,
+	    "A search whose best score is below this is reported as a miss."),
+	DBL("retrieval.project_boost", project_boost, "0.1", 0, 1,
+	    "Score added to skills found under the current project."),
+	INT("retrieval.default_top_k", default_top_k, "5", 1, 50,
+	    "Results returned by a search that does not ask for a number."),
+	ENUM("embedder.backend", embedder, "builtin", val_embedder, 0,
+	    "Embedding backend for semantic search; builtin is a hashed "
+	    "feature embedder with no model files."),
+	INT("embedder.dim", embed_dim, "256", 16, 4096,
+	    "Dimension of the builtin embedding vectors; any value in range. "
+	    "Changing it requires index --rebuild."),
+
+	INT("mcp.instructions_budget", instructions_budget, "1000", 0, 100000,
+	    "Tokens of the skill mini-index sent in the MCP instructions; 0 "
+	    "sends none."),
+	INT("mcp.max_message_kb", max_message_kb, "1024", 1, 65536,
+	    "Largest JSON-RPC message, in KiB, the MCP server accepts."),
+	STR("transport.host", http_host, "127.0.0.1", OPTF_NONEMPTY,
+	    "Address that serve --transport http listens on."),
+	INT("transport.port", http_port, "6580", 1, 65535,
+	    "TCP port that serve --transport http listens on."),
+	STR("transport.path", http_path, "/mcp", OPTF_SLASH,
+	    "HTTP path of the MCP endpoint; must start with a slash."),
+	BOOL("transport.stateless", stateless, "true",
+	    "Serve HTTP without sessions; when false the server issues an "
+	    "Mcp-Session-Id and requires it back."),
+	LIST("transport.allowed_origins", allowed_origins, def_empty, 0,
+	    "Origin header values accepted over HTTP; empty accepts only "
+	    "localhost origins."),
+	STR("transport.auth_token", auth_token, "", 0,
+	    "Bearer token required on every HTTP request when not empty. "
+	    "The environment variable SKILLS_RADAR_TOKEN overrides it."),
+	INT("transport.max_body_kb", max_body_kb, "1024", 1, 65536,
+	    "Largest HTTP request body, in KiB."),
+	INT("transport.timeout_s", timeout_s, "30", 1, 3600,
+	    "Seconds an HTTP connection may stay idle."),
+	INT("transport.threads", threads, "4", 1, 64,
+	    "Worker threads of the HTTP server."),
+};
+
+const size_t options_count = sizeof options_table / sizeof options_table[0];
+
+const struct options_entry *
+options_find(const char *key)
+{
+	size_t	 i;
+
+	for (i = 0; i < options_count; i++) {
+		if (strcmp(options_table[i].key, key) == 0)
+			return &options_table[i];
+	}
+	return NULL;
+}
+
+int
+options_is_section(const char *key)
+{
+	size_t	 i, n;
+
+	n = strlen(key);
+	for (i = 0; i < options_count; i++) {
+		if (strncmp(options_table[i].key, key, n) == 0 &&
+		    options_table[i].key[n] == '.')
+			return 1;
+	}
+	return 0;
+}
+
+/* Levenshtein distance, two rows; keys are short. */
+static size_t
+edit_distance(const char *a, const char *b)
+{
+	size_t	 la, lb, i, j, *prev, *cur, *tmp, cost, best;
+
+	la = strlen(a);
+	lb = strlen(b);
+	if (la > 256 || lb > 256)
+		return (size_t)-1;
+	prev = calloc(lb + 1, sizeof *prev);
+	cur = calloc(lb + 1, sizeof *cur);
+	if (prev == NULL || cur == NULL) {
+		free(prev);
+		free(cur);
+		return (size_t)-1;
+	}
+	for (j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (j = 1; j <= lb; j++) {
+			cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			best = prev[j - 1] + cost;
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			cur[j] = best;
+		}
+		tmp = prev;
+		prev = cur;
+		cur = tmp;
+	}
+	best = prev[lb];
+	free(prev);
+	free(cur);
+	return best;
+}
+
+const char *
+options_suggest(const char *key)
+{
+	const char	*best = NULL, *leaf, *kleaf;
+	size_t		 i, d, bestd = (size_t)-1, limit;
+
+	/* Close enough: a third of the key, at least 2 edits. */
+	limit = strlen(key) / 3;
+	if (limit < 2)
+		limit = 2;
+	for (i = 0; i < options_count; i++) {
+		d = edit_distance(key, options_table[i].key);
+		if (d < bestd) {
+			bestd = d;
+			best = options_table[i].key;
+		}
+	}
+	if (best != NULL && bestd <= limit)
+		return best;
+
+	/* Right leaf name in the wrong section: "limits.port". */
+	leaf = strrchr(key, '.');
+	leaf = leaf != NULL ? leaf + 1 : key;
+	for (i = 0; i < options_count; i++) {
+		kleaf = strrchr(options_table[i].key, '.');
+		kleaf = kleaf != NULL ? kleaf + 1 : options_table[i].key;
+		if (strcmp(leaf, kleaf) == 0)
+			return options_table[i].key;
+	}
+	return NULL;
+}
+
+const char *
+options_type_name(enum options_type t)
+{
+	switch (t) {
+	case OPT_BOOL:
+		return "boolean";
+	case OPT_INT:
+		return "integer";
+	case OPT_DOUBLE:
+		return "number";
+	case OPT_STRING:
+		return "string";
+	case OPT_ENUM:
+		return "enum";
+	case OPT_LIST:
+		return "list";
+	case OPT_PATH:
+		return "path";
+	case OPT_PATHLIST:
+		return "path list";
+	}
+	return "?";
+}

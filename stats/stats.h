@@ -1,0 +1,86 @@
+/*
+ * Reading stats.db: the aggregates that both `skills-radar stats` and the
+ * dashboard show. No SQL outside this module. A struct stats_db is a
+ * read-only handle; stats_open() never creates or migrates the database.
+ * stats_snapshot() fills an embedded struct stats_snap that owns all its
+ * arrays and strings; stats_snap_done() releases them.
+ */
+#ifndef SR_STATS_H
+#define SR_STATS_H
+
+#include <stddef.h>
+
+struct stats_db;
+
+enum stats_kind {
+	STATS_SEARCH = 0,
+	STATS_LOAD,
+	STATS_INDEX,
+	STATS_NKINDS
+};
+
+struct stats_query {
+	double		 since;			/* unix time; 0: everything */
+	int		 limit;			/* rows per list (top, recent, missed) */
+	double		 miss_threshold;	/* retrieval.miss_threshold */
+	double		 conversion_window_s;	/* stats.conversion_window_s */
+};
+
+struct stats_count {
+	char		*key;		/* query text, or skill name */
+	long long	 n;
+	double		 value;		/* list-specific: mean top-1 score, mean rank... */
+};
+
+struct stats_event {
+	double		 ts;
+	enum stats_kind	 kind;
+	char		*session;
+	char		*client;
+	char		*query;		/* NULL when not stored */
+	char		*skill;
+	double		 top1_score;	/* -1 when not a search */
+	int		 n_results;
+	double		 latency_ms;
+	char		*trust;
+	int		 found;		/* load: 1 found, 0 not; -1 n/a */
+};
+
+struct stats_snap {
+	long long		 total;
+	long long		 by_kind[STATS_NKINDS];
+	long long		 misses;		/* searches with top-1 < threshold */
+	double			 miss_rate;		/* misses / searches, 0 when none */
+	double			 p50_ms[STATS_NKINDS];
+	double			 p95_ms[STATS_NKINDS];
+	long long		 conversions;		/* searches followed by a load */
+	double			 conversion_rate;
+	double			 mean_load_rank;	/* rank of the loaded skill, 0 n/a */
+	struct stats_count	*top_queries;	size_t n_top_queries;
+	struct stats_count	*top_loads;	size_t n_top_loads;
+	struct stats_count	*missed;	size_t n_missed;	/* missed queries */
+	struct stats_count	*after_miss;	size_t n_after_miss;	/* skills loaded after a miss */
+	struct stats_event	*recent;	size_t n_recent;	/* newest first */
+	long long		 write_failures;	/* counted by writers, if recorded */
+	const char		*advice;		/* static text from the miss rate */
+	int			 badge;			/* 0 green, 1 yellow, 2 red */
+};
+
+/*
+ * Opens the database read-only. Returns 0, SR_NOTFOUND when the file does
+ * not exist (telemetry never wrote), or SR_IO with *cause.
+ */
+int	 stats_open(const char *path, struct stats_db **out, char **cause);
+void	 stats_close(struct stats_db *);
+
+/* PRAGMA data_version: changes when another connection wrote. */
+long long stats_data_version(struct stats_db *);
+
+int	 stats_snapshot(struct stats_db *, const struct stats_query *,
+	    struct stats_snap *out, char **cause);
+void	 stats_snap_done(struct stats_snap *);
+
+/* "search", "load", "index" */
+const char *stats_kind_name(enum stats_kind);
+
+#endif
