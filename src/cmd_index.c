@@ -12,6 +12,7 @@
 #include "config.h"
 #include "indexer.h"
 #include "status.h"
+#include "validate.h"
 
 static void
 print_rejects(const struct index_report *rep, int skipped)
@@ -191,11 +192,28 @@ validate_json(const struct index_report *rep)
 	return o;
 }
 
+/* The rule list of skills-radar(1), VALIDATION RULES, as mdoc items. */
+static int
+print_rules_mdoc(void)
+{
+	const struct validate_rule	*tables[] = { validate_rules, indexer_rules };
+	const struct validate_rule	*r;
+	size_t				 i;
+
+	for (i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+		for (r = tables[i]; r->id != NULL; r++)
+			printf(".It Li %s Pq %s\n%s.\n", r->id,
+			    severity_name((enum severity)r->sev), r->what);
+	}
+	return SR_OK;
+}
+
 int
 cmd_validate(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "rules-mdoc", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -209,6 +227,8 @@ cmd_validate(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
+		case 'R':
+			return print_rules_mdoc();
 		case 'h':
 			return cmd_help("validate");
 		default:

@@ -22,6 +22,23 @@
 #include "validate.h"
 #include "xmalloc.h"
 
+const struct validate_rule indexer_rules[] = {
+	{ "file-unreadable", SEV_ERROR,
+	  "the file could not be read (permissions, I/O error)" },
+	{ "platform-mismatch", SEV_INFO,
+	  "skipped: the skill's platforms exclude this host (see the platform key)" },
+	{ "untrusted-injection", SEV_ERROR,
+	  "an UNTRUSTED file the sanitiser flags at high severity, rejected "
+	  "because sanitization.reject_untrusted_on_injection is on" },
+	{ "scan-unreadable", SEV_WARN, "a directory could not be read" },
+	{ "scan-broken-link", SEV_INFO, "a symbolic link points nowhere" },
+	{ "scan-symlink-loop", SEV_INFO,
+	  "a directory was reached a second time (symlink cycle), not walked again" },
+	{ "scan-depth-limit", SEV_WARN, "directories deeper than limits.max_depth were not walked" },
+	{ "scan-entries-limit", SEV_WARN, "the walk stopped at limits.max_entries" },
+	{ NULL, 0, NULL }
+};
+
 /* Adds the size and mtime of a file to b, so edits show in the fingerprint. */
 static void
 stamp_file(struct buf *b, const char *path)
@@ -114,35 +131,6 @@ host_platform(const struct config *cfg)
 	if (uname(&u) == 0 && strcmp(u.sysname, "Darwin") == 0)
 		return "macos";
 	return "linux";
-}
-
-/* First non-blank body line without leading #s, at most 300 bytes. */
-static char *
-first_body_line(const char *body, size_t len)
-{
-	const char	*p = body, *end = body + len, *eol;
-	size_t		 n;
-
-	while (p < end) {
-		eol = memchr(p, '\n', (size_t)(end - p));
-		if (eol == NULL)
-			eol = end;
-		while (p < eol && (*p == '#' || isspace((unsigned char)*p)))
-			p++;
-		n = (size_t)(eol - p);
-		while (n > 0 && isspace((unsigned char)p[n - 1]))
-			n--;
-		if (n > 0) {
-			if (n > 300) {
-				n = 300;
-				while (n > 0 && ((unsigned char)p[n] & 0xc0) == 0x80)
-					n--;
-			}
-			return xstrndup(p, n);
-		}
-		p = eol + 1;
-	}
-	return NULL;
 }
 
 static char *
@@ -262,7 +250,6 @@ parse_item(struct ctx *c, const struct scan_item *it)
 	}
 	skill_hash(text, len, hash);
 	fm_parse(text, len, &fm);
-	findings_extend(&vf, &fm.findings);
 	if (validate_entry(&fm, it->kind, it->fallback, len, cfg, &vf,
 	    &name) != 0 || name == NULL) {
 		err = findings_first_error(&vf);
@@ -291,11 +278,7 @@ parse_item(struct ctx *c, const struct scan_item *it)
 	s->uid = make_uid(it->kind, it->ns, s->name);
 	s->path = xstrdup(it->path);
 	fill_trust(c, s, it);
-	if (fm.description != NULL && *fm.description != '\0')
-		s->description = xstrdup(fm.description);
-	else if (it->kind == KIND_COMMAND)
-		s->description = first_body_line(text + fm.body_offset,
-		    len - fm.body_offset);
+	s->description = xstrdup_or_null(validate_description(&fm, it->kind));
 	if (s->description == NULL)
 		s->description = xstrdup("");
 	if (c->san != NULL) {

@@ -18,6 +18,7 @@
 #include "scan.h"
 #include "skill.h"
 #include "store.h"
+#include "validate.h"
 
 struct config;
 struct sanitizer;
@@ -68,6 +69,13 @@ int	 indexer_validate_paths(const struct config *, struct sanitizer *san,
 
 /* The report as the documented index --json object. */
 cJSON	*index_report_json(const struct index_report *);
+
+/*
+ * The rule ids the indexer and the scanner report themselves (the
+ * frontmatter and validation ones are in validate_rules[]), terminated
+ * by an entry with a NULL id.
+ */
+extern const struct validate_rule indexer_rules[];
 
 /* Applies duplicate precedence over set: sets shadowed_by on the losers. */
 void	 indexer_precedence(struct skill_set *);

@@ -93,18 +93,19 @@ strlist_join(const struct strlist *l, const char *sep)
 void
 strlist_split(struct strlist *l, const char *s, const char *seps)
 {
-	const char	*end;
+	const char	*start, *end;
 	size_t		 n;
 
 	while (*s != '\0') {
 		n = strcspn(s, seps);
+		start = s;
 		end = s + n;
-		while (s < end && isspace((unsigned char)*s))
-			s++;
-		while (end > s && isspace((unsigned char)end[-1]))
+		while (start < end && isspace((unsigned char)*start))
+			start++;
+		while (end > start && isspace((unsigned char)end[-1]))
 			end--;
-		if (end > s)
-			strlist_add_take(l, xstrndup(s, (size_t)(end - s)));
+		if (end > start)
+			strlist_add_take(l, xstrndup(start, (size_t)(end - start)));
 		s += n;
 		if (*s != '\0')
 			s++;

@@ -26,10 +26,23 @@ const char	*validate_name(const char *);
  * file_size is the size of the whole file. Appends findings to out and
  * stores the effective name in *name (allocated; NULL when none could be
  * derived). Returns 1 when the entry is rejected, else 0.
+ *
+ * out receives fm->findings first (findings already in out are not added
+ * twice), then validation's own, so it is the entry's complete list and
+ * any SEV_ERROR from parsing rejects the entry. cfg may be NULL (the
+ * limits.max_skill_size_kb default, 256 KiB; allow_large off). The name is returned even when rejected (NULL
+ * only when none could be derived), for messages.
  */
 int		 validate_entry(const struct fm *fm, enum skill_kind kind,
 		    const char *fallback, size_t file_size,
 		    const struct config *cfg, struct findings *out, char **name);
+
+/*
+ * The description to index: fm->description, or for a command without
+ * one its first body line (fm->summary). NULL when none. Borrowed from
+ * fm: valid until fm_done().
+ */
+const char	*validate_description(const struct fm *, enum skill_kind);
 
 /* One line per rule id: "id severity description", for docs and tests. */
 struct validate_rule {
