@@ -2,15 +2,16 @@
 
 #include <sys/stat.h>
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "config.h"
@@ -158,6 +159,7 @@ make_uid(enum skill_kind kind, const char *ns, const char *name)
 struct ctx {
 	const struct config	*cfg;
 	struct sanitizer	*san;		/* NULL only when nothing is parsed */
+	pthread_mutex_t		 lock;		/* rep->rejects, rep->warnings */
 	struct trust		 trust;
 	struct index_report	*rep;
 };
@@ -166,8 +168,10 @@ static void
 reject(struct ctx *c, const struct scan_item *it, const char *hash,
     const char *rule, const char *reason, int skipped)
 {
+	pthread_mutex_lock(&c->lock);
 	store_rejects_add(&c->rep->rejects, it->path, it->size, it->mtime_ns,
 	    hash, rule, reason, skipped);
+	pthread_mutex_unlock(&c->lock);
 }
 
 static void
@@ -325,12 +329,14 @@ parse_item(struct ctx *c, const struct scan_item *it)
 		s = NULL;
 		goto out;
 	}
+	pthread_mutex_lock(&c->lock);
 	for (i = 0; i < vf.n; i++) {
 		if (vf.v[i].sev >= SEV_WARN && vf.v[i].sev < SEV_ERROR)
 			findings_add(&c->rep->warnings, vf.v[i].rule,
 			    vf.v[i].sev, vf.v[i].line, "%s\t%s", it->path,
 			    vf.v[i].message);
 	}
+	pthread_mutex_unlock(&c->lock);
 out:
 	free(name);
 	free(text);
@@ -477,30 +483,109 @@ same_hash(struct skill *prev, const struct scan_item *it)
 	return 1;
 }
 
-/* Parses or reuses every scanned item into rep->set. */
+/* Parsing runs on every core: the sanitiser dominates and is thread-safe. */
+struct parse_job {
+	struct ctx		 *c;
+	const struct scan_item	**items;
+	struct skill		**out;
+	size_t			  n;
+	size_t			  next;		/* under c->lock */
+	size_t			  done;
+	int			  show;
+};
+
+static void *
+parse_worker(void *arg)
+{
+	struct parse_job	*job = arg;
+	size_t			 k;
+
+	for (;;) {
+		pthread_mutex_lock(&job->c->lock);
+		k = job->next++;
+		if (k < job->n)
+			progress(job->show, ++job->done, job->n, 0);
+		pthread_mutex_unlock(&job->c->lock);
+		if (k >= job->n)
+			return NULL;
+		job->out[k] = parse_item(job->c, job->items[k]);
+	}
+}
+
+static void
+parse_all(struct ctx *c, const struct scan_item **items, struct skill **out,
+    size_t n, int show)
+{
+	struct parse_job	 job;
+	pthread_t		 tid[8];
+	long			 ncpu;
+	size_t			 i, nt;
+
+	memset(&job, 0, sizeof job);
+	job.c = c;
+	job.items = items;
+	job.out = out;
+	job.n = n;
+	job.show = show;
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	nt = ncpu > 1 ? (size_t)ncpu : 1;
+	if (nt > 8)
+		nt = 8;
+	if (n < 32)
+		nt = 1;
+	for (i = 1; i < nt; i++) {
+		if (pthread_create(&tid[i], NULL, parse_worker, &job) != 0)
+			break;
+	}
+	nt = i;
+	parse_worker(&job);
+	for (i = 1; i < nt; i++)
+		pthread_join(tid[i], NULL);
+}
+
+static int
+cmp_reject(const void *a, const void *b)
+{
+	return strcmp(((const struct store_reject *)a)->path,
+	    ((const struct store_reject *)b)->path);
+}
+
+static int
+cmp_finding(const void *a, const void *b)
+{
+	const struct finding	*x = a, *y = b;
+	int			 r;
+
+	if ((r = strcmp(x->message, y->message)) != 0)
+		return r;
+	return strcmp(x->rule, y->rule);
+}
+
+/* Parses or reuses every scanned item into rep->set, in scan order. */
 static void
 build_set(struct ctx *c, struct skill_set *old, struct store_rejects *oldrej,
     int reparse, int show)
 {
 	struct index_report	*rep = c->rep;
-	struct scan_item	*it;
-	struct skill		*s, *prev;
+	const struct scan_item	*it, **todo;
+	struct skill		*s, *prev, **slot, **parsed;
 	struct store_reject	*pr;
-	size_t			 i, reused = 0;
+	size_t			 i, reused = 0, ntodo = 0, k = 0;
 
 	qsort(old->v, old->n, sizeof *old->v, cmp_skill_path);
 	qsort(oldrej->v, oldrej->n, sizeof *oldrej->v, cmp_reject_path);
+	todo = xreallocarray(NULL, rep->scan.n_items + 1, sizeof *todo);
+	/* slot[i]: the entry for item i (reused or parsed), or NULL. */
+	slot = xcalloc(rep->scan.n_items + 1, sizeof *slot);
 	for (i = 0; i < rep->scan.n_items; i++) {
 		it = &rep->scan.items[i];
-		progress(show, i + 1, rep->scan.n_items, 0);
 		if (!reparse && (prev = find_old(old->v, old->n, it->path)) &&
 		    prev->size == it->size && prev->kind == it->kind &&
 		    (prev->mtime_ns == it->mtime_ns || same_hash(prev, it))) {
 			/* Unchanged: move the old entry over. */
-			s = prev;
 			prev->id = -1;	/* taken: count_removed() skips it */
-			fill_trust(c, s, it);
-			skill_set_add(&rep->set, s);
+			fill_trust(c, prev, it);
+			slot[i] = prev;
 			reused++;
 			continue;
 		}
@@ -511,12 +596,29 @@ build_set(struct ctx *c, struct skill_set *old, struct store_rejects *oldrej,
 			    pr->skipped);
 			continue;
 		}
-		if ((s = parse_item(c, it)) != NULL) {
-			skill_set_add(&rep->set, s);
-			rep->parsed++;
-		}
+		todo[ntodo++] = it;
 	}
+	parsed = xcalloc(ntodo + 1, sizeof *parsed);
+	parse_all(c, todo, parsed, ntodo, show);
 	progress(show, 0, 0, 1);
+	for (i = 0; i < rep->scan.n_items; i++) {
+		if (k < ntodo && todo[k] == &rep->scan.items[i]) {
+			if ((s = parsed[k++]) != NULL) {
+				slot[i] = s;
+				rep->parsed++;
+			}
+		}
+		if (slot[i] != NULL)
+			skill_set_add(&rep->set, slot[i]);
+	}
+	free(parsed);
+	free(slot);
+	free(todo);
+	/* Workers finish in any order: keep reports deterministic. */
+	qsort(rep->rejects.v, rep->rejects.n, sizeof *rep->rejects.v,
+	    cmp_reject);
+	qsort(rep->warnings.v, rep->warnings.n, sizeof *rep->warnings.v,
+	    cmp_finding);
 	rep->unchanged = reused;
 	count_removed(rep, old);
 }
@@ -612,6 +714,7 @@ indexer_run(const struct config *cfg, struct sanitizer *san,
 	int			 rv = 0, own_san = 0, reparse;
 
 	memset(&c, 0, sizeof c);
+	pthread_mutex_init(&c.lock, NULL);
 	skill_set_init(&old);
 	store_rejects_init(&oldrej);
 	c.cfg = cfg;
@@ -666,6 +769,7 @@ out:
 	skill_set_done(&old);
 	store_rejects_done(&oldrej);
 	trust_done(&c.trust);
+	pthread_mutex_destroy(&c.lock);
 	if (own_san)
 		sanitize_free(san);
 	free(fp);
@@ -688,9 +792,12 @@ indexer_validate_paths(const struct config *cfg, struct sanitizer *san,
 	int		 i, rv = 0, own_san = 0, kind;
 
 	memset(&c, 0, sizeof c);
+	pthread_mutex_init(&c.lock, NULL);
 	if (san == NULL) {
-		if ((rv = sanitize_new(cfg, &san, cause)) != 0)
+		if ((rv = sanitize_new(cfg, &san, cause)) != 0) {
+			pthread_mutex_destroy(&c.lock);
 			return rv;
+		}
 		own_san = 1;
 	}
 	c.cfg = cfg;
@@ -756,6 +863,7 @@ indexer_validate_paths(const struct config *cfg, struct sanitizer *san,
 	tally(rep);
 out:
 	trust_done(&c.trust);
+	pthread_mutex_destroy(&c.lock);
 	if (own_san)
 		sanitize_free(san);
 	return rv;
@@ -770,6 +878,24 @@ counts(const char *const *names, const size_t *v, size_t n)
 	for (i = 0; i < n; i++)
 		cJSON_AddNumberToObject(o, names[i], (double)v[i]);
 	return o;
+}
+
+/* Appends the rejected (skipped = 0) or skipped (1) files to arr. */
+static void
+add_rejects(cJSON *arr, const struct store_rejects *rej, int skipped)
+{
+	cJSON	*e;
+	size_t	 i;
+
+	for (i = 0; i < rej->n; i++) {
+		if (rej->v[i].skipped != skipped)
+			continue;
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "path", rej->v[i].path);
+		cJSON_AddStringToObject(e, "rule", rej->v[i].rule);
+		cJSON_AddStringToObject(e, "reason", rej->v[i].reason);
+		cJSON_AddItemToArray(arr, e);
+	}
 }
 
 cJSON *
@@ -788,26 +914,8 @@ index_report_json(const struct index_report *rep)
 	cJSON_AddNumberToObject(o, "removed", (double)rep->removed);
 	cJSON_AddNumberToObject(o, "total", (double)rep->total);
 	cJSON_AddNumberToObject(o, "searchable", (double)rep->searchable);
-	a = cJSON_AddArrayToObject(o, "rejected");
-	for (i = 0; i < rep->rejects.n; i++) {
-		if (rep->rejects.v[i].skipped)
-			continue;
-		e = cJSON_CreateObject();
-		cJSON_AddStringToObject(e, "path", rep->rejects.v[i].path);
-		cJSON_AddStringToObject(e, "rule", rep->rejects.v[i].rule);
-		cJSON_AddStringToObject(e, "reason", rep->rejects.v[i].reason);
-		cJSON_AddItemToArray(a, e);
-	}
-	a = cJSON_AddArrayToObject(o, "skipped");
-	for (i = 0; i < rep->rejects.n; i++) {
-		if (!rep->rejects.v[i].skipped)
-			continue;
-		e = cJSON_CreateObject();
-		cJSON_AddStringToObject(e, "path", rep->rejects.v[i].path);
-		cJSON_AddStringToObject(e, "rule", rep->rejects.v[i].rule);
-		cJSON_AddStringToObject(e, "reason", rep->rejects.v[i].reason);
-		cJSON_AddItemToArray(a, e);
-	}
+	add_rejects(cJSON_AddArrayToObject(o, "rejected"), &rep->rejects, 0);
+	add_rejects(cJSON_AddArrayToObject(o, "skipped"), &rep->rejects, 1);
 	a = cJSON_AddArrayToObject(o, "shadowed");
 	for (i = 0; i < rep->set.n; i++) {
 		const struct skill	*s = rep->set.v[i];

@@ -1,1 +1,1953 @@
-/* placeholder: being written */
+/*
+ * The sanitiser (DESIGN §7). Three layers run over every text:
+ *
+ *  1. A character pass over the original bytes classifies each code point.
+ *     Invisible characters (zero-width, bidi controls, Unicode tag
+ *     characters, supplementary variation selectors, C0/C1 controls) and
+ *     invalid UTF-8 are reported (one finding per kind per line) and left
+ *     out of the rewritten text. The same pass builds a scan copy: case
+ *     folded, NFKC (width folded), Latin diacritics dropped, runs of blanks
+ *     folded to one space, invisibles removed and tag characters decoded to
+ *     the ASCII they smuggle, with a map from every byte of the copy back
+ *     to the original offset (hence to a line).
+ *  2. The pattern catalogue (config/patterns/NAME.txt plus the user's files)
+ *     runs over the scan copy. An entry with triggers (literals every match
+ *     contains) only runs within its window (default TRIG_WINDOW bytes)
+ *     of their occurrences,
+ *     found in one pass with hashed 2/3/4-byte prefix bitmaps; entries
+ *     without triggers share a combined alternation that gates them (no
+ *     hit: none runs; a hit: each runs from there). Hits are flagged,
+ *     never rewritten. A hit inside a closed fenced code block (``` or
+ *     ~~~), an inline code span or a "quotation" on its line takes the
+ *     entry's code severity (a mention, not an instruction).
+ *  3. XML override tags (system override jailbreak admin sudo root plus
+ *     sanitization.xml_tags), found on the scan copy so width and case
+ *     tricks do not hide them, are redacted: a <tag>...</tag> pair with the
+ *     same name as one block, a lone, unclosed or self-closing tag by
+ *     itself. Live-exec !`cmd` is rewritten when strip_live_exec is set.
+ *
+ * A struct sanitizer is immutable after sanitize_new(); every call
+ * allocates its own match data, so it can be shared between threads.
+ */
+#include "autoconfig.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+
+#include <errno.h>
+#include <glob.h>
+#include <pcre2.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <utf8proc.h>
+
+#include "buf.h"
+#include "config.h"
+#include "finding.h"
+#include "sanitize.h"
+#include "status.h"
+#include "strlist.h"
+#include "xmalloc.h"
+
+#define EXCERPT_MAX	80	/* bytes of a finding's excerpt */
+#define FINDINGS_MAX	256	/* findings one call may add */
+#define PATFILE_MAX	(1024 * 1024)
+#define TAG_SCAN_MAX	512	/* bytes from '<' to '>' in an override tag */
+#define MATCH_LIMIT	2000000
+#define HEAP_LIMIT_KB	20000
+
+static const char *builtin_tags[] = {
+	"system", "override", "jailbreak", "admin", "sudo", "root"
+};
+
+struct pattern {
+	char		*id;
+	enum severity	 sev;		/* in prose */
+	enum severity	 code_sev;	/* inside fenced code or a code span */
+	char		*explain;
+	char		*where;		/* file:line, for messages */
+	char		*src;		/* the folded regex */
+	pcre2_code	*re;
+	int		 in_combined;
+	int		 has_triggers;
+	size_t		 window;	/* bytes either side of a trigger */
+};
+
+/* A trigger literal of a pattern (field 5 of the catalogue). */
+struct trigger {
+	char		*s;
+	size_t		 len;
+	size_t		 pat;
+	unsigned	 cls;		/* 0: 2 bytes, 1: 3 bytes, 2: 4 or more */
+	uint32_t	 key;		/* hash of the first 2, 3 or 4 bytes */
+};
+
+#define TRIG_BUCKETS	4096
+#define TRIG_WINDOW	256	/* default bytes either side of a trigger */
+#define TRIG_WINDOW_MAX	8192
+
+struct sanitizer {
+	struct pattern		*pats;
+	size_t			 npats;
+	pcre2_code		*combined;	/* NULL: no prefilter */
+	pcre2_code		*role_re;	/* role markers, for inline */
+	pcre2_match_context	*mctx;
+	struct trigger		*trigs;		/* sorted by bucket */
+	size_t			 ntrigs, trigcap;
+	uint64_t		 trigbits[3][65536 / 64];
+	uint32_t		 bucket[TRIG_BUCKETS + 1];
+	int			 has_cls[3];
+	struct strlist		 tags;		/* override tag names, lower case */
+	int			 strip_live_exec;
+};
+
+/* Kinds of hidden characters, each its own rule. */
+enum hidden {
+	HID_NONE = 0,
+	HID_ZW,			/* zero-width and other invisible formatting */
+	HID_ZW_QUIET,		/* removed, no finding (BOM at offset 0) */
+	HID_BIDI,		/* bidi embedding, override, isolate */
+	HID_BIDI_MARK,		/* LRM, RLM, ALM */
+	HID_TAG,		/* U+E0000..U+E007F outside a flag emoji */
+	HID_VS,			/* U+E0100..U+E01EF */
+	HID_CTRL,		/* C0/C1 controls other than tab, LF, CR */
+	HID_INVALID,		/* not UTF-8 */
+	HID_NKINDS
+};
+
+static const struct {
+	const char	*rule;
+	enum severity	 sev;
+} hidden_rules[HID_NKINDS] = {
+	[HID_ZW] =	  { "hidden-zero-width", SEV_WARN },
+	[HID_BIDI] =	  { "hidden-bidi", SEV_WARN },
+	[HID_BIDI_MARK] = { "hidden-bidi-mark", SEV_INFO },
+	[HID_TAG] =	  { "hidden-tag-chars", SEV_HIGH },
+	[HID_VS] =	  { "hidden-variation-selector", SEV_WARN },
+	[HID_CTRL] =	  { "hidden-control", SEV_WARN },
+	[HID_INVALID] =	  { "invalid-utf8", SEV_INFO },
+};
+
+/* Decoder state shared by the scan pass and the rewrite pass. */
+struct cpstate {
+	int32_t		 prev;		/* previous code point kept */
+	int		 flag_seq;	/* inside a U+1F3F4 tag sequence */
+};
+
+/* One line of the original: where it starts and whether it is code. */
+struct line {
+	size_t		 start;
+	int		 code;
+};
+
+/* A rewrite of the original [start, end). */
+struct span {
+	size_t		 start, end;
+	int		 kind;		/* SPAN_XML_BLOCK, SPAN_XML_TAG, SPAN_LIVE */
+	char		 tag[32];
+};
+enum { SPAN_XML_BLOCK, SPAN_XML_TAG, SPAN_LIVE };
+
+/* Per-call working state. */
+struct scan {
+	const struct sanitizer	*s;
+	const char		*text;
+	size_t			 len;
+	int			 line_base;
+	struct findings		*out;
+	size_t			 first;		/* out->n on entry */
+	size_t			 added;
+	int			 truncated;
+
+	struct line		*lines;
+	size_t			 nlines;
+
+	char			*norm;		/* the scan copy */
+	size_t			 nlen, ncap;
+	size_t			*map;		/* norm byte -> original offset */
+	int			 last_space;
+	int			 prev_latin;
+
+	int			 hid_line[HID_NKINDS][2];
+
+	struct span		*spans;
+	size_t			 nspans, spancap;
+};
+
+/* ---- code points ---------------------------------------------------- */
+
+/*
+ * Decodes one code point at p (at most n bytes). Returns its length, or 1
+ * with *cp = -1 for a byte that does not start valid UTF-8.
+ */
+static size_t
+cp_decode(const char *p, size_t n, int32_t *cp)
+{
+	utf8proc_ssize_t	 r;
+	utf8proc_int32_t	 c;
+
+	if ((unsigned char)*p < 0x80) {
+		*cp = (unsigned char)*p;
+		return 1;
+	}
+	r = utf8proc_iterate((const utf8proc_uint8_t *)p,
+	    n > 4 ? 4 : (utf8proc_ssize_t)n, &c);
+	if (r <= 0) {
+		*cp = -1;
+		return 1;
+	}
+	*cp = c;
+	return (size_t)r;
+}
+
+static int
+cp_is_emoji(int32_t cp)
+{
+	return (cp >= 0x1F000 && cp <= 0x1FAFF) ||
+	    (cp >= 0x2600 && cp <= 0x27BF) || cp == 0xFE0F;
+}
+
+/*
+ * Classifies cp given the previous kept code point. ZWJ and ZWNJ are kept
+ * in emoji sequences and after non-Latin letters (Arabic, Indic, Persian
+ * text needs them); tag characters are kept inside a flag emoji.
+ */
+static enum hidden
+cp_hidden(int32_t cp, size_t off, struct cpstate *st)
+{
+	if (cp < 0)
+		return HID_INVALID;
+	if (cp < 0x20) {
+		if (cp == '\t' || cp == '\n' || cp == '\r')
+			return HID_NONE;
+		return HID_CTRL;
+	}
+	if (cp < 0x7F)
+		return HID_NONE;
+	if (cp == 0x7F || (cp >= 0x80 && cp <= 0x9F))
+		return HID_CTRL;
+	if (cp == 0x200C || cp == 0x200D) {
+		if (cp_is_emoji(st->prev) ||
+		    (st->prev >= 0x0590 && st->prev < 0x2000))
+			return HID_NONE;
+		return HID_ZW;
+	}
+	if (cp == 0xFEFF)
+		return off == 0 ? HID_ZW_QUIET : HID_ZW;
+	if (cp == 0x200B || (cp >= 0x2060 && cp <= 0x2064) ||
+	    cp == 0x180E || cp == 0x00AD || cp == 0x034F ||
+	    cp == 0x115F || cp == 0x1160 || cp == 0x3164 || cp == 0xFFA0 ||
+	    cp == 0x17B4 || cp == 0x17B5)
+		return HID_ZW;
+	if ((cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
+		return HID_BIDI;
+	if (cp == 0x200E || cp == 0x200F || cp == 0x061C)
+		return HID_BIDI_MARK;
+	if (cp >= 0xE0000 && cp <= 0xE007F)
+		return st->flag_seq ? HID_NONE : HID_TAG;
+	if (cp >= 0xE0100 && cp <= 0xE01EF)
+		return HID_VS;
+	return HID_NONE;
+}
+
+/* Updates the decoder state after cp was kept. */
+static void
+cp_keep(struct cpstate *st, int32_t cp)
+{
+	if (cp == 0x1F3F4)
+		st->flag_seq = 1;
+	else if (!(cp >= 0xE0000 && cp <= 0xE007F))
+		st->flag_seq = 0;
+	else if (cp == 0xE007F)
+		st->flag_seq = 0;
+	st->prev = cp;
+}
+
+static int
+cp_is_blank(int32_t cp)
+{
+	return cp == ' ' || cp == '\t' || cp == 0xA0 || cp == 0x1680 ||
+	    (cp >= 0x2000 && cp <= 0x200A) || cp == 0x202F ||
+	    cp == 0x205F || cp == 0x3000 || cp == 0x2028 || cp == 0x2029;
+}
+
+/* ---- excerpts ------------------------------------------------------- */
+
+/*
+ * Writes a display-safe excerpt of text[start, end) into out (at most
+ * EXCERPT_MAX bytes plus NUL): whole characters only, blanks folded,
+ * invisible and control characters spelled <U+200B>, bad bytes <0xFF>.
+ */
+static void
+excerpt(const char *text, size_t len, size_t start, size_t end, char *out)
+{
+	struct cpstate	 st = { 0, 0 };
+	size_t		 o = 0, i = start, n, tl;
+	int32_t		 cp;
+	char		 tok[16];
+	int		 blank = 0;
+
+	if (end > len)
+		end = len;
+	while (i < end) {
+		n = cp_decode(text + i, end - i, &cp);
+		if (cp < 0) {
+			snprintf(tok, sizeof tok, "<0x%02X>",
+			    (unsigned char)text[i]);
+			tl = strlen(tok);
+		} else if (cp == '\n' || cp == '\r' || cp_is_blank(cp)) {
+			if (blank || o == 0) {
+				i += n;
+				continue;
+			}
+			tok[0] = ' ';
+			tl = 1;
+		} else if (cp_hidden(cp, i, &st) != HID_NONE ||
+		    (cp >= 0xE0000 && cp <= 0xE007F)) {
+			snprintf(tok, sizeof tok, "<U+%04X>", (unsigned)cp);
+			tl = strlen(tok);
+		} else {
+			memcpy(tok, text + i, n);
+			tl = n;
+		}
+		if (o + tl > EXCERPT_MAX)
+			break;
+		memcpy(out + o, tok, tl);
+		o += tl;
+		blank = tok[0] == ' ' && tl == 1;
+		if (cp >= 0)
+			cp_keep(&st, cp);
+		i += n;
+	}
+	while (o > 0 && out[o - 1] == ' ')
+		o--;
+	out[o] = '\0';
+}
+
+/* ---- lines and code blocks ------------------------------------------ */
+
+/* Returns the index of the line holding original offset off. */
+static size_t
+line_of(const struct scan *sc, size_t off)
+{
+	size_t	 lo = 0, hi = sc->nlines, mid;
+
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (sc->lines[mid].start <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Splits the original into lines and marks those inside fenced code
+ * blocks (``` or ~~~, three or more, any indentation; the fence lines
+ * included). A fence still open at the end marks nothing: an attacker
+ * must not downgrade a whole body by opening a fence and never closing it.
+ */
+static void
+lines_build(struct scan *sc)
+{
+	const char	*p = sc->text, *e = sc->text + sc->len, *nl, *q;
+	size_t		 cap = 64, open_line = 0, n;
+	char		 fch = 0;
+	size_t		 flen = 0, i;
+
+	sc->lines = xreallocarray(NULL, cap, sizeof *sc->lines);
+	sc->nlines = 0;
+	for (;;) {
+		if (sc->nlines == cap) {
+			cap *= 2;
+			sc->lines = xreallocarray(sc->lines, cap,
+			    sizeof *sc->lines);
+		}
+		sc->lines[sc->nlines].start = (size_t)(p - sc->text);
+		sc->lines[sc->nlines].code = fch != 0;
+		nl = memchr(p, '\n', (size_t)(e - p));
+		if (nl == NULL)
+			nl = e;
+		for (q = p; q < nl && (*q == ' ' || *q == '\t' || *q == '>');
+		    q++)
+			;
+		if (q < nl && (*q == '`' || *q == '~')) {
+			for (n = 0; q + n < nl && q[n] == *q; n++)
+				;
+			if (n >= 3) {
+				if (fch == 0) {
+					fch = *q;
+					flen = n;
+					open_line = sc->nlines;
+					sc->lines[sc->nlines].code = 1;
+				} else if (*q == fch && n >= flen) {
+					for (q += n; q < nl && (*q == ' ' ||
+					    *q == '\t' || *q == '\r'); q++)
+						;
+					if (q == nl)
+						fch = 0;
+				}
+			}
+		}
+		sc->nlines++;
+		if (nl == e)
+			break;
+		p = nl + 1;
+	}
+	if (fch != 0) {
+		for (i = open_line; i < sc->nlines; i++)
+			sc->lines[i].code = 0;
+	}
+}
+
+/*
+ * Returns whether original offset off is code: on a fenced line, or inside
+ * a `code span` (an odd number of backticks before it on its line and one
+ * more after it).
+ */
+static int
+is_code(const struct scan *sc, size_t off)
+{
+	size_t		 li = line_of(sc, off), i, end, ticks = 0;
+
+	if (sc->lines[li].code)
+		return 1;
+	end = li + 1 < sc->nlines ? sc->lines[li + 1].start : sc->len;
+	for (i = sc->lines[li].start; i < off; i++) {
+		if (sc->text[i] == '`')
+			ticks++;
+	}
+	if (ticks % 2 == 0)
+		return 0;
+	return memchr(sc->text + off, '`', end - off) != NULL;
+}
+
+/*
+ * Returns whether original offset off lies inside a quotation on its line
+ * ("...", “...”, «...», 「...」) that closes after end: a quoted mention,
+ * as in a security skill's table of attack phrases.
+ */
+static int
+is_quoted(const struct scan *sc, size_t off, size_t end)
+{
+	size_t		 li = line_of(sc, off), i, n, lend;
+	int32_t		 cp;
+	int		 open = 0;
+
+	lend = li + 1 < sc->nlines ? sc->lines[li + 1].start : sc->len;
+	for (i = sc->lines[li].start; i < off; i += n) {
+		n = cp_decode(sc->text + i, off - i, &cp);
+		if (cp == '"')
+			open = !open;
+		else if (cp == 0x201C || cp == 0x201E || cp == 0xAB ||
+		    cp == 0x300C || cp == 0x300E)
+			open = 1;
+		else if (cp == 0x201D || cp == 0xBB || cp == 0x300D ||
+		    cp == 0x300F)
+			open = 0;
+	}
+	if (!open)
+		return 0;
+	if (end > lend)
+		return 0;
+	for (i = end; i < lend; i += n) {
+		n = cp_decode(sc->text + i, lend - i, &cp);
+		if (cp == '"' || cp == 0x201D || cp == 0xBB || cp == 0x300D ||
+		    cp == 0x300F)
+			return 1;
+	}
+	return 0;
+}
+
+/* ---- findings ------------------------------------------------------- */
+
+static void
+scan_finding(struct scan *sc, const char *rule, enum severity sev,
+    size_t start, size_t end)
+{
+	char	 ex[EXCERPT_MAX + 1];
+	size_t	 li, lend;
+
+	if (sc->added >= FINDINGS_MAX) {
+		if (!sc->truncated) {
+			findings_add(sc->out, "sanitize-truncated", SEV_INFO, 0,
+			    "more than %d findings; the rest are not listed",
+			    FINDINGS_MAX);
+			sc->truncated = 1;
+		}
+		return;
+	}
+	li = line_of(sc, start);
+	lend = li + 1 < sc->nlines ? sc->lines[li + 1].start : sc->len;
+	if (end < start + 24 || end > lend)
+		end = lend;
+	excerpt(sc->text, sc->len, start, end, ex);
+	findings_add(sc->out, rule, sev, (int)li + 1 + sc->line_base, "%s",
+	    ex);
+	sc->added++;
+}
+
+/* Reports a hidden character at original offset off (once per line). */
+static void
+scan_hidden(struct scan *sc, enum hidden h, size_t off, int quiet)
+{
+	char		 ex[EXCERPT_MAX + 1], dec[EXCERPT_MAX - 22];
+	size_t		 li, from, lend, i, n, k = 0;
+	int32_t		 cp;
+	enum severity	 sev;
+
+	if (h == HID_ZW_QUIET || h == HID_NONE)
+		return;
+	sev = quiet ? SEV_INFO : hidden_rules[h].sev;
+	li = line_of(sc, off);
+	if (sc->hid_line[h][quiet != 0] == (int)li + 1)
+		return;
+	sc->hid_line[h][quiet != 0] = (int)li + 1;
+	if (sc->added >= FINDINGS_MAX) {
+		scan_finding(sc, hidden_rules[h].rule, sev, off, off);
+		return;
+	}
+	lend = li + 1 < sc->nlines ? sc->lines[li + 1].start : sc->len;
+	if (h == HID_TAG) {
+		/* Show the ASCII the tag characters spell. */
+		for (i = off; i < lend && k < sizeof dec - 1; i += n) {
+			n = cp_decode(sc->text + i, lend - i, &cp);
+			if (cp < 0xE0000 || cp > 0xE007F)
+				break;
+			if (cp >= 0xE0020 && cp <= 0xE007E)
+				dec[k++] = (char)(cp - 0xE0000);
+		}
+		dec[k] = '\0';
+		findings_add(sc->out, hidden_rules[h].rule, sev,
+		    (int)li + 1 + sc->line_base, "tag characters spell \"%s\"",
+		    dec);
+		sc->added++;
+		return;
+	}
+	/* A little context before the character, on a char boundary. */
+	from = off > sc->lines[li].start + 16 ? off - 16 : sc->lines[li].start;
+	while (from > sc->lines[li].start &&
+	    ((unsigned char)sc->text[from] & 0xC0) == 0x80)
+		from--;
+	excerpt(sc->text, sc->len, from, lend, ex);
+	findings_add(sc->out, hidden_rules[h].rule, sev,
+	    (int)li + 1 + sc->line_base, "%s", ex);
+	sc->added++;
+}
+
+/* A letter or digit of an alphabetic script (Latin, Greek, Cyrillic...). */
+static int
+cp_is_word(int32_t cp)
+{
+	utf8proc_category_t	 c;
+
+	if (cp < 0 || cp >= 0x0590)
+		return 0;
+	if (cp < 0x80)
+		return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') ||
+		    (cp >= '0' && cp <= '9');
+	c = utf8proc_category(cp);
+	return c >= UTF8PROC_CATEGORY_LU && c <= UTF8PROC_CATEGORY_LO;
+}
+
+/*
+ * Whether the zero-width character at off splits a word: a letter of an
+ * alphabetic script on both sides (skipping other hidden characters).
+ * Elsewhere (CJK text, next to spaces or emoji) it is only info.
+ */
+static int
+zw_in_word(const struct scan *sc, int32_t prev, size_t off)
+{
+	struct cpstate	 st = { 0, 0 };
+	size_t		 i = off, n;
+	int32_t		 cp;
+
+	if (!cp_is_word(prev))
+		return 0;
+	for (;;) {
+		n = cp_decode(sc->text + i, sc->len - i, &cp);
+		i += n;
+		if (i >= sc->len)
+			return 0;
+		n = cp_decode(sc->text + i, sc->len - i, &cp);
+		if (cp_hidden(cp, i, &st) == HID_NONE)
+			return cp_is_word(cp);
+	}
+}
+
+/* ---- the scan copy -------------------------------------------------- */
+
+static void
+norm_put(struct scan *sc, const char *p, size_t n, size_t orig)
+{
+	size_t	 i;
+
+	if (sc->nlen + n + 1 > sc->ncap) {
+		while (sc->nlen + n + 1 > sc->ncap)
+			sc->ncap *= 2;
+		sc->norm = xrealloc(sc->norm, sc->ncap);
+		sc->map = xreallocarray(sc->map, sc->ncap, sizeof *sc->map);
+	}
+	for (i = 0; i < n; i++) {
+		sc->norm[sc->nlen] = p[i];
+		sc->map[sc->nlen++] = orig;
+	}
+	sc->last_space = n == 1 && (p[0] == ' ' || p[0] == '\n');
+}
+
+static void
+norm_space(struct scan *sc, size_t orig)
+{
+	if (!sc->last_space && sc->nlen > 0)
+		norm_put(sc, " ", 1, orig);
+}
+
+static void
+norm_cp(struct scan *sc, int32_t cp, size_t orig)
+{
+	utf8proc_uint8_t	 enc[4];
+	utf8proc_ssize_t	 n;
+
+	n = utf8proc_encode_char(cp, enc);
+	if (n > 0)
+		norm_put(sc, (const char *)enc, (size_t)n, orig);
+}
+
+static int
+cp_is_mark(int32_t cp)
+{
+	utf8proc_category_t	 c = utf8proc_category(cp);
+
+	return c == UTF8PROC_CATEGORY_MN || c == UTF8PROC_CATEGORY_MC ||
+	    c == UTF8PROC_CATEGORY_ME;
+}
+
+/*
+ * Folds one non-ASCII code point into the scan copy: compatibility
+ * decomposition, case folding and lumping (quotes, dashes), dropping
+ * combining marks on Latin letters, recomposing everything else.
+ */
+static void
+norm_fold(struct scan *sc, int32_t cp, const char *src, size_t srclen,
+    size_t orig)
+{
+	utf8proc_int32_t	 d[32];
+	utf8proc_ssize_t	 n, i;
+	int			 bc = 0, latin;
+
+	/* Scripts with nothing to fold: copy. */
+	if ((cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x3400 && cp <= 0x9FFF) ||
+	    (cp >= 0xAC00 && cp <= 0xD7A3)) {
+		norm_put(sc, src, srclen, orig);
+		sc->prev_latin = 0;
+		return;
+	}
+	n = utf8proc_decompose_char(cp, d, 32, UTF8PROC_DECOMPOSE |
+	    UTF8PROC_COMPAT | UTF8PROC_CASEFOLD | UTF8PROC_LUMP, &bc);
+	if (n <= 0 || n > 32) {
+		norm_put(sc, src, srclen, orig);
+		return;
+	}
+	if (cp_is_mark(d[0])) {
+		if (sc->prev_latin)
+			return;		/* a mark stacked on a Latin letter */
+		norm_put(sc, src, srclen, orig);
+		return;
+	}
+	latin = d[0] < 0x0370;
+	if (!latin && n > 1)
+		n = utf8proc_normalize_utf32(d, n, UTF8PROC_COMPOSE);
+	for (i = 0; i < n; i++) {
+		if (latin && i > 0 && cp_is_mark(d[i]))
+			continue;
+		if (d[i] == ' ')
+			norm_space(sc, orig);
+		else
+			norm_cp(sc, d[i], orig);
+	}
+	sc->prev_latin = latin;
+}
+
+/*
+ * Builds the scan copy and reports hidden characters. Tag characters that
+ * spell ASCII are decoded into the copy between spaces so the catalogue
+ * sees the smuggled text.
+ */
+static void
+norm_build(struct scan *sc)
+{
+	struct cpstate	 st = { 0, 0 };
+	size_t		 i = 0, n;
+	int32_t		 cp;
+	enum hidden	 h;
+	int		 in_tags = 0;
+	char		 c;
+
+	sc->ncap = sc->len + 64;
+	sc->norm = xmalloc(sc->ncap);
+	sc->map = xreallocarray(NULL, sc->ncap, sizeof *sc->map);
+	sc->nlen = 0;
+	sc->last_space = 1;
+	while (i < sc->len) {
+		c = sc->text[i];
+		if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7F) {
+			if (in_tags) {
+				norm_space(sc, i);
+				in_tags = 0;
+			}
+			if (c == ' ')
+				norm_space(sc, i);
+			else if (sc->nlen + 2 < sc->ncap) {
+				/* The common case, inline. */
+				if (c >= 'A' && c <= 'Z')
+					c += 'a' - 'A';
+				sc->norm[sc->nlen] = c;
+				sc->map[sc->nlen++] = i;
+				sc->last_space = 0;
+			} else {
+				if (c >= 'A' && c <= 'Z')
+					c += 'a' - 'A';
+				norm_put(sc, &c, 1, i);
+			}
+			st.prev = (unsigned char)c;
+			st.flag_seq = 0;
+			sc->prev_latin = 1;
+			i++;
+			continue;
+		}
+		n = cp_decode(sc->text + i, sc->len - i, &cp);
+		h = cp_hidden(cp, i, &st);
+		if (h == HID_TAG) {
+			scan_hidden(sc, h, i, 0);
+			if (!in_tags) {
+				norm_space(sc, i);
+				in_tags = 1;
+			}
+			if (cp >= 0xE0020 && cp <= 0xE007E) {
+				c = (char)(cp - 0xE0000);
+				if (c >= 'A' && c <= 'Z')
+					c += 'a' - 'A';
+				if (c == ' ')
+					norm_space(sc, i);
+				else
+					norm_put(sc, &c, 1, i);
+			}
+			i += n;
+			continue;
+		}
+		if (in_tags) {
+			norm_space(sc, i);
+			in_tags = 0;
+		}
+		if (h != HID_NONE) {
+			scan_hidden(sc, h, i, h == HID_ZW &&
+			    !zw_in_word(sc, st.prev, i));
+			i += n;
+			continue;
+		}
+		cp_keep(&st, cp);
+		if (cp == '\n') {
+			if (sc->nlen > 0 && sc->norm[sc->nlen - 1] == ' ')
+				sc->nlen--;
+			norm_put(sc, "\n", 1, i);
+		} else if (cp == '\r')
+			;
+		else if (cp_is_blank(cp))
+			norm_space(sc, i);
+		else if (cp >= 0xE0000 && cp <= 0xE007F)
+			;	/* flag emoji tag: kept in output, not scanned */
+		else
+			norm_fold(sc, cp, sc->text + i, n, i);
+		i += n;
+	}
+	sc->norm[sc->nlen] = '\0';
+	sc->map[sc->nlen] = sc->len;
+}
+
+/* Original offset of the end of a scan copy range ending at nend. */
+static size_t
+norm_orig_end(const struct scan *sc, size_t nend)
+{
+	return nend < sc->nlen ? sc->map[nend] : sc->len;
+}
+
+/* ---- catalogue ------------------------------------------------------ */
+
+/*
+ * Runs one pattern over the scan copy [noff, nend), adding at most one
+ * finding per line (*last_line carries over between windows).
+ */
+static void
+run_pattern(struct scan *sc, const struct pattern *pt, size_t noff,
+    size_t nend, pcre2_match_data *md, size_t *last_line)
+{
+	PCRE2_SIZE	*ov;
+	size_t		 so, eo, o0, o1, li;
+	int		 rc;
+
+	while (noff <= nend) {
+		rc = pcre2_match(pt->re, (PCRE2_SPTR)sc->norm, nend, noff,
+		    PCRE2_NO_UTF_CHECK, md, sc->s->mctx);
+		if (rc == PCRE2_ERROR_NOMATCH)
+			return;
+		if (rc < 0) {
+			findings_add(sc->out, "sanitize-limit", SEV_INFO, 0,
+			    "pattern %s gave up (PCRE2 error %d)", pt->id, rc);
+			return;
+		}
+		ov = pcre2_get_ovector_pointer(md);
+		so = ov[0];
+		eo = ov[1];
+		if (so > nend || eo > nend || eo < so)
+			return;
+		o0 = sc->map[so];
+		o1 = norm_orig_end(sc, eo);
+		li = line_of(sc, o0);
+		if (li != *last_line) {
+			scan_finding(sc, pt->id, is_code(sc, o0) ||
+			    is_quoted(sc, o0, o1) ? pt->code_sev : pt->sev, o0,
+			    o1);
+			*last_line = li;
+		}
+		if (sc->truncated)
+			return;
+		noff = eo > so ? eo : so + 1;
+		/* Do not restart inside a UTF-8 sequence. */
+		while (noff < nend &&
+		    ((unsigned char)sc->norm[noff] & 0xC0) == 0x80)
+			noff++;
+	}
+}
+
+struct window {
+	size_t	 pat, start, end;
+};
+
+static int
+window_cmp(const void *a, const void *b)
+{
+	const struct window	*x = a, *y = b;
+
+	if (x->pat != y->pat)
+		return x->pat < y->pat ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static size_t
+char_start(const char *p, size_t i, size_t lo)
+{
+	while (i > lo && ((unsigned char)p[i] & 0xC0) == 0x80)
+		i--;
+	return i;
+}
+
+static inline int
+is_alnum(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+	    (c >= 'A' && c <= 'Z');
+}
+
+/* Hashes the first 2, 3 or 4 bytes at p (class 0, 1, 2) to 16 bits. */
+static inline uint32_t
+trig_hash(const unsigned char *p, unsigned cls)
+{
+	uint32_t	 v;
+
+	v = (uint32_t)p[0] << 8 | p[1];
+	if (cls >= 1)
+		v = v << 8 | p[2];
+	if (cls >= 2)
+		v = v << 8 | p[3];
+	return ((v * 2654435761u) >> 16) ^ cls;
+}
+
+/*
+ * Finds every trigger in the scan copy (bitmaps of hashed 2-, 3- and
+ * 4-byte prefixes reject most positions) and returns, per pattern, merged windows of TRIG_WINDOW
+ * bytes either side of each occurrence, cut at line ends.
+ */
+static size_t
+find_windows(struct scan *sc, struct window **out)
+{
+	const struct sanitizer	*s = sc->s;
+	const struct trigger	*t;
+	struct window		*w = NULL;
+	size_t			 nw = 0, cap = 0, i, j, *last, st, en, ws;
+	const unsigned char	*p = (const unsigned char *)sc->norm;
+	unsigned		 key, b, c;
+
+	*out = NULL;
+	if (s->ntrigs == 0 || sc->nlen < 2)
+		return 0;
+	last = xreallocarray(NULL, s->npats, sizeof *last);
+	for (i = 0; i < s->npats; i++)
+		last[i] = (size_t)-1;
+	for (i = 0; i + 1 < sc->nlen; i++) {
+	    /*
+	     * Triggers starting with a letter or digit start a word; none
+	     * starts inside a UTF-8 sequence.
+	     */
+	    if ((p[i] & 0xC0) == 0x80 ||
+		(i > 0 && is_alnum(p[i]) && is_alnum(p[i - 1])))
+		    continue;
+	    for (c = 0; c < 3; c++) {
+		if (!s->has_cls[c] || i + c + 2 > sc->nlen)
+			continue;
+		key = trig_hash(p + i, c) & 0xFFFF;
+		if (!(s->trigbits[c][key >> 6] >> (key & 63) & 1))
+			continue;
+		b = key % TRIG_BUCKETS;
+		for (j = s->bucket[b]; j < s->bucket[b + 1]; j++) {
+			t = &s->trigs[j];
+			if (t->cls != c || t->key != key ||
+			    i + t->len > sc->nlen ||
+			    memcmp(p + i, t->s, t->len) != 0)
+				continue;
+			ws = s->pats[t->pat].window;
+			st = i > ws ? i - ws : 0;
+			en = i + t->len + ws;
+			if (en >= sc->nlen)
+				en = sc->nlen;
+			else {
+				while (en < sc->nlen && p[en] != '\n' &&
+				    en < i + t->len + 2 * ws)
+					en++;
+				en = char_start(sc->norm, en, i + t->len);
+			}
+			st = char_start(sc->norm, st, 0);
+			if (last[t->pat] != (size_t)-1 &&
+			    st <= w[last[t->pat]].end) {
+				if (en > w[last[t->pat]].end)
+					w[last[t->pat]].end = en;
+				continue;
+			}
+			if (nw == cap) {
+				cap = cap ? cap * 2 : 16;
+				w = xreallocarray(w, cap, sizeof *w);
+			}
+			w[nw].pat = t->pat;
+			w[nw].start = st;
+			w[nw].end = en;
+			last[t->pat] = nw++;
+		}
+	    }
+	}
+	free(last);
+	if (nw > 1)
+		qsort(w, nw, sizeof *w, window_cmp);
+	*out = w;
+	return nw;
+}
+
+static void
+run_catalogue(struct scan *sc)
+{
+	const struct sanitizer	*s = sc->s;
+	const struct pattern	*pt;
+	pcre2_match_data	*md;
+	struct window		*w;
+	size_t			 i, k, nw, from = 0, last;
+	int			 rc, hit = 1;
+
+	if (s->npats == 0)
+		return;
+	md = pcre2_match_data_create(1, NULL);
+	if (s->combined != NULL) {
+		rc = pcre2_match(s->combined, (PCRE2_SPTR)sc->norm, sc->nlen, 0,
+		    PCRE2_NO_UTF_CHECK, md, s->mctx);
+		if (rc >= 0)
+			from = pcre2_get_ovector_pointer(md)[0];
+		else if (rc == PCRE2_ERROR_NOMATCH)
+			hit = 0;
+		/* Any other error: run everything from the start. */
+	}
+	nw = find_windows(sc, &w);
+	for (i = 0, k = 0; i < s->npats && !sc->truncated; i++) {
+		pt = &s->pats[i];
+		last = (size_t)-1;
+		if (pt->has_triggers) {
+			for (; k < nw && w[k].pat < i; k++)
+				;
+			for (; k < nw && w[k].pat == i && !sc->truncated; k++)
+				run_pattern(sc, pt, w[k].start, w[k].end, md,
+				    &last);
+			continue;
+		}
+		if (pt->in_combined && !hit)
+			continue;
+		run_pattern(sc, pt, pt->in_combined ? from : 0, sc->nlen, md,
+		    &last);
+	}
+	free(w);
+	pcre2_match_data_free(md);
+}
+
+/* ---- override tags and live exec ------------------------------------ */
+
+static void
+span_add(struct scan *sc, size_t start, size_t end, int kind,
+    const char *tag)
+{
+	struct span	*sp;
+
+	if (sc->nspans == sc->spancap) {
+		sc->spancap = sc->spancap ? sc->spancap * 2 : 8;
+		sc->spans = xreallocarray(sc->spans, sc->spancap,
+		    sizeof *sc->spans);
+	}
+	sp = &sc->spans[sc->nspans++];
+	sp->start = start;
+	sp->end = end;
+	sp->kind = kind;
+	snprintf(sp->tag, sizeof sp->tag, "%s", tag != NULL ? tag : "");
+}
+
+struct tag {
+	size_t	 start, end;		/* [<, >] + 1 in the buffer */
+	size_t	 name;			/* index in the tag list */
+	int	 type;			/* 0 open, 1 close, 2 self-closing */
+	size_t	 mate;			/* closing tag index, or (size_t)-1 */
+};
+
+/*
+ * Finds override tags in p[0, n) (case-insensitively). Returns the number
+ * found in *out (free it), each opening tag paired with the nearest
+ * following closing tag of the same name.
+ */
+static size_t
+tags_find(const struct strlist *names, const char *p, size_t n,
+    struct tag **out)
+{
+	struct tag	*v = NULL;
+	size_t		 nv = 0, cap = 0, i, j, k, nl, lim, *next;
+	const char	*q;
+	int		 type;
+
+	*out = NULL;
+	for (i = 0; i < n; i++) {
+		if ((q = memchr(p + i, '<', n - i)) == NULL)
+			break;
+		i = (size_t)(q - p);
+		j = i + 1;
+		type = 0;
+		if (j < n && p[j] == '/') {
+			type = 1;
+			j++;
+		}
+		while (j < n && p[j] == ' ')
+			j++;
+		for (k = 0; k < names->n; k++) {
+			nl = strlen(names->v[k]);
+			if (j + nl < n && strncasecmp(p + j, names->v[k],
+			    nl) == 0 && strchr(" \t\n/>", p[j + nl]) != NULL)
+				break;
+		}
+		if (k == names->n)
+			continue;
+		lim = i + TAG_SCAN_MAX < n ? i + TAG_SCAN_MAX : n;
+		for (j += nl; j < lim && p[j] != '>' && p[j] != '<'; j++)
+			;
+		if (j >= lim || p[j] != '>')
+			continue;
+		if (type == 0) {
+			for (q = p + j - 1; *q == ' ' || *q == '\t' ||
+			    *q == '\n'; q--)
+				;
+			if (*q == '/')
+				type = 2;
+		}
+		if (nv == cap) {
+			cap = cap ? cap * 2 : 8;
+			v = xreallocarray(v, cap, sizeof *v);
+		}
+		v[nv].start = i;
+		v[nv].end = j + 1;
+		v[nv].name = k;
+		v[nv].type = type;
+		v[nv].mate = (size_t)-1;
+		nv++;
+		i = j;
+	}
+	if (nv == 0)
+		return 0;
+	/* Pair: walk backwards remembering the next closer of each name. */
+	next = xreallocarray(NULL, names->n, sizeof *next);
+	for (k = 0; k < names->n; k++)
+		next[k] = (size_t)-1;
+	for (i = nv; i-- > 0;) {
+		if (v[i].type == 1)
+			next[v[i].name] = i;
+		else if (v[i].type == 0)
+			v[i].mate = next[v[i].name];
+	}
+	free(next);
+	*out = v;
+	return nv;
+}
+
+/* Finds override tags on the scan copy; records spans and findings. */
+static void
+scan_tags(struct scan *sc)
+{
+	struct tag	*v;
+	size_t		 nv, i, covered = 0, o0, o1, end;
+	const char	*name;
+
+	nv = tags_find(&sc->s->tags, sc->norm, sc->nlen, &v);
+	for (i = 0; i < nv; i++) {
+		if (v[i].start < covered)
+			continue;
+		name = sc->s->tags.v[v[i].name];
+		o0 = sc->map[v[i].start];
+		if (v[i].type == 0 && v[i].mate != (size_t)-1) {
+			end = v[v[i].mate].end;
+			o1 = norm_orig_end(sc, end);
+			span_add(sc, o0, o1, SPAN_XML_BLOCK, name);
+		} else {
+			end = v[i].end;
+			o1 = norm_orig_end(sc, end);
+			span_add(sc, o0, o1, SPAN_XML_TAG, name);
+		}
+		covered = end;
+		scan_finding(sc, "xml-override-tag",
+		    is_code(sc, o0) ? SEV_INFO : SEV_HIGH, o0,
+		    norm_orig_end(sc, v[i].end));
+	}
+	free(v);
+}
+
+/*
+ * Finds Claude Code pre-execution !`cmd` (one line, no backtick inside,
+ * not empty) in the original.
+ */
+static void
+scan_live_exec(struct scan *sc)
+{
+	const char	*p = sc->text, *e = sc->text + sc->len, *q, *c;
+
+	while ((q = memchr(p, '!', (size_t)(e - p))) != NULL) {
+		p = q + 1;
+		if (p >= e || *p != '`')
+			continue;
+		for (c = p + 1; c < e && *c != '`' && *c != '\n'; c++)
+			;
+		if (c >= e || *c != '`' || c == p + 1)
+			continue;
+		span_add(sc, (size_t)(q - sc->text), (size_t)(c + 1 - sc->text),
+		    SPAN_LIVE, NULL);
+		scan_finding(sc, "live-exec", SEV_WARN, (size_t)(q - sc->text),
+		    (size_t)(c + 1 - sc->text));
+		p = c + 1;
+	}
+}
+
+/* ---- the rewrite ---------------------------------------------------- */
+
+/*
+ * Appends text[start, end) without hidden characters; bad bytes become
+ * U+FFFD. When esc is set, < and > are written as &lt; and &gt; (text
+ * quoted inside a replacement must not form a tag).
+ */
+static void
+clean_append(struct buf *b, const char *text, size_t start, size_t end,
+    struct cpstate *st, int esc)
+{
+	size_t	 i = start, n, run = start;
+	int32_t	 cp;
+
+	while (i < end) {
+		if ((unsigned char)text[i] >= 0x20 &&
+		    (unsigned char)text[i] < 0x7F) {
+			if (esc && (text[i] == '<' || text[i] == '>')) {
+				buf_add(b, text + run, i - run);
+				buf_addstr(b, text[i] == '<' ? "&lt;" : "&gt;");
+				run = i + 1;
+			}
+			st->prev = (unsigned char)text[i];
+			st->flag_seq = 0;
+			i++;
+			continue;
+		}
+		n = cp_decode(text + i, end - i, &cp);
+		if (cp_hidden(cp, i, st) != HID_NONE) {
+			buf_add(b, text + run, i - run);
+			if (cp < 0)
+				buf_addstr(b, "\xEF\xBF\xBD");
+			run = i + n;
+		} else
+			cp_keep(st, cp);
+		i += n;
+	}
+	buf_add(b, text + run, end - run);
+}
+
+static int
+span_cmp(const void *a, const void *b)
+{
+	const struct span	*x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end > y->end ? -1 : x->end < y->end;
+}
+
+static char *
+rewrite(struct scan *sc, size_t *outlen)
+{
+	struct buf	 b;
+	struct cpstate	 st = { 0, 0 };
+	struct span	*sp;
+	size_t		 i, pos = 0, cs, ce;
+
+	buf_init(&b, 0);
+	buf_add(&b, "", 0);
+	if (sc->nspans > 1)
+		qsort(sc->spans, sc->nspans, sizeof *sc->spans, span_cmp);
+	for (i = 0; i < sc->nspans; i++) {
+		sp = &sc->spans[i];
+		if (sp->start < pos)
+			continue;	/* inside an earlier span */
+		if (sp->kind == SPAN_LIVE && !sc->s->strip_live_exec)
+			continue;
+		clean_append(&b, sc->text, pos, sp->start, &st, 0);
+		switch (sp->kind) {
+		case SPAN_XML_BLOCK:
+			buf_printf(&b, "[redacted: <%s> block]", sp->tag);
+			break;
+		case SPAN_XML_TAG:
+			buf_printf(&b, "[redacted: <%s> tag]", sp->tag);
+			break;
+		default:
+			cs = sp->start + 2;
+			ce = sp->end - 1;
+			buf_addstr(&b, "[live-exec removed: ");
+			clean_append(&b, sc->text, cs, ce, &st, 1);
+			buf_addstr(&b, "]");
+			break;
+		}
+		pos = sp->end;
+	}
+	clean_append(&b, sc->text, pos, sc->len, &st, 0);
+	*outlen = b.len;
+	return buf_take(&b);
+}
+
+/* ---- one call ------------------------------------------------------- */
+
+static int
+finding_cmp(const void *a, const void *b)
+{
+	const struct finding	*x = a, *y = b;
+	int			 c;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if ((c = strcmp(x->rule, y->rule)) != 0)
+		return c;
+	return strcmp(x->message, y->message);
+}
+
+static void
+scan_run(struct scan *sc, const struct sanitizer *s, const char *text,
+    size_t len, int line_base, struct findings *out)
+{
+	memset(sc, 0, sizeof *sc);
+	sc->s = s;
+	sc->text = text != NULL ? text : "";
+	sc->len = text != NULL ? len : 0;
+	sc->line_base = line_base;
+	sc->out = out;
+	sc->first = out->n;
+	lines_build(sc);
+	norm_build(sc);
+	run_catalogue(sc);
+	scan_tags(sc);
+	scan_live_exec(sc);
+	/* Sort this call's findings by line; the truncation note stays. */
+	if (out->n - sc->first > 1)
+		qsort(out->v + sc->first, out->n - sc->first, sizeof *out->v,
+		    finding_cmp);
+}
+
+static void
+scan_done(struct scan *sc)
+{
+	free(sc->lines);
+	free(sc->norm);
+	free(sc->map);
+	free(sc->spans);
+}
+
+char *
+sanitize_text(const struct sanitizer *s, const char *text, size_t len,
+    int line_base, size_t *outlen, struct findings *out)
+{
+	struct scan	 sc;
+	char		*r;
+	size_t		 n;
+
+	scan_run(&sc, s, text, len, line_base, out);
+	r = rewrite(&sc, &n);
+	scan_done(&sc);
+	if (outlen != NULL)
+		*outlen = n;
+	return r;
+}
+
+size_t
+sanitize_scan(const struct sanitizer *s, const char *text, size_t len,
+    int line_base, struct findings *out)
+{
+	struct scan	 sc;
+	size_t		 before = out->n;
+
+	scan_run(&sc, s, text, len, line_base, out);
+	scan_done(&sc);
+	return out->n - before;
+}
+
+/* ---- inline strings ------------------------------------------------- */
+
+char *
+sanitize_inline(const struct sanitizer *s, const char *str)
+{
+	struct buf		 a, b;
+	struct cpstate		 st = { 0, 0 };
+	struct strlist		 deftags;
+	const struct strlist	*tags;
+	struct tag		*v;
+	pcre2_match_data	*md;
+	PCRE2_SIZE		*ov;
+	size_t			 i, n, len, nv, pos, covered;
+	int32_t			 cp;
+	int			 blank = 1, rc;
+	char			*r;
+
+	if (str == NULL)
+		return xstrdup("");
+	len = strlen(str);
+	buf_init(&a, 0);
+	buf_add(&a, "", 0);
+	/* 1. Hidden characters out, blanks folded. */
+	for (i = 0; i < len; i += n) {
+		n = cp_decode(str + i, len - i, &cp);
+		if (cp == '\n' || cp == '\r' || cp_is_blank(cp) ||
+		    cp == 0x0B || cp == 0x0C) {
+			if (!blank)
+				buf_addc(&a, ' ');
+			blank = 1;
+			continue;
+		}
+		if (cp_hidden(cp, i, &st) != HID_NONE || cp == 0x200C ||
+		    cp == 0x200D || (cp >= 0xE0000 && cp <= 0xE007F))
+			continue;
+		cp_keep(&st, cp);
+		buf_add(&a, str + i, n);
+		blank = 0;
+	}
+	while (a.len > 0 && a.p[a.len - 1] == ' ')
+		a.p[--a.len] = '\0';
+
+	/* 2. Override tags out. */
+	strlist_init(&deftags);
+	if (s != NULL)
+		tags = &s->tags;
+	else {
+		for (i = 0; i < sizeof builtin_tags / sizeof *builtin_tags; i++)
+			strlist_add(&deftags, builtin_tags[i]);
+		tags = &deftags;
+	}
+	buf_init(&b, 0);
+	buf_add(&b, "", 0);
+	nv = tags_find(tags, a.p, a.len, &v);
+	pos = covered = 0;
+	for (i = 0; i < nv; i++) {
+		if (v[i].start < covered)
+			continue;
+		buf_add(&b, a.p + pos, v[i].start - pos);
+		buf_addstr(&b, "[redacted]");
+		pos = covered = v[i].type == 0 && v[i].mate != (size_t)-1 ?
+		    v[v[i].mate].end : v[i].end;
+	}
+	buf_add(&b, a.p + pos, a.len - pos);
+	free(v);
+	strlist_done(&deftags);
+
+	/* 3. Role markers out. */
+	buf_reset(&a);
+	if (s != NULL && s->role_re != NULL) {
+		md = pcre2_match_data_create(1, NULL);
+		pos = 0;
+		while (pos <= b.len) {
+			rc = pcre2_match(s->role_re, (PCRE2_SPTR)b.p, b.len, pos,
+			    0, md, s->mctx);
+			if (rc < 0)
+				break;
+			ov = pcre2_get_ovector_pointer(md);
+			if (ov[1] <= ov[0] || ov[0] < pos)
+				break;
+			buf_add(&a, b.p + pos, ov[0] - pos);
+			buf_addstr(&a, "[redacted]");
+			pos = ov[1];
+		}
+		pcre2_match_data_free(md);
+		if (pos < b.len)
+			buf_add(&a, b.p + pos, b.len - pos);
+	} else
+		buf_add(&a, b.p, b.len);
+	buf_done(&b);
+
+	/* 4. Trim. */
+	for (i = 0; i < a.len && a.p[i] == ' '; i++)
+		;
+	while (a.len > i && a.p[a.len - 1] == ' ')
+		a.len--;
+	r = xstrndup(a.p + i, a.len - i);
+	buf_done(&a);
+	return r;
+}
+
+/* ---- loading the catalogue ------------------------------------------ */
+
+/*
+ * Folds the non-ASCII characters of a pattern the way the scan copy is
+ * folded (so "für" in a pattern matches "fur" in the copy); ASCII,
+ * including every escape, is left alone.
+ */
+static char *
+fold_pattern(const char *re)
+{
+	struct scan	 sc;
+	struct buf	 b;
+	size_t		 i, n, len = strlen(re);
+	int32_t		 cp;
+
+	buf_init(&b, 0);
+	buf_add(&b, "", 0);
+	memset(&sc, 0, sizeof sc);
+	for (i = 0; i < len; i += n) {
+		if ((unsigned char)re[i] < 0x80) {
+			n = 1;
+			buf_addc(&b, re[i]);
+			sc.prev_latin = 1;
+			continue;
+		}
+		n = cp_decode(re + i, len - i, &cp);
+		if (cp < 0) {
+			buf_addc(&b, re[i]);
+			continue;
+		}
+		sc.ncap = 64;
+		sc.nlen = 0;
+		sc.norm = xmalloc(sc.ncap);
+		sc.map = xreallocarray(NULL, sc.ncap, sizeof *sc.map);
+		norm_fold(&sc, cp, re + i, n, 0);
+		buf_add(&b, sc.norm, sc.nlen);
+		free(sc.norm);
+		free(sc.map);
+	}
+	return buf_take(&b);
+}
+
+static int
+compile(const char *re, pcre2_code **out, char *err, size_t errsz)
+{
+	pcre2_code	*c;
+	PCRE2_UCHAR	 msg[256];
+	PCRE2_SIZE	 eoff;
+	int		 ec;
+
+	*out = NULL;
+	c = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, PCRE2_UTF |
+	    PCRE2_UCP | PCRE2_CASELESS | PCRE2_MULTILINE, &ec, &eoff, NULL);
+	if (c == NULL) {
+		pcre2_get_error_message(ec, msg, sizeof msg);
+		snprintf(err, errsz, "bad regex at offset %zu: %s",
+		    (size_t)eoff, (char *)msg);
+		return -1;
+	}
+	(void)pcre2_jit_compile(c, PCRE2_JIT_COMPLETE);
+	*out = c;
+	return 0;
+}
+
+/* Parses "high" or "high/info". */
+static int
+parse_sev(const char *f, enum severity *sev, enum severity *code_sev)
+{
+	char		 a[16];
+	const char	*slash;
+	int		 s1, s2;
+
+	if ((slash = strchr(f, '/')) == NULL) {
+		if ((s1 = severity_from_name(f)) < 0 || s1 > SEV_HIGH)
+			return -1;
+		*sev = *code_sev = (enum severity)s1;
+		return 0;
+	}
+	if ((size_t)(slash - f) >= sizeof a)
+		return -1;
+	memcpy(a, f, (size_t)(slash - f));
+	a[slash - f] = '\0';
+	if ((s1 = severity_from_name(a)) < 0 || s1 > SEV_HIGH ||
+	    (s2 = severity_from_name(slash + 1)) < 0 || s2 > SEV_HIGH)
+		return -1;
+	*sev = (enum severity)s1;
+	*code_sev = (enum severity)s2;
+	return 0;
+}
+
+static int
+valid_id(const char *id)
+{
+	size_t	 i;
+
+	if (id[0] == '\0' || strlen(id) > 64)
+		return 0;
+	for (i = 0; id[i] != '\0'; i++) {
+		if (!((id[i] >= 'a' && id[i] <= 'z') ||
+		    (id[i] >= '0' && id[i] <= '9') ||
+		    (id[i] == '-' && i > 0)))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Whether a pattern can join the combined alternation unchanged: no
+ * comments, quoting, named or numbered references, recursion or branch
+ * reset, whose meaning depends on the whole pattern.
+ */
+static int
+combinable(const char *re)
+{
+	const char	*p;
+
+	if (strchr(re, '#') != NULL || strstr(re, "\\Q") != NULL ||
+	    strstr(re, "\\g") != NULL || strstr(re, "\\k") != NULL ||
+	    strstr(re, "(*") != NULL)
+		return 0;
+	for (p = re; (p = strchr(p, '\\')) != NULL; p += 2) {
+		if (p[1] >= '1' && p[1] <= '9')
+			return 0;
+		if (p[1] == '\0')
+			return 0;
+	}
+	for (p = re; (p = strstr(p, "(?")) != NULL; p++) {
+		if (p[2] == 'P' || p[2] == '\'' || p[2] == '|' || p[2] == 'R' ||
+		    p[2] == '&' || p[2] == '+' || p[2] == '-' ||
+		    (p[2] >= '0' && p[2] <= '9') ||
+		    (p[2] == '<' && p[3] != '=' && p[3] != '!'))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Adds the comma-separated trigger literals of pattern pat, folded like
+ * the scan copy, after an optional "N:" window size (16..8192 bytes
+ * either side, default 256). Returns -1 when the window is bad or a
+ * trigger is shorter than two bytes.
+ */
+static int
+add_triggers(struct sanitizer *s, size_t pat, const char *list)
+{
+	struct strlist	 v;
+	struct trigger	*t;
+	char		*f, *c;
+	size_t		 i;
+	int		 rv = 0;
+
+	s->pats[pat].window = TRIG_WINDOW;
+	if (list[0] >= '0' && list[0] <= '9') {
+		char	*end;
+		long	 w = strtol(list, &end, 10);
+
+		if (*end != ':' || w < 16 || w > TRIG_WINDOW_MAX)
+			return -1;
+		s->pats[pat].window = (size_t)w;
+		list = end + 1;
+	}
+	strlist_init(&v);
+	strlist_split(&v, list, ",");
+	for (i = 0; i < v.n; i++) {
+		f = fold_pattern(v.v[i]);
+		for (c = f; *c != '\0'; c++) {
+			if (*c >= 'A' && *c <= 'Z')
+				*c += 'a' - 'A';
+		}
+		if (strlen(f) < 2) {
+			free(f);
+			rv = -1;
+			break;
+		}
+		if (s->ntrigs == s->trigcap) {
+			s->trigcap = s->trigcap ? s->trigcap * 2 : 64;
+			s->trigs = xreallocarray(s->trigs, s->trigcap,
+			    sizeof *s->trigs);
+		}
+		t = &s->trigs[s->ntrigs++];
+		t->s = f;
+		t->len = strlen(f);
+		t->pat = pat;
+		t->cls = t->len >= 4 ? 2 : t->len - 2;
+		t->key = trig_hash((const unsigned char *)f, t->cls) & 0xFFFF;
+	}
+	if (rv == 0 && v.n > 0)
+		s->pats[pat].has_triggers = 1;
+	strlist_done(&v);
+	return rv;
+}
+
+static unsigned
+trig_bucket(const struct trigger *t)
+{
+	return t->key % TRIG_BUCKETS;
+}
+
+static int
+trig_cmp(const void *a, const void *b)
+{
+	unsigned	 x = trig_bucket(a), y = trig_bucket(b);
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts the triggers into buckets and fills the two-byte bitmap. */
+static void
+build_triggers(struct sanitizer *s)
+{
+	size_t		 i;
+	unsigned	 b;
+
+	if (s->ntrigs > 1)
+		qsort(s->trigs, s->ntrigs, sizeof *s->trigs, trig_cmp);
+	memset(s->bucket, 0, sizeof s->bucket);
+	for (i = 0; i < s->ntrigs; i++) {
+		b = trig_bucket(&s->trigs[i]);
+		s->bucket[b + 1]++;
+		s->trigbits[s->trigs[i].cls][s->trigs[i].key >> 6] |=
+		    (uint64_t)1 << (s->trigs[i].key & 63);
+		s->has_cls[s->trigs[i].cls] = 1;
+	}
+	for (b = 0; b < TRIG_BUCKETS; b++)
+		s->bucket[b + 1] += s->bucket[b];
+}
+
+static void
+pattern_done(struct pattern *pt)
+{
+	free(pt->id);
+	free(pt->explain);
+	free(pt->where);
+	free(pt->src);
+	pcre2_code_free(pt->re);
+}
+
+/* Splits a line on runs of tabs into at most 5 fields. */
+static size_t
+split_tabs(char *line, char **f)
+{
+	size_t	 n = 0;
+	char	*p = line;
+
+	while (n < 5 && *p != '\0') {
+		f[n++] = p;
+		if (n == 5)
+			break;
+		if ((p = strchr(p, '\t')) == NULL)
+			break;
+		while (*p == '\t')
+			*p++ = '\0';
+	}
+	return n;
+}
+
+/*
+ * Reads one catalogue file. Format, one entry per line:
+ *	id <TAB> severity[/code-severity] <TAB> regex <TAB> explanation
+ *	    [<TAB> trigger,trigger,...]
+ * Blank lines and lines starting with # are ignored.
+ */
+static int
+load_file(struct sanitizer *s, const char *path, size_t *cap, char **cause)
+{
+	struct pattern	*pt;
+	char		*data = NULL, *line, *next, *f[5], *folded, err[320];
+	size_t		 len, nf, k, i;
+	int		 lineno = 0, rv = SR_OK;
+	enum severity	 sev, csev;
+
+	if (buf_read_file(path, PATFILE_MAX, &data, &len) == -1) {
+		xasprintf(cause, "%s: %s", path, strerror(errno));
+		return SR_CONFIG;
+	}
+	if (memchr(data, '\0', len) != NULL) {
+		xasprintf(cause, "%s: not a text file", path);
+		rv = SR_CONFIG;
+		goto out;
+	}
+	for (line = data; line != NULL; line = next) {
+		lineno++;
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		k = strlen(line);
+		if (k > 0 && line[k - 1] == '\r')
+			line[--k] = '\0';
+		for (i = 0; line[i] == ' ' || line[i] == '\t'; i++)
+			;
+		if (line[i] == '\0' || line[i] == '#')
+			continue;
+		nf = split_tabs(line, f);
+		if (nf < 4 || *f[2] == '\0' || *f[3] == '\0') {
+			xasprintf(cause, "%s:%d: expected 4 or 5 tab-separated "
+			    "fields: id, severity, regex, explanation, "
+			    "[triggers]", path, lineno);
+			rv = SR_CONFIG;
+			goto out;
+		}
+		if (!valid_id(f[0])) {
+			xasprintf(cause, "%s:%d: bad id \"%s\" (lower-case "
+			    "letters, digits and '-')", path, lineno, f[0]);
+			rv = SR_CONFIG;
+			goto out;
+		}
+		for (i = 0; i < s->npats; i++) {
+			if (strcmp(s->pats[i].id, f[0]) == 0) {
+				xasprintf(cause, "%s:%d: duplicate id \"%s\" "
+				    "(first at %s)", path, lineno, f[0],
+				    s->pats[i].where);
+				rv = SR_CONFIG;
+				goto out;
+			}
+		}
+		if (parse_sev(f[1], &sev, &csev) == -1) {
+			xasprintf(cause, "%s:%d: bad severity \"%s\" (info, "
+			    "warn or high, optionally /info|warn|high for "
+			    "code)", path, lineno, f[1]);
+			rv = SR_CONFIG;
+			goto out;
+		}
+		folded = fold_pattern(f[2]);
+		if (s->npats == *cap) {
+			*cap = *cap ? *cap * 2 : 64;
+			s->pats = xreallocarray(s->pats, *cap, sizeof *s->pats);
+		}
+		pt = &s->pats[s->npats];
+		memset(pt, 0, sizeof *pt);
+		if (compile(folded, &pt->re, err, sizeof err) == -1) {
+			xasprintf(cause, "%s:%d: %s", path, lineno, err);
+			free(folded);
+			rv = SR_CONFIG;
+			goto out;
+		}
+		pt->in_combined = combinable(folded);
+		pt->src = folded;
+		pt->id = xstrdup(f[0]);
+		pt->sev = sev;
+		pt->code_sev = csev;
+		pt->explain = xstrdup(f[3]);
+		xasprintf(&pt->where, "%s:%d", path, lineno);
+		s->npats++;
+		if (nf == 5 && strcmp(f[4], "-") != 0 &&
+		    add_triggers(s, s->npats - 1, f[4]) == -1) {
+			xasprintf(cause, "%s:%d: bad triggers (\"[N:]a,b,...\": "
+			    "window 16..8192, each trigger 2 bytes or more)",
+			    path, lineno);
+			rv = SR_CONFIG;
+			goto out;
+		}
+	}
+out:
+	free(data);
+	return rv;
+}
+
+static void
+build_combined(struct sanitizer *s)
+{
+	struct buf	 b;
+	char		 err[320];
+	size_t		 i, n = 0;
+
+	buf_init(&b, 0);
+	for (i = 0; i < s->npats; i++) {
+		if (s->pats[i].has_triggers)
+			s->pats[i].in_combined = 0;
+		if (!s->pats[i].in_combined)
+			continue;
+		buf_printf(&b, "%s(?:%s)", n++ ? "|" : "", s->pats[i].src);
+	}
+	if (n == 0 || compile(b.p, &s->combined, err, sizeof err) == -1) {
+		s->combined = NULL;
+		for (i = 0; i < s->npats; i++)
+			s->pats[i].in_combined = 0;
+	}
+	buf_done(&b);
+}
+
+int
+sanitize_new_dir(const struct config *cfg, const char *datadir,
+    struct sanitizer **out, char **cause)
+{
+	struct sanitizer	*s;
+	glob_t			 g;
+	char			*pat, err[320];
+	size_t			 cap = 0, i;
+	int			 rv = SR_OK, gr;
+
+	*out = NULL;
+	*cause = NULL;
+	s = xcalloc(1, sizeof *s);
+	strlist_init(&s->tags);
+	for (i = 0; i < sizeof builtin_tags / sizeof *builtin_tags; i++)
+		strlist_add(&s->tags, builtin_tags[i]);
+	if (cfg != NULL) {
+		for (i = 0; i < cfg->xml_tags.n; i++) {
+			char	*t = xstrdup(cfg->xml_tags.v[i]), *c;
+
+			for (c = t; *c != '\0'; c++) {
+				if (*c >= 'A' && *c <= 'Z')
+					*c += 'a' - 'A';
+			}
+			if (*t != '\0' && strlen(t) < 32 &&
+			    strcspn(t, " \t\n<>/") == strlen(t))
+				strlist_add_unique(&s->tags, t, 1);
+			free(t);
+		}
+		s->strip_live_exec = cfg->strip_live_exec;
+	}
+	s->mctx = pcre2_match_context_create(NULL);
+	pcre2_set_match_limit(s->mctx, MATCH_LIMIT);
+	pcre2_set_heap_limit(s->mctx, HEAP_LIMIT_KB);
+
+	if ((cfg == NULL || cfg->builtin_patterns) && datadir != NULL) {
+		xasprintf(&pat, "%s/patterns/*.txt", datadir);
+		gr = glob(pat, 0, NULL, &g);
+		free(pat);
+		if (gr != 0) {
+			if (gr != GLOB_NOMATCH)
+				globfree(&g);
+			xasprintf(cause, "%s/patterns: no pattern files (the "
+			    "built-in catalogue is missing; set "
+			    "sanitization.builtin_patterns: false to run "
+			    "without it)", datadir);
+			rv = SR_CONFIG;
+			goto out;
+		}
+		for (i = 0; i < g.gl_pathc && rv == SR_OK; i++)
+			rv = load_file(s, g.gl_pathv[i], &cap, cause);
+		globfree(&g);
+		if (rv != SR_OK)
+			goto out;
+	}
+	if (cfg != NULL) {
+		for (i = 0; i < cfg->pattern_files.n; i++) {
+			if ((rv = load_file(s, cfg->pattern_files.v[i], &cap,
+			    cause)) != SR_OK)
+				goto out;
+		}
+	}
+	if (compile("<\\|[a-z_]{1,32}\\|>|\\[/?(?:inst|sys)\\]|<</?sys>>|"
+	    "</?(?:function_results|function_calls|tool_results?|tool_use|"
+	    "tool_call|tool_response|system-reminder|antml:[a-z_]+)\\b"
+	    "[^>]{0,200}>|(?<!\\S)(?:human|assistant|system)\\s*:(?!\\S)",
+	    &s->role_re, err, sizeof err) == -1) {
+		xasprintf(cause, "internal role pattern: %s", err);
+		rv = SR_ERR;
+		goto out;
+	}
+	build_combined(s);
+	build_triggers(s);
+out:
+	if (rv != SR_OK) {
+		sanitize_free(s);
+		return rv;
+	}
+	*out = s;
+	return SR_OK;
+}
+
+int
+sanitize_new(const struct config *cfg, struct sanitizer **out, char **cause)
+{
+	char	*dir;
+	int	 rv;
+
+	dir = config_pkgdata_dir();
+	rv = sanitize_new_dir(cfg, dir, out, cause);
+	free(dir);
+	return rv;
+}
+
+void
+sanitize_free(struct sanitizer *s)
+{
+	size_t	 i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->npats; i++)
+		pattern_done(&s->pats[i]);
+	free(s->pats);
+	for (i = 0; i < s->ntrigs; i++)
+		free(s->trigs[i].s);
+	free(s->trigs);
+	pcre2_code_free(s->combined);
+	pcre2_code_free(s->role_re);
+	pcre2_match_context_free(s->mctx);
+	strlist_done(&s->tags);
+	free(s);
+}
+
+size_t
+sanitize_count(const struct sanitizer *s)
+{
+	return s != NULL ? s->npats : 0;
+}
+
+static const struct {
+	const char	*id;
+	const char	*explain;
+} builtin_rules[] = {
+	{ "xml-override-tag", "an XML override tag (<system>, <admin>, ...) "
+	    "that tries to speak with the authority of the system prompt; "
+	    "redacted" },
+	{ "live-exec", "Claude Code pre-execution !`cmd`: runs a shell command "
+	    "when the skill is loaded" },
+	{ "hidden-zero-width", "zero-width or invisible formatting characters, "
+	    "used to split words past filters or hide text; removed" },
+	{ "hidden-bidi", "bidi embedding/override/isolate controls that make "
+	    "text display differently from what the model reads; removed" },
+	{ "hidden-bidi-mark", "bidi marks (LRM, RLM, ALM); removed" },
+	{ "hidden-tag-chars", "Unicode tag characters (U+E0000..E007F) that "
+	    "smuggle invisible ASCII text; removed" },
+	{ "hidden-variation-selector", "supplementary variation selectors, "
+	    "usable to smuggle data; removed" },
+	{ "hidden-control", "control characters (terminal escapes, NUL); "
+	    "removed" },
+	{ "invalid-utf8", "bytes that are not UTF-8; replaced by U+FFFD" },
+	{ "sanitize-limit", "a pattern hit its match limit and gave up" },
+	{ "sanitize-truncated", "too many findings; the rest are not listed" },
+};
+
+const char *
+sanitize_explain(const struct sanitizer *s, const char *id)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof builtin_rules / sizeof *builtin_rules; i++) {
+		if (strcmp(builtin_rules[i].id, id) == 0)
+			return builtin_rules[i].explain;
+	}
+	if (s == NULL)
+		return NULL;
+	for (i = 0; i < s->npats; i++) {
+		if (strcmp(s->pats[i].id, id) == 0)
+			return s->pats[i].explain;
+	}
+	return NULL;
+}
