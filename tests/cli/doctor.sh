@@ -1,7 +1,7 @@
 #!/bin/sh
 # doctor: roots, index state, staleness.
 . "$(dirname "$0")/setup.sh"
-. "$(dirname "$0")/fixture.sh"
+. "$TESTDIR/fixture.sh"
 install_tree
 echo "  - $T/does-not-exist" >"$T/extra"
 sed -i "/^  - \/.*clones\$/r $T/extra" "$XDG_CONFIG_HOME/skills-radar/config.yaml"

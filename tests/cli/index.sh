@@ -1,7 +1,7 @@
 #!/bin/sh
 # index: the pipeline end to end, incremental runs, atomicity.
 . "$(dirname "$0")/setup.sh"
-. "$(dirname "$0")/fixture.sh"
+. "$TESTDIR/fixture.sh"
 install_tree
 
 status 0 "index exits 0" "$SR" index

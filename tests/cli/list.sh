@@ -1,7 +1,7 @@
 #!/bin/sh
 # list: filters, --all, --json shape.
 . "$(dirname "$0")/setup.sh"
-. "$(dirname "$0")/fixture.sh"
+. "$TESTDIR/fixture.sh"
 install_tree
 "$SR" index >/dev/null
 

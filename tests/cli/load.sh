@@ -1,7 +1,7 @@
 #!/bin/sh
 # load, read: resolution, paging, refusals.
 . "$(dirname "$0")/setup.sh"
-. "$(dirname "$0")/fixture.sh"
+. "$TESTDIR/fixture.sh"
 install_tree
 mkdir -p "$T/clones/gamma"
 printf -- '---\nname: gamma\ndescription: Only in the untrusted clone.\n---\nGamma body.\n' >"$T/clones/gamma/SKILL.md"

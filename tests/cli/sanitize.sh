@@ -2,7 +2,7 @@
 # The threat model at the command line: what reaches an agent is
 # sanitised, and the trust policies hold at index and load time.
 . "$(dirname "$0")/setup.sh"
-. "$(dirname "$0")/fixture.sh"
+. "$TESTDIR/fixture.sh"
 install_tree
 mk() {	# mk DIR NAME DESCRIPTION BODY
 	mkdir -p "$1/$2"

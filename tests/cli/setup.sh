@@ -5,6 +5,8 @@
 set -eu
 : "${SR:?SR must point at the skills-radar binary}"
 : "${TOP_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
+TOP_SRCDIR=$(cd "$TOP_SRCDIR" && pwd)	# absolute: the test changes directory
+TESTDIR=$(cd "$(dirname "$0")" && pwd)
 DATA="$TOP_SRCDIR/tests/data"
 T=$(mktemp -d "${TMPDIR:-/tmp}/sr-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM

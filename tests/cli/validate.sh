@@ -1,7 +1,7 @@
 #!/bin/sh
 # validate: lint without touching the index.
 . "$(dirname "$0")/setup.sh"
-. "$(dirname "$0")/fixture.sh"
+. "$TESTDIR/fixture.sh"
 install_tree
 
 status 1 "validate exits 1 when something is rejected" "$SR" validate

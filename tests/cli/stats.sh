@@ -1,0 +1,133 @@
+#!/bin/sh
+# stats: disabled / no-events states, bad flags, golden text and JSON
+# reports on a fixture log, read-only access, 8 concurrent writers while
+# stats runs, and a writer killed with SIGKILL.
+. "$(dirname "$0")/setup.sh"
+: "${TOP_BUILDDIR:=$(cd "$(dirname "$SR")/.." && pwd)}"
+W="$TOP_BUILDDIR/tests/unit/telemetry_writer"
+GOLD="$DATA/stats"
+export TZ=UTC
+CONF="$XDG_CONFIG_HOME/skills-radar/config.yaml"
+DEFDB="$XDG_DATA_HOME/skills-radar/stats.db"
+mkdir -p "$XDG_CONFIG_HOME/skills-radar"
+out() { cat "$T/.out"; }
+state() { sed -n 's/^[[:space:]]*"state":[[:space:]]*"\([a-z]*\)".*/\1/p' "$1"; }
+
+# --- telemetry disabled (the default) ------------------------------------
+status 4 "disabled, nothing recorded: exit 4" "$SR" stats
+contains "$(out)" "telemetry is disabled" "disabled: says so"
+contains "$(out)" "telemetry.enabled: true" "disabled: says how to enable it"
+ok "$([ ! -e "$XDG_DATA_HOME/skills-radar" ]; echo $?)" "disabled: stats creates no file or directory"
+set +e; "$SR" stats --json >"$T/d.json" 2>/dev/null; s=$?; set -e
+is "$s:$(state "$T/d.json")" "4:disabled" "disabled --json: state disabled, exit 4"
+
+# --- enabled, nothing written yet ------------------------------------------
+printf 'telemetry:\n  enabled: true\n' >"$CONF"
+status 0 "enabled, no database yet: exit 0" "$SR" stats
+contains "$(out)" "No events yet" "enabled, no database: no events yet"
+lacks "$(out)" "telemetry is disabled" "  not the disabled message"
+ok "$([ ! -e "$DEFDB" ]; echo $?)" "stats still creates nothing"
+"$SR" stats --json >"$T/e.json"
+is "$(state "$T/e.json")" "empty" "no events --json: state empty"
+status 4 "--db naming a missing file: exit 4" "$SR" stats --db "$T/nope.db"
+contains "$(out)" "no telemetry database" "  saying so"
+
+# An existing database with no events.
+"$W" write "$T/empty.db" s0 0 >/dev/null
+status 0 "empty database: exit 0" "$SR" stats --db "$T/empty.db"
+contains "$(out)" "No events yet" "empty database: no events yet"
+
+# --- bad flags ---------------------------------------------------------------
+for v in abc 0h -5d 5x 24hh 2026-13-01 2026-02-30 2026-1-5 ""; do
+	status 2 "bad --since '$v': usage error" "$SR" stats --since "$v"
+	contains "$(out)" "bad --since value" "  bad --since '$v' is explained"
+done
+status 2 "--limit 0" "$SR" stats --limit 0
+status 2 "--limit abc" "$SR" stats --limit abc
+status 2 "a stray argument" "$SR" stats extra
+status 5 "a text file as --db: exit 5" sh -c "echo hello >'$T/t.db'; '$SR' stats --db '$T/t.db'"
+
+# --- golden reports on the fixture log ---------------------------------------
+"$W" fixture "$T/fixture.db" "$GOLD/fixture.sql"
+for s in pdf docx xlsx pptx canvas k8s-deploy; do
+	mkdir -p "$HOME/.claude/skills/$s"
+	printf -- '---\nname: %s\ndescription: The %s skill for the stats test.\n---\nBody.\n' \
+	    "$s" "$s" >"$HOME/.claude/skills/$s/SKILL.md"
+done
+"$SR" index >/dev/null 2>&1 || true
+printf 'telemetry:\n  enabled: true\n  db_path: %s\n' "$T/fixture.db" >"$CONF"
+sum0=$(cksum <"$T/fixture.db")
+"$SR" stats >"$T/r.txt" 2>"$T/r.err"
+ok $? "stats on the fixture"
+sed "s|$T|@T@|g" "$T/r.txt" >"$T/r.norm"
+if diff -u "$GOLD/report.txt" "$T/r.norm" >"$T/r.diff"; then ok 0 "text report matches the golden file"
+else ok 1 "text report matches the golden file"; sed 's/^/#   /' "$T/r.diff" | head -40; fi
+"$SR" stats --json >"$T/r.json"
+sed "s|$T|@T@|g" "$T/r.json" >"$T/rj.norm"
+if diff -u "$GOLD/report.json" "$T/rj.norm" >"$T/rj.diff"; then ok 0 "JSON report matches the golden file"
+else ok 1 "JSON report matches the golden file"; sed 's/^/#   /' "$T/rj.diff" | head -40; fi
+is "$(cksum <"$T/fixture.db")" "$sum0" "stats leaves the database file unchanged"
+lacks "$(cat "$T/r.txt")" "$(printf '\033')" "no colour in a pipe"
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$SR' stats" /dev/null >"$T/tty.txt" 2>&1 || true
+	contains "$(cat "$T/tty.txt")" "$(printf '\033[31m')" "colour on a terminal (red badge)"
+	NO_COLOR=1 script -qec "'$SR' stats" /dev/null >"$T/tty2.txt" 2>&1 || true
+	lacks "$(cat "$T/tty2.txt")" "$(printf '\033[')" "NO_COLOR: no colour on a terminal"
+fi
+"$SR" stats --since 2025-12-01T00:35 --json --limit 2 >"$T/s.json"
+contains "$(tr -d ' \t\n' <"$T/s.json")" '"totals":{"events":6,"search":3,"load":2,"index":1}' \
+	"--since DATE: events from that time on"
+is "$(grep -c '"kind":' "$T/s.json")" 2 "--limit 2: two recent events"
+status 0 "--since 24h: every fixture event is older" "$SR" stats --since 24h
+contains "$(out)" "No events yet in this range" "  no events in the range"
+
+# --- 8 writers x 2000 events while stats runs ----------------------------------
+DB="$T/conc.db"
+"$W" write "$DB" init 0 >/dev/null
+pids=
+for i in 1 2 3 4 5 6 7 8; do
+	"$W" write "$DB" "w$i" 2000 200 >"$T/w$i.out" 2>&1 &
+	pids="$pids $!"
+done
+runs=0 bad=0
+while :; do
+	alive=0
+	for p in $pids; do kill -0 "$p" 2>/dev/null && alive=1; done
+	if "$SR" stats --db "$DB" --json >"$T/c.json" 2>"$T/c.err"; then
+		runs=$((runs + 1))
+	else
+		bad=$((bad + 1)); sed 's/^/#   /' "$T/c.err" | head -3
+	fi
+	[ "$alive" = 1 ] || break
+done
+fails=0
+for p in $pids; do wait "$p" || fails=$((fails + 1)); done
+is "$fails" 0 "8 writers exit 0"
+is "$(cat "$T"/w*.out | grep -c 'failures 0$')" 8 "no writer counted a failure"
+is "$bad" 0 "stats ran $runs times during the writes, never failing"
+is "$("$W" check "$DB")" "integrity=ok rows=16000" "exactly 16000 rows, integrity_check ok"
+"$SR" stats --db "$DB" --json >"$T/c.json"
+contains "$(tr -d ' \t\n' <"$T/c.json")" '"events":16000,"search":8000,"load":8000' \
+	"stats counts every event"
+
+# --- a writer killed with SIGKILL mid-stream ------------------------------------
+KDB="$T/kill.db"
+"$W" write "$KDB" victim 1000000 100 >/dev/null 2>&1 &
+kp=$!
+n=0
+while [ "$n" -lt 50 ]; do
+	sleep 0.1; n=$((n + 1))
+	r=$("$W" check "$KDB" 2>/dev/null | sed -n 's/.*rows=\([0-9]*\).*/\1/p')
+	[ "${r:-0}" -gt 100 ] && break
+done
+kill -9 "$kp"; wait "$kp" 2>/dev/null || true
+chk=$("$W" check "$KDB")
+contains "$chk" "integrity=ok" "after SIGKILL: integrity_check ok"
+r=$(printf '%s\n' "$chk" | sed -n 's/.*rows=\([0-9]*\).*/\1/p')
+ok "$([ "${r:-0}" -gt 100 ]; echo $?)" "after SIGKILL: the committed rows are there ($r)"
+status 0 "after SIGKILL: stats reads the database" "$SR" stats --db "$KDB"
+"$W" write "$KDB" after 10 >/dev/null
+is "$("$W" check "$KDB" | sed -n 's/.*rows=\([0-9]*\).*/\1/p')" "$((r + 10))" \
+	"after SIGKILL: a new writer appends"
+
+done_testing
