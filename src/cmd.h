@@ -66,6 +66,14 @@ int	cmd_help(const char *name);
 int	cmd_parse_long(const char *s, long min, long max, long *out);
 /* Prints json to stdout (pretty, with a trailing newline) and deletes it. */
 int	cmd_print_json(cJSON *json);
+/* Columns for text tables: $COLUMNS, else the terminal's, else 100. */
+int	cmd_term_width(void);
+/*
+ * Prints the first line of s in at most cols terminal columns (wide
+ * characters count two), ending with "..." when cut; never splits a
+ * UTF-8 character. Returns the columns used.
+ */
+int	cmd_print_cut(const char *s, int cols);
 /* Prints a cause to stderr as "skills-radar: cause", frees it, returns rv. */
 int	cmd_fail(int rv, char *cause);
 

@@ -35,10 +35,12 @@ staleness(struct skill_set *set, const struct store_rejects *rej,
 	int		 found;
 
 	*added = *changed = *vanished = 0;
-	qsort(set->v, set->n, sizeof *set->v, cmp_path);
+	if (set->n > 1)
+		qsort(set->v, set->n, sizeof *set->v, cmp_path);
 	for (i = 0; i < scan->n_items; i++) {
 		key.path = scan->items[i].path;
-		hit = bsearch(&kp, set->v, set->n, sizeof *set->v, cmp_path);
+		hit = set->n == 0 ? NULL :
+		    bsearch(&kp, set->v, set->n, sizeof *set->v, cmp_path);
 		if (hit != NULL) {
 			seen++;
 			if ((*hit)->mtime_ns != scan->items[i].mtime_ns ||

@@ -18,34 +18,6 @@
 #include "skill.h"
 #include "status.h"
 
-static int
-term_width(void)
-{
-	struct winsize	 ws;
-	const char	*cols;
-
-	if ((cols = getenv("COLUMNS")) != NULL && atoi(cols) > 20)
-		return atoi(cols);
-	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
-	    ws.ws_col > 20)
-		return ws.ws_col;
-	return 100;
-}
-
-/* Prints s cut to at most width bytes on a UTF-8 boundary. */
-static void
-print_cut(const char *s, int width)
-{
-	size_t	 len = strlen(s), n;
-
-	if (width <= 0)
-		return;
-	n = files_utf8_cut(s, len, (size_t)width);
-	if (n < len && n > 3)
-		printf("%.*s...", (int)files_utf8_cut(s, len, n - 3), s);
-	else
-		printf("%.*s", (int)n, s);
-}
 
 static void
 print_table(cJSON *arr, int width)
@@ -75,7 +47,7 @@ print_table(cJSON *arr, int width)
 			printf("[shadowed by %s]", sh);
 			left = 0;
 		}
-		print_cut(desc != NULL ? desc : "", left);
+		cmd_print_cut(desc != NULL ? desc : "", left);
 		printf("\n");
 		n++;
 	}
@@ -145,7 +117,7 @@ cmd_list(struct cmd_ctx *ctx, int argc, char **argv)
 	if (json)
 		rv = cmd_print_json(arr);
 	else {
-		print_table(arr, term_width());
+		print_table(arr, cmd_term_width());
 		cJSON_Delete(arr);
 	}
 	engine_free(e);

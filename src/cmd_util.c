@@ -6,6 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <utf8proc.h>
 
 #include "cmd.h"
 #include "status.h"
@@ -89,6 +93,56 @@ cmd_fail(int rv, char *cause)
 	fprintf(stderr, "skills-radar: %s\n", cause != NULL ? cause : "failed");
 	free(cause);
 	return rv;
+}
+
+int
+cmd_term_width(void)
+{
+	struct winsize	 ws;
+	const char	*cols;
+	int		 n;
+
+	if ((cols = getenv("COLUMNS")) != NULL && (n = atoi(cols)) > 20)
+		return n;
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+	    ws.ws_col > 20)
+		return ws.ws_col;
+	return 100;
+}
+
+int
+cmd_print_cut(const char *s, int cols)
+{
+	const utf8proc_uint8_t	*p = (const utf8proc_uint8_t *)s;
+	utf8proc_int32_t	 cp;
+	utf8proc_ssize_t	 n, len;
+	size_t			 off = 0, cut = 0;
+	int			 used = 0, w, cutw = 0;
+
+	if (cols <= 0)
+		return 0;
+	len = (utf8proc_ssize_t)strcspn(s, "\r\n");
+	while ((utf8proc_ssize_t)off < len) {
+		n = utf8proc_iterate(p + off, len - (utf8proc_ssize_t)off, &cp);
+		if (n <= 0) {
+			n = 1;
+			w = 1;
+		} else if ((w = utf8proc_charwidth(cp)) < 0)
+			w = 0;
+		if (used + w > cols - 3 && cut == 0 && off > 0) {
+			cut = off;
+			cutw = used;
+		}
+		if (used + w > cols) {
+			/* Too long: the part that leaves room for "...". */
+			printf("%.*s...", (int)cut, s);
+			return cutw + 3;
+		}
+		used += w;
+		off += (size_t)n;
+	}
+	printf("%.*s", (int)off, s);
+	return used;
 }
 
 /*

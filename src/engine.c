@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "config.h"
@@ -26,7 +27,8 @@ struct engine {
 	size_t			 n_winners;
 	size_t			 searchable;
 	struct search_index	*idx;
-	struct sanitizer	*san;
+	struct sanitizer	*san;		/* compiled on first use */
+	pthread_mutex_t		 san_lock;
 	pthread_rwlock_t	 lock;
 };
 
@@ -53,7 +55,34 @@ engine_prepare(struct engine *e)
 		if (!e->set.v[i]->disable_model_invocation)
 			e->searchable++;
 	}
-	qsort(e->winners, e->n_winners, sizeof *e->winners, cmp_uid);
+	if (e->n_winners > 1)
+		qsort(e->winners, e->n_winners, sizeof *e->winners, cmp_uid);
+}
+
+/*
+ * Loads the search index from its cache beside index.db, or builds it and
+ * refreshes the cache. The cache is keyed on every entry's text and the
+ * search parameters, so a stale one is rejected and rebuilt; failing to
+ * write it only costs the next process the build.
+ */
+static int
+engine_search_index(struct engine *e, char **cause)
+{
+	char	*path, *ignored = NULL;
+	int	 rv = 0;
+
+	xasprintf(&path, "%s.search", e->cfg->index_path);
+	if (search_index_load(&e->set, e->cfg, path, &e->idx, &ignored) == 0)
+		goto out;
+	free(ignored);
+	ignored = NULL;
+	if ((rv = search_index_build(&e->set, e->cfg, &e->idx, cause)) != 0)
+		goto out;
+	search_index_save(e->idx, path, &ignored);
+out:
+	free(ignored);
+	free(path);
+	return rv;
 }
 
 int
@@ -70,8 +99,7 @@ engine_open(const struct config *cfg, int flags, struct engine **out,
 	e->cfg = cfg;
 	skill_set_init(&e->set);
 	pthread_rwlock_init(&e->lock, NULL);
-	if ((rv = sanitize_new(cfg, &e->san, cause)) != 0)
-		goto fail;
+	pthread_mutex_init(&e->san_lock, NULL);
 
 	need_index = (flags & ENGINE_REINDEX) != 0;
 	if (!need_index) {
@@ -86,8 +114,9 @@ engine_open(const struct config *cfg, int flags, struct engine **out,
 	}
 	if (need_index) {
 		index_report_init(&rep);
-		rv = indexer_run(cfg, e->san, NULL,
-		    (flags & ENGINE_QUIET) ? 0 : INDEX_PROGRESS, &rep, cause);
+		rv = indexer_run(cfg, NULL, NULL,
+		    (flags & ENGINE_QUIET) || !isatty(STDERR_FILENO) ? 0 :
+		    INDEX_PROGRESS, &rep, cause);
 		if (rv != 0) {
 			index_report_done(&rep);
 			goto fail;
@@ -98,7 +127,7 @@ engine_open(const struct config *cfg, int flags, struct engine **out,
 		index_report_done(&rep);
 	}
 	engine_prepare(e);
-	if ((rv = search_index_build(&e->set, cfg, &e->idx, cause)) != 0)
+	if ((rv = engine_search_index(e, cause)) != 0)
 		goto fail;
 	*out = e;
 	return 0;
@@ -118,6 +147,7 @@ engine_free(struct engine *e)
 	free(e->winners);
 	skill_set_done(&e->set);
 	pthread_rwlock_destroy(&e->lock);
+	pthread_mutex_destroy(&e->san_lock);
 	free(e);
 }
 
@@ -127,10 +157,34 @@ engine_count(struct engine *e)
 	return e->searchable;
 }
 
+/*
+ * The sanitiser, compiled on first use: a search never needs it, and
+ * compiling the catalogue is a good part of a short CLI run.
+ */
+static int
+get_sanitizer(struct engine *e, struct sanitizer **out, char **cause)
+{
+	int	 rv = 0;
+
+	pthread_mutex_lock(&e->san_lock);
+	if (e->san == NULL)
+		rv = sanitize_new(e->cfg, &e->san, cause);
+	*out = e->san;
+	pthread_mutex_unlock(&e->san_lock);
+	return rv;
+}
+
 const struct sanitizer *
 engine_sanitizer(struct engine *e)
 {
-	return e->san;
+	struct sanitizer	*san;
+	char			*cause = NULL;
+
+	if (get_sanitizer(e, &san, &cause) != 0) {
+		free(cause);
+		return NULL;
+	}
+	return san;
 }
 
 const struct config *
@@ -150,6 +204,8 @@ find_uid(struct engine *e, const char *uid)
 {
 	struct skill	 key, *kp = &key, **hit;
 
+	if (e->n_winners == 0)
+		return NULL;
 	key.uid = (char *)uid;
 	hit = bsearch(&kp, e->winners, e->n_winners, sizeof *e->winners,
 	    cmp_uid);
@@ -443,6 +499,7 @@ engine_load(struct engine *e, const char *name, size_t offset,
     size_t max_bytes, int allow_untrusted, cJSON **out, char **cause)
 {
 	const struct skill	*s;
+	struct sanitizer	*san;
 	struct findings		 f;
 	struct fm		 fm;
 	cJSON			*o;
@@ -475,8 +532,10 @@ engine_load(struct engine *e, const char *name, size_t offset,
 		}
 		goto out;
 	}
+	if ((rv = get_sanitizer(e, &san, cause)) != 0)
+		goto out;
 	fm_parse(text, len, &fm);
-	clean = sanitize_text(e->san, text + fm.body_offset,
+	clean = sanitize_text(san, text + fm.body_offset,
 	    len - fm.body_offset, fm.body_line > 0 ? fm.body_line - 1 : 0,
 	    &clen, &f);
 	if ((rv = check_injection(e, s, &f, cause)) != 0)
@@ -524,6 +583,7 @@ engine_read(struct engine *e, const char *name, const char *relpath,
     cJSON **out, char **cause)
 {
 	const struct skill	*s;
+	struct sanitizer	*san;
 	struct findings		 f;
 	cJSON			*o;
 	char			*dir = NULL, *text = NULL, *clean = NULL, *page;
@@ -549,7 +609,9 @@ engine_read(struct engine *e, const char *name, const char *relpath,
 	if ((rv = files_read(dir, relpath, strlen(relpath),
 	    (size_t)e->cfg->max_related_kb * 1024, &text, &len, cause)) != 0)
 		goto out;
-	clean = sanitize_text(e->san, text, len, 0, &clen, &f);
+	if ((rv = get_sanitizer(e, &san, cause)) != 0)
+		goto out;
+	clean = sanitize_text(san, text, len, 0, &clen, &f);
 	if ((rv = check_injection(e, s, &f, cause)) != 0)
 		goto out;
 	o = cJSON_CreateObject();

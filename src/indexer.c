@@ -360,11 +360,23 @@ cmp_reject_path(const void *a, const void *b)
 	    ((const struct store_reject *)b)->path);
 }
 
+/* Sorts the previous entries and rejects by path for find_old*(). */
+static void
+sort_old(struct skill_set *old, struct store_rejects *oldrej)
+{
+	if (old->n > 1)
+		qsort(old->v, old->n, sizeof *old->v, cmp_skill_path);
+	if (oldrej->n > 1)
+		qsort(oldrej->v, oldrej->n, sizeof *oldrej->v, cmp_reject_path);
+}
+
 static struct skill *
 find_old(struct skill **v, size_t n, const char *path)
 {
 	struct skill	 key, *kp = &key, **hit;
 
+	if (n == 0)
+		return NULL;
 	key.path = (char *)path;
 	hit = bsearch(&kp, v, n, sizeof *v, cmp_skill_path);
 	return hit != NULL ? *hit : NULL;
@@ -375,6 +387,8 @@ find_old_reject(struct store_rejects *r, const char *path)
 {
 	struct store_reject	 key;
 
+	if (r->n == 0)
+		return NULL;
 	key.path = (char *)path;
 	return bsearch(&key, r->v, r->n, sizeof *r->v, cmp_reject_path);
 }
@@ -397,7 +411,8 @@ indexer_precedence(struct skill_set *set)
 {
 	size_t	 i, j;
 
-	qsort(set->v, set->n, sizeof *set->v, cmp_uid_rank);
+	if (set->n > 1)
+		qsort(set->v, set->n, sizeof *set->v, cmp_uid_rank);
 	for (i = 0; i < set->n; i = j) {
 		free(set->v[i]->shadowed_by);
 		set->v[i]->shadowed_by = NULL;
@@ -572,8 +587,7 @@ build_set(struct ctx *c, struct skill_set *old, struct store_rejects *oldrej,
 	struct store_reject	*pr;
 	size_t			 i, reused = 0, ntodo = 0, k = 0;
 
-	qsort(old->v, old->n, sizeof *old->v, cmp_skill_path);
-	qsort(oldrej->v, oldrej->n, sizeof *oldrej->v, cmp_reject_path);
+	sort_old(old, oldrej);
 	todo = xreallocarray(NULL, rep->scan.n_items + 1, sizeof *todo);
 	/* slot[i]: the entry for item i (reused or parsed), or NULL. */
 	slot = xcalloc(rep->scan.n_items + 1, sizeof *slot);
@@ -615,10 +629,12 @@ build_set(struct ctx *c, struct skill_set *old, struct store_rejects *oldrej,
 	free(slot);
 	free(todo);
 	/* Workers finish in any order: keep reports deterministic. */
-	qsort(rep->rejects.v, rep->rejects.n, sizeof *rep->rejects.v,
-	    cmp_reject);
-	qsort(rep->warnings.v, rep->warnings.n, sizeof *rep->warnings.v,
-	    cmp_finding);
+	if (rep->rejects.n > 1)
+		qsort(rep->rejects.v, rep->rejects.n, sizeof *rep->rejects.v,
+		    cmp_reject);
+	if (rep->warnings.n > 1)
+		qsort(rep->warnings.v, rep->warnings.n, sizeof *rep->warnings.v,
+		    cmp_finding);
 	rep->unchanged = reused;
 	count_removed(rep, old);
 }
@@ -634,8 +650,10 @@ count_removed(struct index_report *rep, struct skill_set *old)
 	size_t		  i;
 
 	byp = xreallocarray(NULL, rep->set.n + 1, sizeof *byp);
-	memcpy(byp, rep->set.v, rep->set.n * sizeof *byp);
-	qsort(byp, rep->set.n, sizeof *byp, cmp_skill_path);
+	if (rep->set.n > 0)
+		memcpy(byp, rep->set.v, rep->set.n * sizeof *byp);
+	if (rep->set.n > 1)
+		qsort(byp, rep->set.n, sizeof *byp, cmp_skill_path);
 	for (i = 0; i < old->n; i++) {
 		if (old->v[i]->id != -1) {
 			if (find_old(byp, rep->set.n, old->v[i]->path) == NULL)
@@ -684,8 +702,7 @@ needs_parse(struct skill_set *old, struct store_rejects *oldrej,
 	struct store_reject	*pr;
 	size_t			 i;
 
-	qsort(old->v, old->n, sizeof *old->v, cmp_skill_path);
-	qsort(oldrej->v, oldrej->n, sizeof *oldrej->v, cmp_reject_path);
+	sort_old(old, oldrej);
 	for (i = 0; i < scan->n_items; i++) {
 		const struct scan_item	*it = &scan->items[i];
 

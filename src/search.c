@@ -1,1 +1,1485 @@
-/* placeholder: being written */
+/*
+ * Hybrid retrieval: BM25F + character n-grams + embedder vectors, fused
+ * into one calibrated score.
+ *
+ * HOW THE SCORE IS BUILT
+ *
+ * Indexed text per entry (never the body): the name split into parts
+ * ("pdf-form-filler", "pdfFormFiller" -> pdf form filler), when_to_use,
+ * description and tags. Text is normalised (NFKC, case folded, marks
+ * stripped: "Zażółć" = "zazolc", "Größe" = "grosse"), cut into words
+ * (overlapping character bigrams for Han and Kana), stop-words of
+ * en/de/es/pl/fr/pt/it dropped, English words Snowball-stemmed.
+ *
+ * For a query (at most SEARCH_QUERY_BYTES, SEARCH_QUERY_TERMS distinct
+ * terms) and an entry d, these components are computed:
+ *
+ *   lexical   BM25F(d) / sum_t idf(t). BM25F sums per field
+ *             w_f * tf / (1 - b_f + b_f * len_f / avglen_f), field weights
+ *             name 3, when_to_use 1.5, description 1, tags 1; saturation
+ *             k1 = 1.2. Dividing by the idf mass of the query (terms found
+ *             nowhere count with the largest idf) puts it in [0, 1) and
+ *             makes it comparable across queries.
+ *   coverage  idf mass of the query terms d contains / sum_t idf(t).
+ *   ngram     the same as lexical over character 4-grams of the unstemmed
+ *             words ("^word$"), one field, k1 1.2, b 0.75: catches typos,
+ *             inflection and cognates across languages.
+ *   prefix    the same over the first 5 characters of each unstemmed word
+ *             (a truncation stemmer: "reduce" = "reduction", Polish and
+ *             German inflections).
+ *   cosine    cosine of the query's and d's embedder vectors (built-in:
+ *             hashed character 3-5-grams and words, embedder.dim), both first
+ *             centred on the mean entry vector.
+ *   exact     1 when the query, without separators, equals the name.
+ *   name      share of d's name parts found in the query (shown by
+ *             explain; weight 0: the name field of BM25F carries it).
+ *
+ *   raw    = 1.0 lexical + 0.5 coverage + 2.0 ngram + 1.0 prefix
+ *            + 0.25 cosine + 0.5 exact
+ *   score  = sigmoid(c0 + c1 raw),  c0 = -2.54, c1 = 2.77
+ *   top-1  = sigmoid(c0 + c1 raw + c2 margin),  c2 = 3.99, where margin =
+ *            raw(top-1) - raw(runner-up): a clear winner is surer than
+ *            one of several near-ties. Scores stay non-increasing by rank.
+ *   Entries of the current project add retrieval.project_boost (capped
+ *   at 1) before ranking.
+ *
+ * c0..c2 are a logistic regression of "the top-1 is right" on the dev
+ * queries, so the score reads as a probability: under
+ * retrieval.miss_threshold (0.4) the top result is probably not what was
+ * asked for; at 0.6 and above it probably is. "select:a,b" scores 1.
+ *
+ * Candidates: an entry needs some evidence (a query term, 3 % of the
+ * n-gram mass, or cosine >= 0.2); "+term" entries must contain the term;
+ * the kind and tags filters apply before truncation to top_k. Entries
+ * with disable-model-invocation are never indexed. A shadowed duplicate
+ * (shadowed_by set) is never a result of its own: it lends its raw score
+ * to its winner when it matches better, and is listed in the winner's
+ * "shadowed" when it is the one that matched or scores at least 0.9 of
+ * the winner (both without the margin bonus).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bm25.h"
+#include "buf.h"
+#include "config.h"
+#include "embed.h"
+#include "search.h"
+#include "status.h"
+#include "text.h"
+#include "xmalloc.h"
+
+#define SEARCH_QUERY_TERMS	64	/* distinct query terms kept */
+#define SEARCH_QUERY_BYTES	4096	/* longer queries are cut */
+#define SEARCH_QUERY_GRAMS	512	/* distinct query n-grams kept */
+#define GRAM_N			4
+#define MIN_GRAM		0.03	/* evidence without a shared term */
+#define MIN_COSINE		0.2
+
+enum { F_NAME, F_WHEN, F_DESC, F_TAGS, F_N };
+
+struct doc {
+	uint32_t	 skill;		/* index in the set */
+	int32_t		 winner;	/* doc of the winner when shadowed, else -1 */
+	uint16_t	 nname;		/* distinct terms in the name field */
+	uint8_t		 shadowed;
+	uint8_t		 project;
+	uint64_t	 namehash;	/* compact normalised name */
+};
+
+struct search_index {
+	const struct skill_set	*set;
+	struct search_params	 p;
+	double			 miss_threshold;
+	double			 project_boost;
+	struct bm25		*bm;
+	struct bm25		*gram;		/* character n-grams */
+	struct bm25		*pfx;		/* word prefixes, NULL: off */
+	struct embedder		*emb;
+	int			 dim;
+	int			 dense_only;	/* cosine for every entry */
+	float			*vec;		/* ndocs * dim */
+	float			*mean;		/* dim */
+	struct doc		*docs;
+	uint32_t		 ndocs;
+	size_t			 total;		/* searchable */
+};
+
+void
+search_params_default(struct search_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->k1 = 1.2;
+	p->w_field[F_NAME] = 3.0;
+	p->w_field[F_WHEN] = 1.5;
+	p->w_field[F_DESC] = 1.0;
+	p->w_field[F_TAGS] = 1.0;
+	p->b_field[F_NAME] = 0.5;
+	p->b_field[F_WHEN] = 0.75;
+	p->b_field[F_DESC] = 0.75;
+	p->b_field[F_TAGS] = 0.5;
+	p->w_lex = 1.0;
+	p->w_cov = 0.5;
+	p->w_cos = 0.25;
+	p->w_name = 0.0;
+	p->w_exact = 0.5;
+	p->w_gram = 2.0;
+	p->gram_k1 = 1.2;
+	p->gram_b = 0.75;
+	p->w_pfx = 1.0;
+	p->c0 = -2.54;
+	p->c1 = 2.77;
+	p->c2 = 3.99;
+	p->center = 1.0;
+	p->shadow_ratio = 0.9;
+}
+
+void
+search_index_set_params(struct search_index *x, const struct search_params *p)
+{
+	x->p = *p;
+}
+
+static uint64_t
+hash_bytes(const char *s, size_t n)
+{
+	uint64_t	 h = 0xcbf29ce484222325ULL;
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* Hash of the normalised text with everything but letters/digits dropped. */
+static uint64_t
+compact_hash(const char *raw)
+{
+	struct strlist	 t;
+	struct buf	 b;
+	uint64_t	 h;
+	size_t		 i;
+
+	strlist_init(&t);
+	text_tokenize(NULL, raw, 0, &t, 256);
+	buf_init(&b, 0);
+	for (i = 0; i < t.n; i++)
+		buf_addstr(&b, t.v[i]);
+	h = b.len ? hash_bytes(b.p, b.len) : 0;
+	buf_done(&b);
+	strlist_done(&t);
+	return h;
+}
+
+static void
+name_tokens(struct text_ctx *c, const char *name, struct strlist *out)
+{
+	struct strlist	 parts;
+	size_t		 i;
+
+	strlist_init(&parts);
+	text_split_name(name, &parts);
+	for (i = 0; i < parts.n; i++)
+		text_tokenize(c, parts.v[i], TEXT_INDEX, out, 0);
+	if (out->n == 0)	/* a name made only of stop-words */
+		for (i = 0; i < parts.n; i++)
+			text_tokenize(c, parts.v[i], TEXT_STEM, out, 0);
+	strlist_done(&parts);
+}
+
+static size_t
+count_distinct(const struct strlist *l)
+{
+	size_t	 i, j, n = 0;
+
+	for (i = 0; i < l->n; i++) {
+		for (j = 0; j < i; j++)
+			if (strcmp(l->v[i], l->v[j]) == 0)
+				break;
+		if (j == i)
+			n++;
+	}
+	return n;
+}
+
+static char *
+embed_text(const struct skill *s)
+{
+	struct strlist	 parts;
+	struct buf	 b;
+	size_t		 i;
+
+	buf_init(&b, 0);
+	strlist_init(&parts);
+	text_split_name(s->name ? s->name : "", &parts);
+	for (i = 0; i < parts.n; i++) {
+		buf_addstr(&b, parts.v[i]);
+		buf_addc(&b, ' ');
+	}
+	strlist_done(&parts);
+	buf_printf(&b, "\n%s\n%s\n", s->description ? s->description : "",
+	    s->when_to_use ? s->when_to_use : "");
+	for (i = 0; i < s->tags.n; i++) {
+		buf_addstr(&b, s->tags.v[i]);
+		buf_addc(&b, ' ');
+	}
+	return buf_take(&b);
+}
+
+/* The hash that keys a character n-gram in the n-gram index. */
+static uint64_t
+gram_hash(const char *t, size_t len)
+{
+	uint64_t	 h = 0xcbf29ce484222325ULL;
+	size_t		 i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)t[i];
+		h *= 0x100000001b3ULL;
+	}
+	h ^= h >> 31;
+	h *= 0x94d049bb133111ebULL;
+	h ^= h >> 29;
+	return h;
+}
+
+struct field_sink {
+	struct bm25	*bm;
+	uint32_t	 doc;
+	int		 field;
+};
+
+static void
+field_token(void *arg, const char *t, size_t len)
+{
+	struct field_sink *fs = arg;
+
+	bm25_add_token(fs->bm, fs->doc, fs->field, t, len);
+}
+
+static void
+gram_token(void *arg, const char *t, size_t len)
+{
+	struct field_sink *fs = arg;
+
+	bm25_add_hashed(fs->bm, fs->doc, fs->field, gram_hash(t, len));
+}
+
+static void
+word_grams(void *arg, const char *t, size_t len)
+{
+	text_word_ngrams(t, len, GRAM_N, gram_token, arg);
+}
+
+static void
+add_grams(struct bm25 *g, uint32_t d, const char *text)
+{
+	struct field_sink	 fs = { g, d, 0 };
+
+	bm25_add_token(g, d, 0, NULL, 0);
+	text_tokenize_cb(NULL, text, TEXT_STOP, word_grams, &fs, 0);
+}
+
+#define PFX_LEN 5
+
+static void
+pfx_token(void *arg, const char *t, size_t len)
+{
+	struct field_sink *fs = arg;
+
+	if (len > PFX_LEN)
+		len = text_utf8_cut(t, PFX_LEN);
+	bm25_add_token(fs->bm, fs->doc, fs->field, t, len);
+}
+
+static void
+add_pfx(struct bm25 *g, uint32_t d, const char *text)
+{
+	struct field_sink	 fs = { g, d, 0 };
+
+	bm25_add_token(g, d, 0, NULL, 0);
+	text_tokenize_cb(NULL, text, TEXT_STOP, pfx_token, &fs, 0);
+}
+
+static void
+add_field(struct bm25 *bm, struct text_ctx *tc, uint32_t d, int field,
+    const char *text)
+{
+	struct field_sink	 fs = { bm, d, field };
+
+	bm25_add_token(bm, d, field, NULL, 0);
+	text_tokenize_cb(tc, text, TEXT_INDEX, field_token, &fs, 0);
+}
+
+/* Subtracts center * mean and renormalises. */
+static void
+center_vec(const struct search_index *x, float *v)
+{
+	int	 i;
+
+	if (x->p.center <= 0)
+		return;
+	for (i = 0; i < x->dim; i++)
+		v[i] -= (float)x->p.center * x->mean[i];
+	embed_normalize(v, x->dim);
+}
+
+static int
+path_cmp(const void *a, const void *b)
+{
+	const char *const *pa = a, *const *pb = b;
+
+	return strcmp(*pa, *pb);
+}
+
+/* Links each shadowed doc to the doc of its winner (by path). */
+static void
+link_winners(struct search_index *x)
+{
+	const char	**keys;
+	uint32_t	  i, nk = 0;
+	const char	**hit;
+
+	keys = xreallocarray(NULL, x->ndocs ? x->ndocs : 1,
+	    2 * sizeof(*keys));
+	for (i = 0; i < x->ndocs; i++) {
+		const struct skill *s = x->set->v[x->docs[i].skill];
+
+		if (!x->docs[i].shadowed && s->path != NULL) {
+			keys[2 * nk] = s->path;
+			keys[2 * nk + 1] = (const char *)(uintptr_t)i;
+			nk++;
+		}
+	}
+	qsort(keys, nk, 2 * sizeof(*keys), path_cmp);
+	for (i = 0; i < x->ndocs; i++) {
+		const struct skill *s = x->set->v[x->docs[i].skill];
+
+		x->docs[i].winner = -1;
+		if (!x->docs[i].shadowed)
+			continue;
+		hit = bsearch(&s->shadowed_by, keys, nk, 2 * sizeof(*keys),
+		    path_cmp);
+		if (hit != NULL)
+			x->docs[i].winner = (int32_t)(uintptr_t)hit[1];
+	}
+	free(keys);
+}
+
+int
+search_index_build_params(const struct skill_set *set,
+    const struct config *cfg, const struct search_params *params,
+    struct search_index **out, char **cause)
+{
+	struct search_index	*x;
+	struct text_ctx		*tc;
+	struct strlist		 tok;
+	char			**texts = NULL;
+	size_t			 i, j;
+	uint32_t		 d;
+	int			 rv;
+
+	*out = NULL;
+	*cause = NULL;
+	x = xcalloc(1, sizeof(*x));
+	x->set = set;
+	if (params != NULL)
+		x->p = *params;
+	else
+		search_params_default(&x->p);
+	x->miss_threshold = cfg != NULL ? cfg->miss_threshold : 0.4;
+	x->project_boost = cfg != NULL ? cfg->project_boost : 0.0;
+	if ((rv = embed_new(cfg, &x->emb, cause)) != SR_OK) {
+		free(x);
+		return rv;
+	}
+	x->dim = x->emb->dim;
+	x->dense_only = strcmp(x->emb->name, "builtin") != 0;
+	x->bm = bm25_new(F_N, x->p.w_field, x->p.b_field, x->p.k1);
+	{
+		double gw = 1.0, gb = x->p.gram_b;
+
+		x->gram = bm25_new(1, &gw, &gb, x->p.gram_k1);
+		if (x->p.w_pfx > 0)
+			x->pfx = bm25_new(1, &gw, &gb, x->p.gram_k1);
+	}
+	x->docs = xreallocarray(NULL, set->n ? set->n : 1, sizeof(*x->docs));
+	texts = xreallocarray(NULL, set->n ? set->n : 1, sizeof(*texts));
+	tc = text_ctx_new();
+	strlist_init(&tok);
+	for (i = 0; i < set->n; i++) {
+		const struct skill *s = set->v[i];
+
+		if (s->disable_model_invocation)
+			continue;
+		d = x->ndocs++;
+		memset(&x->docs[d], 0, sizeof(x->docs[d]));
+		x->docs[d].skill = (uint32_t)i;
+		x->docs[d].shadowed = s->shadowed_by != NULL;
+		x->docs[d].project = s->is_project != 0;
+		if (!x->docs[d].shadowed)
+			x->total++;
+		x->docs[d].namehash = compact_hash(s->name ? s->name : "");
+
+		name_tokens(tc, s->name ? s->name : "", &tok);
+		x->docs[d].nname = (uint16_t)count_distinct(&tok);
+		bm25_add(x->bm, d, F_NAME, &tok);
+		strlist_done(&tok);
+		add_field(x->bm, tc, d, F_WHEN,
+		    s->when_to_use ? s->when_to_use : "");
+		add_field(x->bm, tc, d, F_DESC,
+		    s->description ? s->description : "");
+		bm25_add_token(x->bm, d, F_TAGS, NULL, 0);
+		for (j = 0; j < s->tags.n; j++)
+			add_field(x->bm, tc, d, F_TAGS, s->tags.v[j]);
+		texts[d] = embed_text(s);
+		add_grams(x->gram, d, texts[d]);
+		if (x->pfx != NULL)
+			add_pfx(x->pfx, d, texts[d]);
+	}
+	text_ctx_free(tc);
+	bm25_finish(x->bm, x->ndocs);
+	bm25_finish(x->gram, x->ndocs);
+	if (x->pfx != NULL)
+		bm25_finish(x->pfx, x->ndocs);
+	link_winners(x);
+
+	x->vec = xcalloc((size_t)(x->ndocs ? x->ndocs : 1) * x->dim,
+	    sizeof(float));
+	x->mean = xcalloc((size_t)x->dim, sizeof(float));
+	rv = x->emb->embed(x->emb, (const char *const *)texts, x->ndocs,
+	    x->vec, cause);
+	for (d = 0; d < x->ndocs; d++)
+		free(texts[d]);
+	free(texts);
+	if (rv != SR_OK) {
+		search_index_free(x);
+		return rv;
+	}
+	if (x->ndocs > 0) {
+		for (d = 0; d < x->ndocs; d++)
+			for (j = 0; j < (size_t)x->dim; j++)
+				x->mean[j] += x->vec[(size_t)d * x->dim + j];
+		for (j = 0; j < (size_t)x->dim; j++)
+			x->mean[j] /= (float)x->ndocs;
+		/* Small sets have no reliable background: centre less. */
+		for (j = 0; j < (size_t)x->dim; j++)
+			x->mean[j] *= (float)x->ndocs / (x->ndocs + 20.0f);
+		for (d = 0; d < x->ndocs; d++)
+			center_vec(x, x->vec + (size_t)d * x->dim);
+	}
+	*out = x;
+	return SR_OK;
+}
+
+int
+search_index_build(const struct skill_set *set, const struct config *cfg,
+    struct search_index **out, char **cause)
+{
+	return search_index_build_params(set, cfg, NULL, out, cause);
+}
+
+void
+search_index_free(struct search_index *x)
+{
+	if (x == NULL)
+		return;
+	bm25_free(x->bm);
+	bm25_free(x->gram);
+	bm25_free(x->pfx);
+	embed_free(x->emb);
+	free(x->vec);
+	free(x->mean);
+	free(x->docs);
+	free(x);
+}
+
+void
+search_result_done(struct search_result *r)
+{
+	size_t	 i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->n; i++) {
+		free(r->v[i].shadowed);
+		cJSON_Delete(r->v[i].explain);
+	}
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ------------------------------------------------------------------ */
+
+struct query {
+	char		*text;		/* for the embedder */
+	struct strlist	 terms;		/* distinct, normalised, stemmed */
+	long		 tid[SEARCH_QUERY_TERMS];
+	double		 idf[SEARCH_QUERY_TERMS];
+	uint64_t	 required;	/* bit i: terms.v[i] is required */
+	double		 idf_sum;
+	uint64_t	 compact;
+	long		*gid;		/* n-gram term ids, -1 unknown */
+	uint64_t	*ghash;
+	struct strlist	 pterms;
+	long		 pid[SEARCH_QUERY_TERMS];
+	double		 pidf[SEARCH_QUERY_TERMS];
+	double		 pidf_sum;
+	double		*gidf;
+	size_t		 ngrams;
+	double		 gidf_sum;
+};
+
+static void
+query_add_terms(struct query *q, struct strlist *tok, int required)
+{
+	size_t	 i;
+
+	for (i = 0; i < tok->n; i++) {
+		size_t	 k;
+
+		for (k = 0; k < q->terms.n; k++)
+			if (strcmp(q->terms.v[k], tok->v[i]) == 0)
+				break;
+		if (k == q->terms.n) {
+			if (q->terms.n == SEARCH_QUERY_TERMS)
+				continue;
+			strlist_add(&q->terms, tok->v[i]);
+		}
+		if (required)
+			q->required |= 1ULL << k;
+	}
+}
+
+struct qgram_sink {
+	const struct search_index	*x;
+	struct query			*q;
+	double				 maxidf;
+};
+
+static void
+query_gram(void *arg, const char *t, size_t len)
+{
+	struct qgram_sink	*k = arg;
+	struct query		*q = k->q;
+	uint64_t		 h = gram_hash(t, len);
+	size_t			 i;
+
+	if (q->ngrams == SEARCH_QUERY_GRAMS)
+		return;
+	for (i = 0; i < q->ngrams; i++)
+		if (q->ghash[i] == h)
+			return;
+	q->ghash[q->ngrams] = h;
+	q->gid[q->ngrams] = bm25_term_hashed(k->x->gram, h);
+	q->gidf[q->ngrams] = q->gid[q->ngrams] >= 0 ?
+	    bm25_idf(k->x->gram, q->gid[q->ngrams]) : k->maxidf;
+	q->gidf_sum += q->gidf[q->ngrams];
+	q->ngrams++;
+}
+
+static void
+query_word(void *arg, const char *t, size_t len)
+{
+	text_word_ngrams(t, len, GRAM_N, query_gram, arg);
+}
+
+static void
+query_grams(const struct search_index *x, struct query *q, double maxidf)
+{
+	struct qgram_sink	 k = { x, q, maxidf };
+
+	q->gid = xcalloc(SEARCH_QUERY_GRAMS, sizeof(*q->gid));
+	q->gidf = xcalloc(SEARCH_QUERY_GRAMS, sizeof(*q->gidf));
+	q->ghash = xcalloc(SEARCH_QUERY_GRAMS, sizeof(*q->ghash));
+	text_tokenize_cb(NULL, q->text, TEXT_STOP, query_word, &k, 1024);
+}
+
+static void
+query_pfx_tok(void *arg, const char *t, size_t len)
+{
+	struct strlist	*l = arg;
+	char		*s;
+
+	if (len > PFX_LEN)
+		len = text_utf8_cut(t, PFX_LEN);
+	s = xstrndup(t, len);
+	if (l->n < SEARCH_QUERY_TERMS && !strlist_contains(l, s, 0))
+		strlist_add_take(l, s);
+	else
+		free(s);
+}
+
+static void
+query_pfx(const struct search_index *x, struct query *q, double maxidf)
+{
+	size_t	 i;
+
+	text_tokenize_cb(NULL, q->text, TEXT_STOP, query_pfx_tok, &q->pterms,
+	    256);
+	for (i = 0; i < q->pterms.n; i++) {
+		q->pid[i] = bm25_term(x->pfx, q->pterms.v[i]);
+		q->pidf[i] = q->pid[i] >= 0 ? bm25_idf(x->pfx, q->pid[i]) :
+		    maxidf;
+		q->pidf_sum += q->pidf[i];
+	}
+}
+
+static void
+query_parse(const struct search_index *x, const char *raw, struct query *q)
+{
+	struct text_ctx	*tc;
+	struct strlist	 words, tok;
+	struct buf	 b;
+	size_t		 i, len;
+	double		 maxidf;
+
+	memset(q, 0, sizeof(*q));
+	strlist_init(&q->terms);
+	strlist_init(&q->pterms);
+	len = strlen(raw);
+	if (len > SEARCH_QUERY_BYTES)
+		len = text_utf8_cut(raw, SEARCH_QUERY_BYTES);
+	q->text = xstrndup(raw, len);
+	q->compact = compact_hash(q->text);
+
+	tc = text_ctx_new();
+	strlist_init(&words);
+	strlist_split(&words, q->text, " \t\r\n");
+	buf_init(&b, 0);
+	for (i = 0; i < words.n; i++) {
+		const char *w = words.v[i];
+		int req = w[0] == '+' && w[1] != '\0';
+
+		strlist_init(&tok);
+		text_tokenize(tc, req ? w + 1 : w, TEXT_INDEX, &tok, 0);
+		if (req && tok.n == 0)	/* "+the": keep it, unstopped */
+			text_tokenize(tc, w + 1, TEXT_STEM, &tok, 0);
+		query_add_terms(q, &tok, req);
+		strlist_done(&tok);
+		buf_addstr(&b, req ? w + 1 : w);
+		buf_addc(&b, ' ');
+	}
+	free(q->text);
+	q->text = buf_take(&b);
+	strlist_done(&words);
+	text_ctx_free(tc);
+
+	maxidf = log(1.0 + (bm25_ndocs(x->bm) + 0.5) / 0.5);
+	query_grams(x, q, maxidf);
+	if (x->pfx != NULL)
+		query_pfx(x, q, maxidf);
+	for (i = 0; i < q->terms.n; i++) {
+		q->tid[i] = bm25_term(x->bm, q->terms.v[i]);
+		q->idf[i] = q->tid[i] >= 0 ? bm25_idf(x->bm, q->tid[i]) :
+		    maxidf;
+		q->idf_sum += q->idf[i];
+	}
+}
+
+static void
+query_done(struct query *q)
+{
+	free(q->gid);
+	free(q->gidf);
+	free(q->ghash);
+	strlist_done(&q->pterms);
+	free(q->text);
+	strlist_done(&q->terms);
+}
+
+struct scratch {
+	float		*lex;		/* sum idf * sat */
+	float		*cov;		/* sum idf of matched terms */
+	uint64_t	*mask;		/* matched terms */
+	uint64_t	*nmask;		/* terms matched in the name field */
+	float		*cos;
+	float		*gram;		/* sum idf * sat over n-grams */
+	float		*pfx;
+	float		*graw;		/* group raw score, NAN: not a candidate */
+	int32_t		*via;		/* doc that gave graw */
+	uint8_t		*hascos;	/* cos[d] is computed */
+	float		*part;		/* raw without the cosine, NAN: none */
+	float		*qv;		/* the query vector */
+};
+
+struct feat {
+	double	 lexical, coverage, cosine, name, exact, gram, pfx, raw;
+};
+
+static void
+features(const struct search_index *x, const struct query *q,
+    const struct scratch *sc, uint32_t d, struct feat *f)
+{
+	const struct search_params *p = &x->p;
+	int	 nn;
+
+	f->lexical = q->idf_sum > 0 ? sc->lex[d] / q->idf_sum : 0;
+	f->coverage = q->idf_sum > 0 ? sc->cov[d] / q->idf_sum : 0;
+	f->cosine = sc->cos[d];
+	nn = __builtin_popcountll(sc->nmask[d]);
+	f->name = x->docs[d].nname ? (double)nn / x->docs[d].nname : 0;
+	if (f->name > 1)
+		f->name = 1;
+	f->exact = q->compact != 0 && q->compact == x->docs[d].namehash;
+	f->gram = q->gidf_sum > 0 ? sc->gram[d] / q->gidf_sum : 0;
+	f->pfx = q->pidf_sum > 0 ? sc->pfx[d] / q->pidf_sum : 0;
+	f->raw = p->w_lex * f->lexical + p->w_cov * f->coverage +
+	    p->w_cos * f->cosine + p->w_name * f->name +
+	    p->w_exact * f->exact + p->w_gram * f->gram + p->w_pfx * f->pfx;
+}
+
+static double
+sigmoid(double z)
+{
+	return 1.0 / (1.0 + exp(-z));
+}
+
+static double
+calibrate(const struct search_index *x, double raw, double margin)
+{
+	return sigmoid(x->p.c0 + x->p.c1 * raw + x->p.c2 * margin);
+}
+
+static int
+eligible(const struct search_index *x, const struct search_opts *o,
+    const struct query *q, const struct scratch *sc, uint32_t d)
+{
+	const struct skill	*s;
+	size_t			 i;
+
+	if (x->docs[d].shadowed)
+		return 0;
+	if ((sc->mask[d] & q->required) != q->required)
+		return 0;
+	s = x->set->v[x->docs[d].skill];
+	if (o->kind >= 0 && (int)s->kind != o->kind)
+		return 0;
+	if (o->tags != NULL && o->tags->n > 0) {
+		for (i = 0; i < o->tags->n; i++)
+			if (strlist_contains(&s->tags, o->tags->v[i], 1))
+				break;
+		if (i == o->tags->n)
+			return 0;
+	}
+	return 1;
+}
+
+struct cand {
+	uint32_t	 doc;
+	double		 score;		/* calibrated, boosted, no margin */
+	double		 raw;
+};
+
+/* Min-heap on score of size k (ties: the later doc is smaller). */
+static int
+cand_less(const struct cand *a, const struct cand *b)
+{
+	if (a->score != b->score)
+		return a->score < b->score;
+	return a->doc > b->doc;
+}
+
+static void
+heap_push(struct cand *h, size_t *n, size_t k, struct cand c)
+{
+	size_t	 i, p, l, r, m;
+
+	if (*n < k) {
+		i = (*n)++;
+		h[i] = c;
+		while (i > 0 && cand_less(&h[i], &h[p = (i - 1) / 2])) {
+			struct cand t = h[i]; h[i] = h[p]; h[p] = t;
+			i = p;
+		}
+		return;
+	}
+	if (!cand_less(&h[0], &c))
+		return;
+	h[0] = c;
+	for (i = 0;; i = m) {
+		l = 2 * i + 1;
+		r = l + 1;
+		m = i;
+		if (l < *n && cand_less(&h[l], &h[m]))
+			m = l;
+		if (r < *n && cand_less(&h[r], &h[m]))
+			m = r;
+		if (m == i)
+			break;
+		struct cand t = h[i]; h[i] = h[m]; h[m] = t;
+	}
+}
+
+static int
+cand_cmp_desc(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (cand_less(x, y))
+		return 1;
+	if (cand_less(y, x))
+		return -1;
+	return 0;
+}
+
+static cJSON *
+explain_json(const struct search_index *x, const struct query *q,
+    const struct scratch *sc, uint32_t d, const struct feat *f,
+    double margin, double boost, double score)
+{
+	cJSON	*o, *terms;
+	size_t	 i;
+
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "bm25", sc->lex[d]);
+	cJSON_AddNumberToObject(o, "lexical", f->lexical);
+	cJSON_AddNumberToObject(o, "coverage", f->coverage);
+	cJSON_AddNumberToObject(o, "cosine", f->cosine);
+	cJSON_AddNumberToObject(o, "name", f->name);
+	cJSON_AddNumberToObject(o, "exact", f->exact);
+	cJSON_AddNumberToObject(o, "ngram", f->gram);
+	cJSON_AddNumberToObject(o, "prefix", f->pfx);
+	cJSON_AddNumberToObject(o, "raw", f->raw);
+	cJSON_AddNumberToObject(o, "margin", margin);
+	cJSON_AddNumberToObject(o, "project_boost", boost);
+	cJSON_AddNumberToObject(o, "score", score);
+	cJSON_AddStringToObject(o, "embedder", x->emb->name);
+	terms = cJSON_AddArrayToObject(o, "matched_terms");
+	for (i = 0; i < q->terms.n; i++)
+		if (sc->mask[d] & (1ULL << i))
+			cJSON_AddItemToArray(terms,
+			    cJSON_CreateString(q->terms.v[i]));
+	return o;
+}
+
+static void
+lexical_pass(const struct search_index *x, const struct query *q,
+    struct scratch *sc)
+{
+	const struct bm25_posting	*po;
+	size_t				 i, j, n;
+
+	for (i = 0; i < q->terms.n; i++) {
+		if (q->tid[i] < 0)
+			continue;
+		po = bm25_postings(x->bm, q->tid[i], &n);
+		for (j = 0; j < n; j++) {
+			uint32_t d = po[j].doc;
+
+			sc->lex[d] += (float)(q->idf[i] * po[j].sat);
+			sc->cov[d] += (float)q->idf[i];
+			sc->mask[d] |= 1ULL << i;
+			if (po[j].fields & (1u << F_NAME))
+				sc->nmask[d] |= 1ULL << i;
+		}
+	}
+	for (i = 0; i < q->ngrams; i++) {
+		if (q->gid[i] < 0)
+			continue;
+		po = bm25_postings(x->gram, q->gid[i], &n);
+		for (j = 0; j < n; j++)
+			sc->gram[po[j].doc] += (float)(q->gidf[i] * po[j].sat);
+	}
+	for (i = 0; x->pfx != NULL && i < q->pterms.n; i++) {
+		if (q->pid[i] < 0)
+			continue;
+		po = bm25_postings(x->pfx, q->pid[i], &n);
+		for (j = 0; j < n; j++)
+			sc->pfx[po[j].doc] += (float)(q->pidf[i] * po[j].sat);
+	}
+}
+
+/* Lexical or n-gram evidence (the cosine is not known yet). */
+static int
+lexical_evidence(const struct query *q, const struct scratch *sc, uint32_t d)
+{
+	return sc->mask[d] != 0 ||
+	    (q->gidf_sum > 0 && sc->gram[d] >= MIN_GRAM * q->gidf_sum);
+}
+
+/* The cosine of d, computed on first use. */
+static float
+cosine_of(const struct search_index *x, struct scratch *sc, uint32_t d)
+{
+	if (!sc->hascos[d]) {
+		sc->cos[d] = embed_dot(sc->qv, x->vec + (size_t)d * x->dim,
+		    x->dim);
+		sc->hascos[d] = 1;
+	}
+	return sc->cos[d];
+}
+
+/* Keeps the k largest values seen in a min-heap h of *n <= k floats. */
+static void
+topk_push(float *h, size_t *n, size_t k, float v)
+{
+	size_t	 i, p, c;
+	float	 t;
+
+	if (*n < k) {
+		for (i = (*n)++; i > 0 && h[p = (i - 1) / 2] > v; i = p)
+			h[i] = h[p];
+		h[i] = v;
+		return;
+	}
+	if (v <= h[0])
+		return;
+	for (i = 0; (c = 2 * i + 1) < *n; i = c) {
+		if (c + 1 < *n && h[c + 1] < h[c])
+			c++;
+		if (h[c] >= v)
+			break;
+		t = h[c];
+		h[i] = t;
+	}
+	h[i] = v;
+}
+
+/*
+ * Embeds the query, computes every entry's partial raw score (all
+ * components but the cosine; NAN without lexical or n-gram evidence) and
+ * the cosines that can matter. With the built-in embedder an entry
+ * without lexical or n-gram evidence cannot be close, and an entry whose
+ * partial is under the k-th best partial minus 2 w_cos cannot reach the
+ * top k even with a perfect cosine (|cosine| <= 1), so only the rest (and
+ * project entries, which the boost may lift) get a cosine: the ranking is
+ * exactly that of the full scan. A dense embedder (dense_only) gets every
+ * cosine.
+ */
+static int
+vector_pass(const struct search_index *x, const struct search_opts *o,
+    const struct query *q, struct scratch *sc, size_t k, char **cause)
+{
+	const char	*texts[1];
+	struct feat	 f;
+	float		*best, thr = -INFINITY;
+	size_t		 nbest = 0;
+	uint32_t	 d;
+	int		 rv;
+
+	sc->qv = xcalloc((size_t)x->dim, sizeof(*sc->qv));
+	texts[0] = q->text;
+	if ((rv = x->emb->embed(x->emb, texts, 1, sc->qv, cause)) != SR_OK)
+		return rv;
+	center_vec(x, sc->qv);
+	best = xreallocarray(NULL, k, sizeof(*best));
+	for (d = 0; d < x->ndocs; d++) {
+		if (!x->dense_only && !lexical_evidence(q, sc, d)) {
+			sc->part[d] = NAN;
+			continue;
+		}
+		features(x, q, sc, d, &f);	/* cosine still 0 */
+		sc->part[d] = (float)f.raw;
+		if (!x->dense_only && eligible(x, o, q, sc, d))
+			topk_push(best, &nbest, k, (float)f.raw);
+	}
+	if (nbest == k && x->p.w_cos > 0 && !x->p.full_scan)
+		thr = best[0] - 2 * (float)x->p.w_cos;
+	free(best);
+	for (d = 0; d < x->ndocs; d++)
+		if (!isnan(sc->part[d]) && (sc->part[d] >= thr ||
+		    x->docs[d].project || x->dense_only))
+			cosine_of(x, sc, d);
+	return SR_OK;
+}
+
+static void
+attach_shadowed(const struct search_index *x, const struct query *q,
+    struct scratch *sc, struct search_result *res,
+    const struct cand *top, size_t ntop)
+{
+	struct feat	 f;
+	uint32_t	 d;
+	size_t		 i;
+	double		 s;
+
+	for (d = 0; d < x->ndocs; d++) {
+		if (!x->docs[d].shadowed || x->docs[d].winner < 0)
+			continue;
+		for (i = 0; i < ntop; i++)
+			if (top[i].doc == (uint32_t)x->docs[d].winner)
+				break;
+		if (i == ntop)
+			continue;
+		if ((sc->mask[d] & q->required) != q->required)
+			continue;
+		cosine_of(x, sc, d);
+		features(x, q, sc, d, &f);
+		s = calibrate(x, f.raw, 0);
+		if (sc->via[top[i].doc] != (int32_t)d && s < x->p.shadow_ratio *
+		    calibrate(x, sc->graw[top[i].doc], 0))
+			continue;
+		res->v[i].shadowed = xreallocarray(res->v[i].shadowed,
+		    res->v[i].n_shadowed + 1, sizeof(*res->v[i].shadowed));
+		res->v[i].shadowed[res->v[i].n_shadowed++] =
+		    x->set->v[x->docs[d].skill];
+	}
+}
+
+static void
+scratch_free(struct scratch *sc)
+{
+	free(sc->lex);
+	free(sc->cov);
+	free(sc->mask);
+	free(sc->nmask);
+	free(sc->cos);
+	free(sc->gram);
+	free(sc->pfx);
+	free(sc->graw);
+	free(sc->via);
+	free(sc->hascos);
+	free(sc->part);
+	free(sc->qv);
+}
+
+/*
+ * The group score of every eligible winner: its own raw score, or that of
+ * a shadowed duplicate that matches better (the duplicate is what matched;
+ * the winner is what load resolves). An entry is a candidate only with
+ * some evidence: a query term, 3 % of the n-gram mass, or a cosine of at
+ * least MIN_COSINE. graw[d] is NAN when d fails the
+ * filters, -inf when it passes them but has no evidence of its own (a
+ * duplicate may still lift it); via[d] is the doc that gave the score.
+ */
+static void
+group_scores(const struct search_index *x, const struct search_opts *o,
+    const struct query *q, struct scratch *sc)
+{
+	uint32_t	 d;
+	int32_t		 w;
+	float		 raw;
+	float		 wc = (float)x->p.w_cos;
+
+	for (d = 0; d < x->ndocs; d++) {
+		sc->via[d] = (int32_t)d;
+		if (!eligible(x, o, q, sc, d)) {
+			sc->graw[d] = NAN;
+			continue;
+		}
+		/* -inf: eligible, but only a matching duplicate can lift it */
+		if (isnan(sc->part[d]) || (sc->mask[d] == 0 &&
+		    sc->cos[d] < MIN_COSINE && (q->gidf_sum <= 0 ||
+		    sc->gram[d] < MIN_GRAM * q->gidf_sum)))
+			sc->graw[d] = -INFINITY;
+		else
+			sc->graw[d] = sc->part[d] + wc * sc->cos[d];
+	}
+	for (d = 0; d < x->ndocs; d++) {
+		if (!x->docs[d].shadowed || (w = x->docs[d].winner) < 0 ||
+		    isnan(sc->graw[w]) || isnan(sc->part[d]))
+			continue;
+		if ((sc->mask[d] & q->required) != q->required)
+			continue;
+		if (sc->mask[d] == 0 && sc->cos[d] < MIN_COSINE &&
+		    (q->gidf_sum <= 0 || sc->gram[d] < MIN_GRAM * q->gidf_sum))
+			continue;
+		raw = sc->part[d] + wc * sc->cos[d];
+		if (raw > sc->graw[w]) {
+			sc->graw[w] = raw;
+			sc->via[w] = (int32_t)d;
+		}
+	}
+}
+
+static int
+run_text(const struct search_index *x, const struct search_opts *o,
+    struct search_result *res, char **cause)
+{
+	struct query	 q;
+	struct scratch	 sc;
+	struct cand	*heap = NULL, c;
+	struct feat	 f;
+	size_t		 nheap = 0, k, i;
+	uint32_t	 d;
+	double		 boost, margin;
+	int		 rv = SR_OK;
+
+	query_parse(x, o->query, &q);
+	if (q.terms.n == 0 && q.compact == 0) {
+		query_done(&q);
+		*cause = xstrdup("the query has no searchable words");
+		return SR_USAGE;
+	}
+	memset(&sc, 0, sizeof(sc));
+	k = (size_t)o->top_k + 1;	/* one more for the margin */
+	if (x->ndocs == 0)
+		goto out;
+	sc.lex = xcalloc(x->ndocs, sizeof(*sc.lex));
+	sc.cov = xcalloc(x->ndocs, sizeof(*sc.cov));
+	sc.mask = xcalloc(x->ndocs, sizeof(*sc.mask));
+	sc.nmask = xcalloc(x->ndocs, sizeof(*sc.nmask));
+	sc.cos = xcalloc(x->ndocs, sizeof(*sc.cos));
+	sc.gram = xcalloc(x->ndocs, sizeof(*sc.gram));
+	sc.pfx = xcalloc(x->ndocs, sizeof(*sc.pfx));
+	sc.graw = xcalloc(x->ndocs, sizeof(*sc.graw));
+	sc.via = xcalloc(x->ndocs, sizeof(*sc.via));
+	sc.hascos = xcalloc(x->ndocs, sizeof(*sc.hascos));
+	sc.part = xcalloc(x->ndocs, sizeof(*sc.part));
+	lexical_pass(x, &q, &sc);
+	if ((rv = vector_pass(x, o, &q, &sc, k, cause)) != SR_OK)
+		goto out;
+	group_scores(x, o, &q, &sc);
+
+	heap = xreallocarray(NULL, k, sizeof(*heap));
+	for (d = 0; d < x->ndocs; d++) {
+		if (!isfinite(sc.graw[d]))
+			continue;
+		c.doc = d;
+		c.raw = sc.graw[d];
+		c.score = calibrate(x, c.raw, 0);
+		if (x->docs[d].project)
+			c.score += x->project_boost;
+		if (c.score > 1)
+			c.score = 1;
+		heap_push(heap, &nheap, k, c);
+	}
+	qsort(heap, nheap, sizeof(*heap), cand_cmp_desc);
+	res->n = nheap < (size_t)o->top_k ? nheap : (size_t)o->top_k;
+	res->v = xcalloc(res->n ? res->n : 1, sizeof(*res->v));
+	for (i = 0; i < res->n; i++) {
+		d = heap[i].doc;
+		res->v[i].skill = x->set->v[x->docs[d].skill];
+		res->v[i].score = heap[i].score;
+		margin = 0;
+		boost = x->docs[d].project ? x->project_boost : 0;
+		if (i == 0) {
+			margin = nheap > 1 ? heap[0].raw - heap[1].raw :
+			    heap[0].raw;
+			if (margin < 0)
+				margin = 0;
+			res->v[0].score = calibrate(x, heap[0].raw, margin) +
+			    boost;
+			if (res->v[0].score > 1)
+				res->v[0].score = 1;
+			heap[0].score = res->v[0].score;
+		}
+		if (o->explain) {
+			uint32_t v = (uint32_t)sc.via[d];
+
+			features(x, &q, &sc, v, &f);
+			res->v[i].explain = explain_json(x, &q, &sc, v, &f,
+			    margin, boost, res->v[i].score);
+			if (v != d)
+				cJSON_AddStringToObject(res->v[i].explain,
+				    "matched_via",
+				    x->set->v[x->docs[v].skill]->path);
+		}
+	}
+	attach_shadowed(x, &q, &sc, res, heap, res->n);
+out:
+	free(heap);
+	scratch_free(&sc);
+	query_done(&q);
+	return rv;
+}
+
+static void
+select_add(struct search_result *res, const struct skill *s, size_t max)
+{
+	size_t	 i;
+
+	for (i = 0; i < res->n; i++)
+		if (res->v[i].skill == s)
+			return;
+	if (res->n >= max)
+		return;
+	res->v[res->n].skill = s;
+	res->v[res->n].score = 1.0;
+	res->n++;
+}
+
+/* "select:a,b": exact names (uid first, then bare name), in order. */
+static int
+run_select(const struct search_index *x, const struct search_opts *o,
+    const char *list, struct search_result *res)
+{
+	struct strlist	 names;
+	size_t		 i, max = (size_t)o->top_k;
+	uint32_t	 d;
+	int		 found;
+
+	strlist_init(&names);
+	strlist_split(&names, list, ",");
+	res->v = xcalloc(max, sizeof(*res->v));
+	for (i = 0; i < names.n; i++) {
+		found = 0;
+		for (d = 0; d < x->ndocs; d++) {
+			const struct skill *s = x->set->v[x->docs[d].skill];
+
+			if (!x->docs[d].shadowed && s->uid != NULL &&
+			    strcmp(s->uid, names.v[i]) == 0) {
+				select_add(res, s, max);
+				found = 1;
+			}
+		}
+		if (found)
+			continue;
+		for (d = 0; d < x->ndocs; d++) {
+			const struct skill *s = x->set->v[x->docs[d].skill];
+
+			if (!x->docs[d].shadowed && s->name != NULL &&
+			    strcasecmp(s->name, names.v[i]) == 0)
+				select_add(res, s, max);
+		}
+	}
+	if (o->explain)
+		for (i = 0; i < res->n; i++) {
+			res->v[i].explain = cJSON_CreateObject();
+			cJSON_AddStringToObject(res->v[i].explain, "select",
+			    res->v[i].skill->name);
+			cJSON_AddNumberToObject(res->v[i].explain, "score", 1);
+		}
+	strlist_done(&names);
+	return SR_OK;
+}
+
+int
+search_run(const struct search_index *x, const struct search_opts *o,
+    struct search_result *res, char **cause)
+{
+	const char	*qs;
+	int		 rv;
+
+	memset(res, 0, sizeof(*res));
+	*cause = NULL;
+	if (o->top_k < 1 || o->top_k > SEARCH_TOP_K_MAX) {
+		xasprintf(cause, "top_k must be between 1 and %d, not %d",
+		    SEARCH_TOP_K_MAX, o->top_k);
+		return SR_USAGE;
+	}
+	if (o->kind < -1 || o->kind > KIND_COMMAND) {
+		xasprintf(cause, "unknown kind %d", o->kind);
+		return SR_USAGE;
+	}
+	qs = o->query != NULL ? o->query : "";
+	while (*qs == ' ' || *qs == '\t' || *qs == '\n' || *qs == '\r')
+		qs++;
+	if (*qs == '\0') {
+		*cause = xstrdup("empty query");
+		return SR_USAGE;
+	}
+	res->total = x->total;
+	if (strncmp(qs, "select:", 7) == 0)
+		rv = run_select(x, o, qs + 7, res);
+	else {
+		struct search_opts oo = *o;
+
+		oo.query = qs;
+		rv = run_text(x, &oo, res, cause);
+	}
+	if (rv != SR_OK) {
+		search_result_done(res);
+		res->total = x->total;
+		return rv;
+	}
+	res->miss = res->n == 0 || res->v[0].score < x->miss_threshold;
+	return SR_OK;
+}
+
+/* ---- cache file ------------------------------------------------------- */
+
+#define CACHE_MAGIC	"srsearch"
+#define CACHE_VERSION	1
+
+static void
+key_str(uint64_t *h, const char *s)
+{
+	size_t	 n = s != NULL ? strlen(s) + 1 : 0;
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		*h ^= (unsigned char)s[i];
+		*h *= 0x100000001b3ULL;
+	}
+	*h ^= 0xff;
+	*h *= 0x100000001b3ULL;
+}
+
+static void
+key_bytes(uint64_t *h, const void *p, size_t n)
+{
+	const unsigned char	*c = p;
+	size_t			 i;
+
+	for (i = 0; i < n; i++) {
+		*h ^= c[i];
+		*h *= 0x100000001b3ULL;
+	}
+}
+
+/*
+ * What the index depends on: the format, the parameters, the embedder and
+ * every indexed field of every entry, in set order.
+ */
+static uint64_t
+cache_key(const struct skill_set *set, const struct search_params *p,
+    const struct embedder *e)
+{
+	uint64_t	 h = 0xcbf29ce484222325ULL;
+	size_t		 i, j;
+	int		 v[4];
+
+	v[0] = CACHE_VERSION;
+	v[1] = (int)sizeof(struct doc);
+	v[2] = (int)sizeof(struct bm25_posting);
+	v[3] = e->dim;
+	key_bytes(&h, v, sizeof(v));
+	key_bytes(&h, &p->k1, sizeof(p->k1));
+	key_bytes(&h, p->w_field, sizeof(p->w_field));
+	key_bytes(&h, p->b_field, sizeof(p->b_field));
+	key_bytes(&h, &p->gram_k1, sizeof(p->gram_k1));
+	key_bytes(&h, &p->gram_b, sizeof(p->gram_b));
+	key_bytes(&h, &p->center, sizeof(p->center));
+	v[0] = p->w_pfx > 0;
+	key_bytes(&h, v, sizeof(v[0]));
+	key_str(&h, e->name);
+	for (i = 0; i < set->n; i++) {
+		const struct skill *s = set->v[i];
+
+		v[0] = (int)s->kind;
+		v[1] = s->disable_model_invocation;
+		v[2] = s->is_project;
+		v[3] = s->shadowed_by != NULL;
+		key_bytes(&h, v, sizeof(v));
+		key_str(&h, s->name);
+		key_str(&h, s->path);
+		key_str(&h, s->shadowed_by);
+		key_str(&h, s->description);
+		key_str(&h, s->when_to_use);
+		for (j = 0; j < s->tags.n; j++)
+			key_str(&h, s->tags.v[j]);
+	}
+	return h;
+}
+
+int
+search_index_save(const struct search_index *x, const char *path,
+    char **cause)
+{
+	struct buf	 b;
+	char		*tmp = NULL;
+	FILE		*fp = NULL;
+	uint64_t	 v[4];
+	int		 rv = SR_IO;
+
+	*cause = NULL;
+	buf_init(&b, 0);
+	buf_add(&b, CACHE_MAGIC, 8);
+	v[0] = cache_key(x->set, &x->p, x->emb);
+	v[1] = x->ndocs;
+	v[2] = (uint64_t)x->dim;
+	v[3] = x->total;
+	buf_add(&b, v, sizeof(v));
+	buf_add(&b, x->docs, (size_t)x->ndocs * sizeof(*x->docs));
+	buf_add(&b, x->mean, (size_t)x->dim * sizeof(float));
+	buf_add(&b, x->vec, (size_t)x->ndocs * x->dim * sizeof(float));
+	if (bm25_write(x->bm, &b) != 0 || bm25_write(x->gram, &b) != 0 ||
+	    (x->pfx != NULL && bm25_write(x->pfx, &b) != 0)) {
+		xasprintf(cause, "%s: the index is not finished", path);
+		goto out;
+	}
+	xasprintf(&tmp, "%s.tmp", path);
+	if ((fp = fopen(tmp, "wb")) == NULL ||
+	    fwrite(b.p, 1, b.len, fp) != b.len || fclose(fp) != 0) {
+		if (fp == NULL)
+			xasprintf(cause, "%s: cannot write", tmp);
+		else
+			xasprintf(cause, "%s: write failed", tmp);
+		fp = NULL;
+		remove(tmp);
+		goto out;
+	}
+	fp = NULL;
+	if (rename(tmp, path) != 0) {
+		xasprintf(cause, "%s: cannot rename to %s", tmp, path);
+		remove(tmp);
+		goto out;
+	}
+	rv = SR_OK;
+out:
+	free(tmp);
+	buf_done(&b);
+	return rv;
+}
+
+int
+search_index_load(const struct skill_set *set, const struct config *cfg,
+    const char *path, struct search_index **out, char **cause)
+{
+	struct search_index	*x = NULL;
+	struct bm25_reader	 r;
+	char			*data = NULL;
+	size_t			 len, n;
+	uint64_t		 v[4];
+	uint32_t		 d;
+	int			 rv;
+
+	*out = NULL;
+	*cause = NULL;
+	if (buf_read_file(path, 0, &data, &len) != 0) {
+		xasprintf(cause, "%s: no search cache", path);
+		return SR_NOTFOUND;
+	}
+	x = xcalloc(1, sizeof(*x));
+	x->set = set;
+	search_params_default(&x->p);
+	x->miss_threshold = cfg != NULL ? cfg->miss_threshold : 0.4;
+	x->project_boost = cfg != NULL ? cfg->project_boost : 0.0;
+	if ((rv = embed_new(cfg, &x->emb, cause)) != SR_OK) {
+		free(x);
+		free(data);
+		return rv;
+	}
+	x->dim = x->emb->dim;
+	x->dense_only = strcmp(x->emb->name, "builtin") != 0;
+	r.p = (const unsigned char *)data;
+	r.len = len;
+	r.off = 8 + sizeof(v);
+	if (len < r.off || memcmp(data, CACHE_MAGIC, 8) != 0)
+		goto stale;
+	memcpy(v, data + 8, sizeof(v));
+	if (v[0] != cache_key(set, &x->p, x->emb) || v[1] > set->n ||
+	    v[2] != (uint64_t)x->dim)
+		goto stale;
+	x->ndocs = (uint32_t)v[1];
+	x->total = v[3];
+	n = (size_t)x->ndocs * sizeof(*x->docs) + (size_t)x->dim *
+	    sizeof(float) * ((size_t)x->ndocs + 1);
+	if (n > r.len - r.off)
+		goto stale;
+	x->docs = xreallocarray(NULL, x->ndocs ? x->ndocs : 1, sizeof(*x->docs));
+	memcpy(x->docs, data + r.off, (size_t)x->ndocs * sizeof(*x->docs));
+	r.off += (size_t)x->ndocs * sizeof(*x->docs);
+	x->mean = xcalloc((size_t)x->dim, sizeof(float));
+	memcpy(x->mean, data + r.off, (size_t)x->dim * sizeof(float));
+	r.off += (size_t)x->dim * sizeof(float);
+	x->vec = xcalloc((size_t)(x->ndocs ? x->ndocs : 1) * x->dim,
+	    sizeof(float));
+	memcpy(x->vec, data + r.off, (size_t)x->ndocs * x->dim * sizeof(float));
+	r.off += (size_t)x->ndocs * x->dim * sizeof(float);
+	for (d = 0; d < x->ndocs; d++)
+		if (x->docs[d].skill >= set->n || (x->docs[d].winner >= 0 &&
+		    (uint32_t)x->docs[d].winner >= x->ndocs))
+			goto stale;
+	if ((x->bm = bm25_read(&r)) == NULL ||
+	    (x->gram = bm25_read(&r)) == NULL ||
+	    bm25_ndocs(x->bm) != x->ndocs || bm25_ndocs(x->gram) != x->ndocs)
+		goto stale;
+	if (x->p.w_pfx > 0 && ((x->pfx = bm25_read(&r)) == NULL ||
+	    bm25_ndocs(x->pfx) != x->ndocs))
+		goto stale;
+	free(data);
+	*out = x;
+	return SR_OK;
+stale:
+	free(data);
+	search_index_free(x);
+	xasprintf(cause, "%s: stale or damaged search cache", path);
+	return SR_NOTFOUND;
+}

@@ -67,4 +67,53 @@ int	 search_run(const struct search_index *, const struct search_opts *,
 	    struct search_result *res, char **cause);
 void	 search_result_done(struct search_result *);
 
+/*
+ * The fusion constants (see the comment at the top of search.c). The
+ * defaults were fitted on the dev queries; search_params_default()
+ * returns them and search_index_set_params() replaces them on a built
+ * index (for the tuning harness and tests; not thread safe).
+ */
+struct search_params {
+	double	 k1;		/* BM25 saturation (used at build time) */
+	double	 w_field[4];	/* BM25F weights: name, when_to_use, description, tags */
+	double	 b_field[4];	/* BM25F length normalisation per field */
+	double	 w_lex;		/* ranking: normalised BM25 */
+	double	 w_cov;		/* ranking: idf-weighted coverage of query terms */
+	double	 w_cos;		/* ranking: cosine of the vectors */
+	double	 w_name;	/* ranking: share of the name's parts in the query */
+	double	 w_exact;	/* ranking: query equals the name */
+	double	 w_gram;	/* ranking: BM25 over character 4-grams */
+	double	 gram_k1, gram_b;	/* its saturation and length normalisation */
+	double	 w_pfx;		/* ranking: BM25 over 5-character word prefixes */
+	double	 c0, c1, c2;	/* calibration: sigmoid(c0 + c1 raw + c2 margin) */
+	double	 center;	/* vector centring strength */
+	double	 shadow_ratio;	/* attach a duplicate scoring >= ratio * winner */
+	int	 full_scan;	/* no cosine pruning (tests) */
+};
+
+void	 search_params_default(struct search_params *);
+/* Rebuilds nothing: k1, w_field and b_field only apply at build time. */
+void	 search_index_set_params(struct search_index *,
+	    const struct search_params *);
+/* Builds with explicit params (NULL: the defaults). */
+int	 search_index_build_params(const struct skill_set *set,
+	    const struct config *, const struct search_params *,
+	    struct search_index **out, char **cause);
+
+/*
+ * A cache of the built index, so a short-lived process (the CLI) need not
+ * rebuild it. search_index_save() writes the index to path (via path.tmp
+ * and rename); returns 0 or SR_IO with *cause. search_index_load() reads
+ * one back for exactly this set (same entries, texts and order), config
+ * (embedder, dim) and the default parameters; a missing, stale or damaged
+ * file is SR_NOTFOUND with *cause, and the caller builds (and saves)
+ * instead. The layout is this build's in-memory one: the key includes
+ * the format version and struct sizes. Like search_index_build(), the
+ * loaded index borrows set.
+ */
+int	 search_index_save(const struct search_index *, const char *path,
+	    char **cause);
+int	 search_index_load(const struct skill_set *set, const struct config *,
+	    const char *path, struct search_index **out, char **cause);
+
 #endif

@@ -1,1 +1,247 @@
-int main(void) { return 0; }
+/*
+ * Benchmark: in-process retrieval over generated skill sets. For each size
+ * (default 1000, 10000, 100000 skills with synthetic names and
+ * descriptions drawn from a word list) it prints the index build time,
+ * search latency p50/p99 over a fixed query mix, and the resident memory
+ * (VmRSS and VmHWM from /proc/self/status) after the build.
+ * The target is p50 <= 1 ms at 10k skills.
+ * Usage: bench_search [queries-per-size] [size ...]   (default 300)
+ */
+#include "autoconfig.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+#include "search.h"
+#include "skill.h"
+#include "status.h"
+#include "xmalloc.h"
+
+static const char *words[] = {
+	"api", "pdf", "form", "test", "flaky", "deploy", "docker", "kubernetes",
+	"helm", "chart", "terraform", "module", "cloud", "aws", "azure", "gcp",
+	"sql", "query", "index", "postgres", "mysql", "sqlite", "cache", "redis",
+	"queue", "kafka", "stream", "event", "ledger", "payment", "invoice",
+	"email", "marketing", "campaign", "seo", "content", "blog", "post",
+	"linkedin", "social", "video", "image", "resize", "compress", "audio",
+	"music", "podcast", "transcribe", "translate", "summarise", "review",
+	"code", "refactor", "lint", "format", "style", "python", "rust", "go",
+	"java", "typescript", "react", "vue", "svelte", "css", "html", "design",
+	"figma", "poster", "brand", "logo", "font", "color", "layout", "grid",
+	"mobile", "android", "ios", "swift", "kotlin", "flutter", "game",
+	"unity", "shader", "render", "physics", "simulate", "quantum", "qubit",
+	"protein", "genome", "sequence", "phylogeny", "chemistry", "molecule",
+	"spectra", "astronomy", "telescope", "climate", "weather", "finance",
+	"trading", "backtest", "portfolio", "risk", "tax", "legal", "contract",
+	"court", "patent", "privacy", "gdpr", "security", "audit", "vulnerability",
+	"fuzz", "exploit", "malware", "reverse", "binary", "protocol", "packet",
+	"network", "dns", "tls", "certificate", "oauth", "token", "login",
+	"session", "browser", "playwright", "selenium", "scrape", "crawl",
+	"spreadsheet", "excel", "csv", "json", "yaml", "xml", "schema",
+	"migration", "backup", "restore", "monitor", "alert", "incident",
+	"runbook", "oncall", "pager", "latency", "profile", "benchmark",
+	"memory", "leak", "thread", "async", "parallel", "gpu", "cuda", "model",
+	"train", "finetune", "embedding", "vector", "search", "rag", "prompt",
+	"agent", "workflow", "plan", "task", "calendar", "meeting", "notes",
+	"slides", "presentation", "report", "dashboard", "metric", "kpi",
+	"churn", "growth", "pricing", "sales", "crm", "support", "ticket",
+	"helpdesk", "onboarding", "hiring", "interview", "resume", "docs",
+	"readme", "changelog", "release", "version", "git", "commit", "branch",
+	"merge", "monorepo", "build", "compile", "package", "dependency",
+};
+#define NWORDS (sizeof(words) / sizeof(words[0]))
+
+static unsigned long long rng = 88172645463325252ULL;
+
+static unsigned
+rnd(unsigned n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned)(rng % n);
+}
+
+/* Zipf-like: small indexes are more frequent. */
+static const char *
+word(void)
+{
+	unsigned a = rnd(NWORDS), b = rnd(NWORDS);
+
+	return words[a < b ? a : b];
+}
+
+static void
+generate(struct skill_set *set, size_t n)
+{
+	char	 name[256], desc[1024];
+	size_t	 i, len;
+	int	 k, nw;
+
+	for (i = 0; i < n; i++) {
+		struct skill *s = skill_new();
+
+		snprintf(name, sizeof(name), "%s-%s-%zu", word(), word(), i);
+		len = 0;
+		nw = 12 + (int)rnd(20);
+		for (k = 0; k < nw && len + 40 < sizeof(desc); k++)
+			len += (size_t)snprintf(desc + len, sizeof(desc) - len,
+			    "%s%s", k ? " " : "", word());
+		s->name = xstrdup(name);
+		s->uid = xstrdup(name);
+		xasprintf(&s->path, "/bench/%s/SKILL.md", name);
+		s->scope = xstrdup("user");
+		s->description = xstrdup(desc);
+		s->when_to_use = xstrdup("");
+		if (rnd(4) == 0)
+			strlist_add(&s->tags, word());
+		skill_set_add(set, s);
+	}
+}
+
+static double
+now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static long
+status_kb(const char *key)
+{
+	FILE	*fp;
+	char	 line[256];
+	long	 v = -1;
+	size_t	 kl = strlen(key);
+
+	if ((fp = fopen("/proc/self/status", "r")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), fp) != NULL)
+		if (strncmp(line, key, kl) == 0 && line[kl] == ':') {
+			v = strtol(line + kl + 1, NULL, 10);
+			break;
+		}
+	fclose(fp);
+	return v;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double	 x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The query mix: paraphrase-like word bags, short keywords, names, typos. */
+static char *
+make_query(const struct skill_set *set, int i)
+{
+	char		 q[512];
+	const struct skill *s = set->v[rnd((unsigned)set->n)];
+	size_t		 len = 0;
+	int		 k;
+
+	switch (i % 4) {
+	case 0:
+		for (k = 0; k < 6; k++)
+			len += (size_t)snprintf(q + len, sizeof(q) - len, "%s%s",
+			    k ? " " : "", word());
+		break;
+	case 1:
+		snprintf(q, sizeof(q), "%s %s", word(), word());
+		break;
+	case 2:
+		snprintf(q, sizeof(q), "%s", s->name);
+		break;
+	default:
+		snprintf(q, sizeof(q), "how do I %s the %sx %s for my team",
+		    word(), word(), word());
+		break;
+	}
+	return xstrdup(q);
+}
+
+static int
+bench(size_t n, int nq, struct config *cfg)
+{
+	struct skill_set	 set;
+	struct search_index	*ix;
+	struct search_result	 r;
+	struct search_opts	 o;
+	char			*cause = NULL, **qs;
+	double			*lat, t0, build;
+	int			 i;
+
+	skill_set_init(&set);
+	generate(&set, n);
+	t0 = now_ms();
+	if (search_index_build(&set, cfg, &ix, &cause) != SR_OK) {
+		fprintf(stderr, "bench_search: %s\n", cause);
+		free(cause);
+		return -1;
+	}
+	build = now_ms() - t0;
+	qs = xcalloc((size_t)nq, sizeof(*qs));
+	lat = xcalloc((size_t)nq, sizeof(*lat));
+	for (i = 0; i < nq; i++)
+		qs[i] = make_query(&set, i);
+	memset(&o, 0, sizeof(o));
+	o.top_k = 5;
+	o.kind = -1;
+	for (i = 0; i < nq; i++) {
+		o.query = qs[i];
+		t0 = now_ms();
+		if (search_run(ix, &o, &r, &cause) != SR_OK) {
+			fprintf(stderr, "bench_search: %s: %s\n", qs[i], cause);
+			free(cause);
+			cause = NULL;
+		}
+		lat[i] = now_ms() - t0;
+		search_result_done(&r);
+	}
+	qsort(lat, (size_t)nq, sizeof(*lat), cmp_double);
+	printf("%8zu %10.1f %9.3f %9.3f %10ld %10ld\n", n, build,
+	    lat[nq / 2], lat[(nq * 99) / 100 < nq ? (nq * 99) / 100 : nq - 1],
+	    status_kb("VmRSS"), status_kb("VmHWM"));
+	fflush(stdout);
+	for (i = 0; i < nq; i++)
+		free(qs[i]);
+	free(qs);
+	free(lat);
+	search_index_free(ix);
+	skill_set_done(&set);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const size_t def[] = { 1000, 10000, 100000 };
+	struct config	*cfg;
+	int		 nq = 300, i, rv = 0;
+
+	if (argc > 1 && (nq = atoi(argv[1])) < 1)
+		nq = 300;
+	cfg = config_defaults();
+	printf("search: in-process, top_k 5, embedder %s dim %d, %d queries "
+	    "per size\n", cfg->embedder ? cfg->embedder : "builtin",
+	    cfg->embed_dim, nq);
+	printf("%8s %10s %9s %9s %10s %10s\n", "skills", "build_ms", "p50_ms",
+	    "p99_ms", "rss_kb", "hwm_kb");
+	if (argc > 2) {
+		for (i = 2; i < argc; i++)
+			if (bench((size_t)strtoul(argv[i], NULL, 10), nq, cfg) != 0)
+				rv = 1;
+	} else
+		for (i = 0; i < 3; i++)
+			if (bench(def[i], nq, cfg) != 0)
+				rv = 1;
+	config_free(cfg);
+	return rv;
+}
