@@ -61,6 +61,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "bm25.h"
 #include "buf.h"
@@ -1384,7 +1385,7 @@ search_index_save(const struct search_index *x, const char *path,
 		xasprintf(cause, "%s: the index is not finished", path);
 		goto out;
 	}
-	xasprintf(&tmp, "%s.tmp", path);
+	xasprintf(&tmp, "%s.%ld.tmp", path, (long)getpid());
 	if ((fp = fopen(tmp, "wb")) == NULL ||
 	    fwrite(b.p, 1, b.len, fp) != b.len || fclose(fp) != 0) {
 		if (fp == NULL)
