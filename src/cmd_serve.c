@@ -1,1 +1,179 @@
-/* placeholder */
+/*
+ * skills-radar serve [--transport stdio|http] [--host H] [--port P]
+ *     [--path /mcp] [--stateful|--stateless]
+ *
+ * Opens the engine (an incremental rescan first, quietly), builds the MCP
+ * server and runs one transport until end of input (stdio) or SIGTERM /
+ * SIGINT. Only protocol goes to stdout; messages go to stderr.
+ */
+#include "autoconfig.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "engine.h"
+#include "mcp.h"
+#include "mcp_http.h"
+#include "mcp_stdio.h"
+#include "status.h"
+#include "xmalloc.h"
+
+static volatile sig_atomic_t serve_stop;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	serve_stop = 1;
+}
+
+static void
+set_signals(sigset_t *old)
+{
+	struct sigaction	 sa;
+	sigset_t		 block;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;	/* no SA_RESTART: read(2) returns */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	if (old != NULL) {
+		sigemptyset(&block);
+		sigaddset(&block, SIGTERM);
+		sigaddset(&block, SIGINT);
+		sigprocmask(SIG_BLOCK, &block, old);
+	}
+}
+
+static void
+replace(char **field, const char *value)
+{
+	free(*field);
+	*field = xstrdup(value);
+}
+
+static int
+serve_http(struct cmd_ctx *ctx, struct mcp_server *srv, struct engine *e)
+{
+	struct config	*cfg = ctx->cfg;
+	struct mcp_http	*h = NULL;
+	sigset_t	 old;
+	char		*cause = NULL;
+	int		 rv;
+
+	set_signals(&old);
+	if ((rv = mcp_http_start(srv, cfg, &h, &cause)) != 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return cmd_fail(rv, cause);
+	}
+	fprintf(stderr, "skills-radar: serving %zu skills over MCP on "
+	    "http://%s%s%s:%d%s (%s)\n", engine_count(e),
+	    strchr(cfg->http_host, ':') ? "[" : "", cfg->http_host,
+	    strchr(cfg->http_host, ':') ? "]" : "", mcp_http_port(h),
+	    cfg->http_path, cfg->stateless ? "stateless" : "sessions");
+	fflush(stderr);
+	while (!serve_stop)
+		sigsuspend(&old);	/* atomically unblock and wait */
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	mcp_http_stop(h);
+	if (ctx->verbose)
+		fprintf(stderr, "skills-radar: stopped\n");
+	return SR_OK;
+}
+
+int
+cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "transport",	required_argument,	NULL, 't' },
+		{ "host",	required_argument,	NULL, 'H' },
+		{ "port",	required_argument,	NULL, 'p' },
+		{ "path",	required_argument,	NULL, 'P' },
+		{ "stateful",	no_argument,		NULL, 'S' },
+		{ "stateless",	no_argument,		NULL, 'L' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ NULL,		0,			NULL, 0 }
+	};
+	struct config		*cfg = ctx->cfg;
+	struct engine		*e = NULL;
+	struct mcp_server	*srv = NULL;
+	const char		*transport = "stdio";
+	char			*cause = NULL;
+	long			 port;
+	int			 ch, rv = SR_OK;
+
+	optind = 0;
+	while ((ch = getopt_long(argc, argv, "t:H:p:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 't':
+			transport = optarg;
+			break;
+		case 'H':
+			if (optarg[0] == '\0')
+				return cmd_usage("serve", "--host is empty");
+			replace(&cfg->http_host, optarg);
+			break;
+		case 'p':
+			if (cmd_parse_long(optarg, 0, 65535, &port) != 0)
+				return cmd_usage("serve", "--port must be a "
+				    "number from 0 to 65535, not '%s'", optarg);
+			cfg->http_port = (int)port;
+			break;
+		case 'P':
+			if (optarg[0] != '/')
+				return cmd_usage("serve", "--path must start "
+				    "with '/', not '%s'", optarg);
+			replace(&cfg->http_path, optarg);
+			break;
+		case 'S':
+			cfg->stateless = 0;
+			break;
+		case 'L':
+			cfg->stateless = 1;
+			break;
+		case 'h':
+			return cmd_help("serve");
+		default:
+			return cmd_usage("serve", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cmd_usage("serve", "unexpected argument '%s'",
+		    argv[optind]);
+	if (strcmp(transport, "stdio") != 0 && strcmp(transport, "http") != 0)
+		return cmd_usage("serve", "unknown transport '%s' (use stdio "
+		    "or http)", transport);
+
+	if ((rv = engine_open(cfg, ENGINE_REINDEX | ENGINE_QUIET, &e,
+	    &cause)) != 0)
+		return cmd_fail(rv, cause);
+	if ((rv = mcp_server_new(e, cfg, &srv, &cause)) != 0) {
+		engine_free(e);
+		return cmd_fail(rv, cause);
+	}
+	if (strcmp(transport, "http") == 0)
+		rv = serve_http(ctx, srv, e);
+	else {
+		set_signals(NULL);
+		if (ctx->verbose)
+			fprintf(stderr, "skills-radar: serving %zu skills over "
+			    "MCP on stdio\n", engine_count(e));
+		rv = mcp_stdio_run(srv, STDIN_FILENO, STDOUT_FILENO,
+		    (size_t)(cfg->max_message_kb > 0 ? cfg->max_message_kb :
+		    1024) * 1024, &serve_stop, &cause);
+		if (rv != 0)
+			rv = cmd_fail(rv, cause);
+	}
+	mcp_server_free(srv);
+	engine_free(e);
+	return rv;
+}

@@ -36,7 +36,8 @@ static const struct cmd_entry cmds[] = {
 	{ "validate", cmd_validate, CMD_NEEDS_CONFIG,
 	  "[--json] [PATH ...]", "lint skill files without touching the index" },
 	{ "serve", cmd_serve, CMD_NEEDS_CONFIG,
-	  "[--transport stdio|http] [--host H] [--port P] [--path P]",
+	  "[--transport stdio|http] [--host H] [--port P] [--path P] "
+	  "[--stateful|--stateless]",
 	  "run the MCP server" },
 	{ "mini-index", cmd_mini_index, CMD_NEEDS_CONFIG,
 	  "[--output PATH] [--budget TOKENS] [--group-by tags|scope|auto] "
@@ -49,7 +50,7 @@ static const struct cmd_entry cmds[] = {
 	  "[--once] [--db PATH] [--refresh SECONDS]",
 	  "live dashboard of searches and loads" },
 	{ "doctor", cmd_doctor, CMD_NEEDS_CONFIG,
-	  "[--json]", "check the setup and report problems" },
+	  "[--context-tokens N] [--json]", "check the setup and report problems" },
 	{ "version", cmd_version, 0, "", "print the version" },
 	{ NULL, NULL, 0, NULL, NULL }
 };

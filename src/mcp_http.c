@@ -1,1 +1,798 @@
-/* placeholder */
+/*
+ * Streamable HTTP on libmicrohttpd, with an internal polling thread and a
+ * pool of cfg->threads workers. Each request is checked in a fixed order:
+ * route and method, Host and Origin (403), bearer token (401), body size
+ * (413), MCP-Protocol-Version (400), session (400/404), then dispatched.
+ * Responses are JSON; a message with nothing to answer gets 202.
+ */
+#include "autoconfig.h"
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/random.h>
+#include <netdb.h>
+#include <netinet/in.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+#include <microhttpd.h>
+
+#include "buf.h"
+#include "config.h"
+#include "engine.h"
+#include "mcp.h"
+#include "mcp_http.h"
+#include "status.h"
+#include "strlist.h"
+#include "xmalloc.h"
+
+#define SESSION_MAX		256
+#define SESSION_IDLE_S		3600
+
+struct http_session {
+	char			 id[33];
+	struct mcp_session	 s;
+	pthread_mutex_t		 lock;		/* one request at a time */
+	time_t			 used;
+	int			 refs;		/* requests holding it */
+	int			 dead;		/* deleted: free at refs 0 */
+};
+
+struct mcp_http {
+	struct MHD_Daemon	*d;
+	struct mcp_server	*srv;
+	const struct config	*cfg;
+	int			 port;
+	int			 loopback;	/* bound to a loopback address */
+	size_t			 max_body;
+	pthread_mutex_t		 slock;		/* guards sessions */
+	struct http_session	*sessions[SESSION_MAX];
+};
+
+/* Per-request state kept across the access handler's calls. */
+struct http_req {
+	struct buf	 body;
+	int		 toobig;
+};
+
+/* ---- responses -------------------------------------------------------- */
+
+static enum MHD_Result
+reply(struct MHD_Connection *c, unsigned int status, const char *ctype,
+    char *body, const char *session)
+{
+	struct MHD_Response	*r;
+	enum MHD_Result		 rv;
+	size_t			 len = body ? strlen(body) : 0;
+
+	r = MHD_create_response_from_buffer(len, body ? body : (void *)"",
+	    body ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+	if (r == NULL) {
+		free(body);
+		return MHD_NO;
+	}
+	if (body != NULL && ctype != NULL)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+	if (session != NULL)
+		MHD_add_response_header(r, "Mcp-Session-Id", session);
+	if (status == MHD_HTTP_UNAUTHORIZED)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
+		    "Bearer realm=\"skills-radar\"");
+	rv = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return rv;
+}
+
+static enum MHD_Result
+reply_json(struct MHD_Connection *c, unsigned int status, char *body)
+{
+	return reply(c, status, "application/json", body, NULL);
+}
+
+/* A JSON-RPC error as an HTTP error body. */
+static enum MHD_Result
+reply_rpc_error(struct MHD_Connection *c, unsigned int status, int code,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static enum MHD_Result
+reply_rpc_error(struct MHD_Connection *c, unsigned int status, int code,
+    const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg, *body;
+
+	va_start(ap, fmt);
+	xvasprintf(&msg, fmt, ap);
+	va_end(ap);
+	body = mcp_error_text(NULL, code, msg);
+	free(msg);
+	return reply_json(c, status, body);
+}
+
+static enum MHD_Result
+reply_rest_error(struct MHD_Connection *c, unsigned int status,
+    const char *msg)
+{
+	cJSON	*o = cJSON_CreateObject();
+	char	*body;
+
+	cJSON_AddStringToObject(o, "error", msg);
+	body = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	return reply_json(c, status, body);
+}
+
+static enum MHD_Result
+reply_405(struct MHD_Connection *c, const char *allow)
+{
+	struct MHD_Response	*r;
+	enum MHD_Result		 rv;
+	char			*body;
+
+	xasprintf(&body, "{\"error\":\"method not allowed; use %s\"}", allow);
+	r = MHD_create_response_from_buffer(strlen(body), body,
+	    MHD_RESPMEM_MUST_FREE);
+	if (r == NULL) {
+		free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+	    "application/json");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+	rv = MHD_queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, r);
+	MHD_destroy_response(r);
+	return rv;
+}
+
+/* ---- checks ----------------------------------------------------------- */
+
+/* Host part of "host[:port]" or "[v6]:port" is a loopback name. */
+static int
+host_is_local(const char *h, size_t len)
+{
+	static const char *const names[] = { "localhost", "127.0.0.1", "[::1]",
+	    NULL };
+	size_t	 i, n;
+
+	for (i = 0; names[i] != NULL; i++) {
+		n = strlen(names[i]);
+		if (len >= n && strncasecmp(h, names[i], n) == 0 &&
+		    (len == n || h[n] == ':'))
+			return 1;
+	}
+	return 0;
+}
+
+int
+mcp_http_origin_ok(const char *origin, const struct strlist *allowed)
+{
+	const char	*h;
+	size_t		 len, i, alen;
+
+	if (origin == NULL)
+		return 1;	/* not a browser: SDK clients send none */
+	len = strlen(origin);
+	while (len > 0 && origin[len - 1] == '/')
+		len--;
+	for (i = 0; allowed != NULL && i < allowed->n; i++) {
+		alen = strlen(allowed->v[i]);
+		while (alen > 0 && allowed->v[i][alen - 1] == '/')
+			alen--;
+		if (alen == len && strncasecmp(allowed->v[i], origin, len) == 0)
+			return 1;
+		if (alen == 1 && allowed->v[i][0] == '*')
+			return 1;
+	}
+	if (strncasecmp(origin, "http://", 7) == 0)
+		h = origin + 7;
+	else if (strncasecmp(origin, "https://", 8) == 0)
+		h = origin + 8;
+	else
+		return 0;
+	len -= (size_t)(h - origin);
+	if (memchr(h, '/', len) != NULL)
+		return 0;
+	return host_is_local(h, len);
+}
+
+/*
+ * 1 when a Host header may reach a loopback-bound server: a local name,
+ * or the host of an allowed origin (a reverse proxy passing its own
+ * name), with or without the port.
+ */
+static int
+host_ok(const char *host, const struct strlist *allowed)
+{
+	const char	*a, *colon;
+	size_t		 i, hl = strlen(host), al;
+
+	if (host_is_local(host, hl))
+		return 1;
+	for (i = 0; allowed != NULL && i < allowed->n; i++) {
+		a = allowed->v[i];
+		if (strncasecmp(a, "http://", 7) == 0)
+			a += 7;
+		else if (strncasecmp(a, "https://", 8) == 0)
+			a += 8;
+		al = strcspn(a, "/");
+		if (al == hl && strncasecmp(a, host, hl) == 0)
+			return 1;
+		/* Host without a port against an origin with one, or back. */
+		colon = memchr(host, ':', hl);
+		if (colon != NULL && host[0] != '[' &&
+		    (size_t)(colon - host) == al &&
+		    strncasecmp(a, host, al) == 0)
+			return 1;
+		colon = memchr(a, ':', al);
+		if (colon != NULL && a[0] != '[' &&
+		    (size_t)(colon - a) == hl && strncasecmp(a, host, hl) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+token_ok(const char *hdr, const char *token)
+{
+	size_t			 tl = strlen(token), hl, i;
+	unsigned char		 diff = 0;
+
+	if (hdr == NULL || strncasecmp(hdr, "Bearer ", 7) != 0)
+		return 0;
+	hdr += 7;
+	while (*hdr == ' ')
+		hdr++;
+	hl = strlen(hdr);
+	while (hl > 0 && hdr[hl - 1] == ' ')
+		hl--;
+	if (hl != tl)
+		return 0;
+	for (i = 0; i < tl; i++)		/* constant time */
+		diff |= (unsigned char)(hdr[i] ^ token[i]);
+	return diff == 0;
+}
+
+/* ---- sessions --------------------------------------------------------- */
+
+static void
+session_free(struct http_session *s)
+{
+	mcp_session_done(&s->s);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+static struct http_session *
+session_new(struct mcp_http *h)
+{
+	struct http_session	*s, *old;
+	unsigned char		 rnd[16];
+	time_t			 now = time(NULL);
+	size_t			 i, slot = SESSION_MAX, lru = 0;
+
+	if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
+		return NULL;
+	s = xcalloc(1, sizeof *s);
+	for (i = 0; i < sizeof rnd; i++)
+		snprintf(s->id + 2 * i, 3, "%02x", rnd[i]);
+	mcp_session_init(&s->s, MCP_SESSION_STRICT);
+	pthread_mutex_init(&s->lock, NULL);
+	s->used = now;
+	s->refs = 1;
+
+	pthread_mutex_lock(&h->slock);
+	for (i = 0; i < SESSION_MAX; i++) {
+		old = h->sessions[i];
+		if (old != NULL && old->refs == 0 &&
+		    now - old->used > SESSION_IDLE_S) {
+			session_free(old);
+			h->sessions[i] = old = NULL;
+		}
+		if (old == NULL && slot == SESSION_MAX)
+			slot = i;
+		if (old != NULL && old->refs == 0 && (h->sessions[lru] == NULL ||
+		    h->sessions[lru]->refs != 0 ||
+		    old->used < h->sessions[lru]->used))
+			lru = i;
+	}
+	if (slot == SESSION_MAX && h->sessions[lru] != NULL &&
+	    h->sessions[lru]->refs == 0) {
+		session_free(h->sessions[lru]);	/* evict the idlest */
+		h->sessions[lru] = NULL;
+		slot = lru;
+	}
+	if (slot == SESSION_MAX) {
+		pthread_mutex_unlock(&h->slock);
+		session_free(s);
+		return NULL;
+	}
+	h->sessions[slot] = s;
+	pthread_mutex_unlock(&h->slock);
+	return s;
+}
+
+static struct http_session *
+session_get(struct mcp_http *h, const char *id)
+{
+	struct http_session	*s = NULL;
+	size_t			 i;
+
+	pthread_mutex_lock(&h->slock);
+	for (i = 0; i < SESSION_MAX; i++)
+		if (h->sessions[i] != NULL && !h->sessions[i]->dead &&
+		    strcmp(h->sessions[i]->id, id) == 0) {
+			s = h->sessions[i];
+			s->refs++;
+			s->used = time(NULL);
+			break;
+		}
+	pthread_mutex_unlock(&h->slock);
+	return s;
+}
+
+static void
+session_put(struct mcp_http *h, struct http_session *s, int kill)
+{
+	size_t	 i;
+
+	pthread_mutex_lock(&h->slock);
+	if (kill)
+		s->dead = 1;
+	if (--s->refs == 0 && s->dead) {
+		for (i = 0; i < SESSION_MAX; i++)
+			if (h->sessions[i] == s)
+				h->sessions[i] = NULL;
+		session_free(s);
+	}
+	pthread_mutex_unlock(&h->slock);
+}
+
+/* ---- routes ----------------------------------------------------------- */
+
+static enum MHD_Result
+route_mcp_post(struct mcp_http *h, struct MHD_Connection *c,
+    struct http_req *q)
+{
+	const char		*sid, *pv, *ct;
+	const cJSON		*method;
+	struct http_session	*s = NULL;
+	struct mcp_session	 local;
+	cJSON			*msg;
+	char			*resp;
+	int			 info = 0, is_init;
+	enum MHD_Result		 rv;
+
+	ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+	    MHD_HTTP_HEADER_CONTENT_TYPE);
+	if (ct != NULL && strncasecmp(ct, "application/json", 16) != 0)
+		return reply_rpc_error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
+		    MCP_INVALID_REQUEST, "Unsupported Media Type: POST "
+		    "JSON-RPC as application/json");
+	pv = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+	    "MCP-Protocol-Version");
+	if (pv != NULL && !mcp_version_supported(pv))
+		return reply_rpc_error(c, MHD_HTTP_BAD_REQUEST,
+		    MCP_INVALID_REQUEST, "Bad Request: unsupported "
+		    "MCP-Protocol-Version %s (supported: %s, %s, %s, %s)", pv,
+		    mcp_versions()[0], mcp_versions()[1], mcp_versions()[2],
+		    mcp_versions()[3]);
+	msg = cJSON_ParseWithLength(q->body.p ? q->body.p : "", q->body.len);
+	if (msg == NULL)
+		return reply_rpc_error(c, MHD_HTTP_BAD_REQUEST,
+		    MCP_PARSE_ERROR, "Parse error: the body is not valid JSON");
+	method = cJSON_IsObject(msg) ?
+	    cJSON_GetObjectItemCaseSensitive(msg, "method") : NULL;
+	is_init = cJSON_IsString(method) &&
+	    strcmp(method->valuestring, "initialize") == 0;
+	sid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Session-Id");
+
+	if (h->cfg->stateless) {
+		mcp_session_init(&local, 0);
+		resp = mcp_handle_json(h->srv, &local, msg, &info);
+		mcp_session_done(&local);
+	} else if (is_init && sid == NULL) {
+		if ((s = session_new(h)) == NULL) {
+			cJSON_Delete(msg);
+			return reply_rpc_error(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+			    MCP_INTERNAL_ERROR, "too many sessions; retry "
+			    "later");
+		}
+		pthread_mutex_lock(&s->lock);
+		resp = mcp_handle_json(h->srv, &s->s, msg, &info);
+		pthread_mutex_unlock(&s->lock);
+		if (!(info & MCP_INFO_INITIALIZE)) {
+			session_put(h, s, 1);
+			s = NULL;
+		}
+	} else {
+		if (sid == NULL) {
+			cJSON_Delete(msg);
+			return reply_rpc_error(c, MHD_HTTP_BAD_REQUEST,
+			    MCP_INVALID_REQUEST, "Bad Request: Mcp-Session-Id "
+			    "header is required (send initialize first)");
+		}
+		if ((s = session_get(h, sid)) == NULL) {
+			cJSON_Delete(msg);
+			return reply_rpc_error(c, MHD_HTTP_NOT_FOUND,
+			    MCP_INVALID_REQUEST, "Session not found: "
+			    "initialize a new session");
+		}
+		pthread_mutex_lock(&s->lock);
+		resp = mcp_handle_json(h->srv, &s->s, msg, &info);
+		pthread_mutex_unlock(&s->lock);
+	}
+	cJSON_Delete(msg);
+	if (resp == NULL)
+		rv = reply(c, MHD_HTTP_ACCEPTED, NULL, NULL,
+		    (s != NULL && is_init) ? s->id : NULL);
+	else
+		rv = reply(c, (info & MCP_INFO_INVALID) &&
+		    !(info & MCP_INFO_REQUEST) ? MHD_HTTP_BAD_REQUEST :
+		    MHD_HTTP_OK, "application/json", resp,
+		    (s != NULL && is_init) ? s->id : NULL);
+	if (s != NULL)
+		session_put(h, s, 0);
+	return rv;
+}
+
+static enum MHD_Result
+route_mcp_delete(struct mcp_http *h, struct MHD_Connection *c)
+{
+	struct http_session	*s;
+	const char		*sid;
+
+	if (h->cfg->stateless)
+		return reply_405(c, "POST");
+	sid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Session-Id");
+	if (sid == NULL)
+		return reply_rpc_error(c, MHD_HTTP_BAD_REQUEST,
+		    MCP_INVALID_REQUEST, "Bad Request: Mcp-Session-Id header "
+		    "is required");
+	if ((s = session_get(h, sid)) == NULL)
+		return reply_rpc_error(c, MHD_HTTP_NOT_FOUND,
+		    MCP_INVALID_REQUEST, "Session not found");
+	session_put(h, s, 1);
+	return reply(c, MHD_HTTP_OK, NULL, NULL, NULL);
+}
+
+static enum MHD_Result
+route_mcp_get(struct mcp_http *h, struct MHD_Connection *c)
+{
+	struct http_session	*s;
+	const char		*sid;
+
+	if (!h->cfg->stateless) {
+		sid = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+		    "Mcp-Session-Id");
+		if (sid == NULL)
+			return reply_rpc_error(c, MHD_HTTP_BAD_REQUEST,
+			    MCP_INVALID_REQUEST, "Bad Request: "
+			    "Mcp-Session-Id header is required");
+		if ((s = session_get(h, sid)) == NULL)
+			return reply_rpc_error(c, MHD_HTTP_NOT_FOUND,
+			    MCP_INVALID_REQUEST, "Session not found");
+		session_put(h, s, 0);
+		/* No server-initiated messages yet: no stream to open. */
+		return reply_405(c, "POST, DELETE");
+	}
+	return reply_405(c, "POST");
+}
+
+static enum MHD_Result
+route_healthz(struct mcp_http *h, struct MHD_Connection *c)
+{
+	char	*body;
+
+	xasprintf(&body, "{\"status\":\"ok\",\"skills\":%zu}",
+	    engine_count(mcp_server_engine(h->srv)));
+	return reply_json(c, MHD_HTTP_OK, body);
+}
+
+static unsigned int
+rest_status(int rv)
+{
+	switch (rv) {
+	case SR_USAGE:
+		return MHD_HTTP_BAD_REQUEST;
+	case SR_NOTFOUND:
+		return MHD_HTTP_NOT_FOUND;
+	case SR_REFUSED:
+		return MHD_HTTP_FORBIDDEN;
+	default:
+		return MHD_HTTP_INTERNAL_SERVER_ERROR;
+	}
+}
+
+static enum MHD_Result
+route_rest(struct mcp_http *h, struct MHD_Connection *c, const char *tool,
+    const cJSON *args)
+{
+	cJSON		*out = NULL;
+	char		*cause = NULL, *body;
+	int		 rv;
+	enum MHD_Result	 r;
+
+	if ((rv = mcp_tool_run(h->srv, tool, args, &out, &cause)) != 0) {
+		r = reply_rest_error(c, rest_status(rv), cause);
+		free(cause);
+		return r;
+	}
+	body = cJSON_PrintUnformatted(out);
+	cJSON_Delete(out);
+	return reply_json(c, MHD_HTTP_OK, body);
+}
+
+static enum MHD_Result
+route_rest_get_list(struct mcp_http *h, struct MHD_Connection *c)
+{
+	static const char *const keys[] = { "kind", "tier", "tag", "cursor",
+	    NULL };
+	const char	*v;
+	cJSON		*args = cJSON_CreateObject();
+	enum MHD_Result	 r;
+	size_t		 i;
+
+	for (i = 0; keys[i] != NULL; i++)
+		if ((v = MHD_lookup_connection_value(c,
+		    MHD_GET_ARGUMENT_KIND, keys[i])) != NULL)
+			cJSON_AddStringToObject(args, keys[i], v);
+	r = route_rest(h, c, "list_skills", args);
+	cJSON_Delete(args);
+	return r;
+}
+
+static enum MHD_Result
+route_rest_post(struct mcp_http *h, struct MHD_Connection *c,
+    const char *tool, struct http_req *q)
+{
+	cJSON		*args;
+	enum MHD_Result	 r;
+
+	args = cJSON_ParseWithLength(q->body.p ? q->body.p : "", q->body.len);
+	if (args == NULL || !cJSON_IsObject(args)) {
+		cJSON_Delete(args);
+		return reply_rest_error(c, MHD_HTTP_BAD_REQUEST, "the body must "
+		    "be a JSON object of the tool's arguments");
+	}
+	r = route_rest(h, c, tool, args);
+	cJSON_Delete(args);
+	return r;
+}
+
+static const struct {
+	const char	*path;
+	const char	*tool;
+} rest_posts[] = {
+	{ "/tools/skill_load",		"load_skill" },
+	{ "/tools/skill_read",		"read_skill_file" },
+	{ "/tools/search_skills",	"search_skills" },
+	{ NULL,				NULL }
+};
+
+/*
+ * Host and Origin (403), then the token (401). Returns MHD_YES with
+ * *done 0 when the request may go on.
+ */
+static enum MHD_Result
+check_access(struct mcp_http *h, struct MHD_Connection *c, int *done)
+{
+	const char	*origin, *host, *auth;
+
+	*done = 1;
+	origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+	    MHD_HTTP_HEADER_ORIGIN);
+	host = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+	    MHD_HTTP_HEADER_HOST);
+	if (!mcp_http_origin_ok(origin, &h->cfg->allowed_origins))
+		return reply_rpc_error(c, MHD_HTTP_FORBIDDEN,
+		    MCP_INVALID_REQUEST, "Forbidden: Origin %s is not allowed "
+		    "(transport.allowed_origins)", origin);
+	if (h->loopback && host != NULL &&
+	    !host_ok(host, &h->cfg->allowed_origins))
+		return reply_rpc_error(c, MHD_HTTP_FORBIDDEN,
+		    MCP_INVALID_REQUEST, "Forbidden: Host %s is not a local "
+		    "name (DNS rebinding protection)", host);
+	if (h->cfg->auth_token != NULL && h->cfg->auth_token[0] != '\0') {
+		auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+		    MHD_HTTP_HEADER_AUTHORIZATION);
+		if (!token_ok(auth, h->cfg->auth_token))
+			return reply_rpc_error(c, MHD_HTTP_UNAUTHORIZED,
+			    MCP_INVALID_REQUEST, "Unauthorized: send "
+			    "Authorization: Bearer <transport.auth_token>");
+	}
+	*done = 0;
+	return MHD_YES;
+}
+
+static enum MHD_Result
+on_request(void *cls, struct MHD_Connection *c, const char *url,
+    const char *method, const char *version, const char *upload,
+    size_t *upload_size, void **con_cls)
+{
+	struct mcp_http	*h = cls;
+	struct http_req	*q = *con_cls;
+	const char	*cl;
+	enum MHD_Result	 r;
+	unsigned long long n;
+	int		 done, is_mcp, i;
+
+	if (q == NULL) {
+		/* First call: headers only. Refuse early what we can. */
+		r = check_access(h, c, &done);
+		if (done)
+			return r;
+		cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+		    MHD_HTTP_HEADER_CONTENT_LENGTH);
+		if (cl != NULL && (n = strtoull(cl, NULL, 10)) > h->max_body)
+			return reply_rpc_error(c, MHD_HTTP_CONTENT_TOO_LARGE,
+			    MCP_INVALID_REQUEST, "Payload Too Large: the body "
+			    "is over %zu bytes (transport.max_body_kb)",
+			    h->max_body);
+		q = xcalloc(1, sizeof *q);
+		buf_init(&q->body, h->max_body);
+		*con_cls = q;
+		return MHD_YES;
+	}
+	if (*upload_size > 0) {
+		if (!q->toobig && buf_add(&q->body, upload, *upload_size) != 0)
+			q->toobig = 1;
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	if (q->toobig)
+		return reply_rpc_error(c, MHD_HTTP_CONTENT_TOO_LARGE,
+		    MCP_INVALID_REQUEST, "Payload Too Large: the body is over "
+		    "%zu bytes (transport.max_body_kb)", h->max_body);
+
+	is_mcp = strcmp(url, h->cfg->http_path) == 0;
+	if (is_mcp) {
+		if (strcmp(method, MHD_HTTP_METHOD_POST) == 0)
+			return route_mcp_post(h, c, q);
+		if (strcmp(method, MHD_HTTP_METHOD_GET) == 0)
+			return route_mcp_get(h, c);
+		if (strcmp(method, MHD_HTTP_METHOD_DELETE) == 0)
+			return route_mcp_delete(h, c);
+		return reply_405(c, h->cfg->stateless ? "POST" :
+		    "POST, GET, DELETE");
+	}
+	if (strcmp(url, "/healthz") == 0) {
+		if (strcmp(method, MHD_HTTP_METHOD_GET) != 0)
+			return reply_405(c, "GET");
+		return route_healthz(h, c);
+	}
+	if (strcmp(url, "/tools/skill_list") == 0) {
+		if (strcmp(method, MHD_HTTP_METHOD_GET) != 0)
+			return reply_405(c, "GET");
+		return route_rest_get_list(h, c);
+	}
+	for (i = 0; rest_posts[i].path != NULL; i++)
+		if (strcmp(url, rest_posts[i].path) == 0) {
+			if (strcmp(method, MHD_HTTP_METHOD_POST) != 0)
+				return reply_405(c, "POST");
+			return route_rest_post(h, c, rest_posts[i].tool, q);
+		}
+	return reply_rest_error(c, MHD_HTTP_NOT_FOUND, "not found: the MCP "
+	    "endpoint is POST on transport.path");
+}
+
+static void
+on_done(void *cls, struct MHD_Connection *c, void **con_cls,
+    enum MHD_RequestTerminationCode toe)
+{
+	struct http_req	*q = *con_cls;
+
+	if (q != NULL) {
+		buf_done(&q->body);
+		free(q);
+		*con_cls = NULL;
+	}
+}
+
+static int
+addr_is_loopback(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)(const void *)sa)->
+		    sin_addr.s_addr) >> 24) == 127;
+	if (sa->sa_family == AF_INET6)
+		return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)
+		    (const void *)sa)->sin6_addr);
+	return 0;
+}
+
+int
+mcp_http_start(struct mcp_server *srv, const struct config *cfg,
+    struct mcp_http **out, char **cause)
+{
+	struct addrinfo		 hints, *ai = NULL;
+	struct mcp_http		*h;
+	const union MHD_DaemonInfo *di;
+	char			 port[16];
+	unsigned int		 flags;
+	int			 e, rv = 0;
+
+	*out = NULL;
+	*cause = NULL;
+	if (cfg->http_path == NULL || cfg->http_path[0] != '/') {
+		xasprintf(cause, "transport.path must start with '/'");
+		return SR_CONFIG;
+	}
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+	snprintf(port, sizeof port, "%d", cfg->http_port);
+	if ((e = getaddrinfo(cfg->http_host, port, &hints, &ai)) != 0) {
+		xasprintf(cause, "%s: %s", cfg->http_host, gai_strerror(e));
+		return SR_CONFIG;
+	}
+	h = xcalloc(1, sizeof *h);
+	h->srv = srv;
+	h->cfg = cfg;
+	h->max_body = (size_t)(cfg->max_body_kb > 0 ? cfg->max_body_kb : 1024) *
+	    1024;
+	h->loopback = addr_is_loopback(ai->ai_addr);
+	pthread_mutex_init(&h->slock, NULL);
+	flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
+	    MHD_USE_ERROR_LOG;
+	if (ai->ai_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	if (cfg->threads > 1)
+		h->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, h,
+		    MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+		    MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads,
+		    MHD_OPTION_CONNECTION_TIMEOUT,
+		    (unsigned int)(cfg->timeout_s > 0 ? cfg->timeout_s : 30),
+		    MHD_OPTION_NOTIFY_COMPLETED, on_done, h,
+		    MHD_OPTION_END);
+	else
+		h->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, h,
+		    MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+		    MHD_OPTION_CONNECTION_TIMEOUT,
+		    (unsigned int)(cfg->timeout_s > 0 ? cfg->timeout_s : 30),
+		    MHD_OPTION_NOTIFY_COMPLETED, on_done, h,
+		    MHD_OPTION_END);
+	freeaddrinfo(ai);
+	if (h->d == NULL) {
+		xasprintf(cause, "cannot listen on %s:%d (address in use, or "
+		    "not a local address?)", cfg->http_host, cfg->http_port);
+		rv = SR_IO;
+		pthread_mutex_destroy(&h->slock);
+		free(h);
+		return rv;
+	}
+	di = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_BIND_PORT);
+	h->port = di != NULL ? di->port : cfg->http_port;
+	*out = h;
+	return 0;
+}
+
+int
+mcp_http_port(struct mcp_http *h)
+{
+	return h->port;
+}
+
+void
+mcp_http_stop(struct mcp_http *h)
+{
+	size_t	 i;
+
+	if (h == NULL)
+		return;
+	MHD_stop_daemon(h->d);
+	for (i = 0; i < SESSION_MAX; i++)
+		if (h->sessions[i] != NULL)
+			session_free(h->sessions[i]);
+	pthread_mutex_destroy(&h->slock);
+	free(h);
+}

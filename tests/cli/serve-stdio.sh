@@ -85,6 +85,8 @@ printf '%s\n' "$INIT" "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"param
 	'{"jsonrpc":"2.0","id":3,"method":"ping"}' | "$SR" serve >"$T/out4"
 contains "$(sed -n 2p "$T/out4")" 'longer than 1024 bytes' "an oversized line is refused"
 contains "$(sed -n 3p "$T/out4")" '"id":3,"result":{}' "the next line is served"
+printf '%s\n%s' "$INIT" "$big" | "$SR" serve >"$T/out4b"
+contains "$(sed -n 2p "$T/out4b")" 'longer than 1024 bytes' "an oversized last line without a newline is refused too"
 
 # 5. SIGTERM while waiting for input: clean exit 0.
 mkfifo "$T/fifo"

@@ -69,7 +69,7 @@ test_tiers(void)
 	usr = mkdirs("home/.claude/skills/mine");
 	clone = mkdirs("clones/repo/skills/x");
 	evil = mkdirs("elsewhere/evil");
-	mkdirs("trusted/ok");
+	free(mkdirs("trusted/ok"));
 	proj = mkdirs("proj/.claude/skills");
 
 	cfg = config_defaults();
