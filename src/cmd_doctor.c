@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "cmd.h"
 #include "config.h"
 #include "sanitize.h"
@@ -62,10 +63,13 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "context-tokens", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct config	*cfg = ctx->cfg;
+	cJSON			*budget = NULL;
+	long			 context_tokens = 0;
 	struct scan_result	 scan;
 	struct skill_set	 set;
 	struct store_rejects	 rej;
@@ -76,10 +80,17 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 	size_t			 i, added = 0, changed = 0, vanished = 0;
 	int			 ch, json = 0, problems = 0, rv;
 
-	while ((ch = getopt_long(argc, argv, "j", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "jc:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'j':
 			json = 1;
+			break;
+		case 'c':
+			if (cmd_parse_long(optarg, 1000, 100000000L,
+			    &context_tokens) == -1)
+				return cmd_usage("doctor", "--context-tokens: '%s' "
+				    "is not a number of tokens from 1000 to "
+				    "100000000", optarg);
 			break;
 		case 'h':
 			return cmd_help("doctor");
@@ -157,6 +168,11 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 		cJSON_AddStringToObject(o, "sanitizer_problem", cause);
 		problems++;
 	}
+	/* What the user's agent pays today for the indexed skills. */
+	if (cJSON_IsTrue(cJSON_GetObjectItem(ix, "exists"))) {
+		budget = budget_report(&set, cfg, context_tokens);
+		cJSON_AddItemReferenceToObject(o, "budget", budget);
+	}
 	cJSON_AddNumberToObject(o, "problems", problems);
 
 	if (json)
@@ -195,9 +211,12 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 			printf("sanitiser: %zu patterns\n", sanitize_count(san));
 		else
 			printf("sanitiser: %s\n", cause);
+		if (budget != NULL)
+			budget_print(stdout, budget);
 		printf("%d problem%s\n", problems, problems == 1 ? "" : "s");
 		cJSON_Delete(o);
 	}
+	cJSON_Delete(budget);
 	free(cause);
 	free(cfgpath);
 	free(datadir);

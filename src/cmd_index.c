@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "indexer.h"
+#include "miniindex.h"
 #include "status.h"
 #include "validate.h"
 
@@ -127,6 +128,17 @@ cmd_index(struct cmd_ctx *ctx, int argc, char **argv)
 	if ((rv = indexer_run(ctx->cfg, NULL, NULL, flags, &rep, &cause)) != 0) {
 		index_report_done(&rep);
 		return cmd_fail(rv, cause);
+	}
+	/* mini_index.auto: keep the Tier-1 file in step with the index. */
+	{
+		int	 written = 0;
+
+		if (miniindex_auto(ctx->cfg, &rep.set, &written, &cause) != 0) {
+			cmd_warn("mini-index: %s", cause);
+			free(cause);
+			cause = NULL;
+		} else if (written && !json)
+			printf("mini-index: %s updated\n", ctx->cfg->mini_path);
 	}
 	if (json)
 		rv = cmd_print_json(index_report_json(&rep));

@@ -64,6 +64,20 @@ struct config {
 	int		 max_body_kb;		/* transport.max_body_kb */
 	int		 timeout_s;		/* transport.timeout_s */
 	int		 threads;		/* transport.threads */
+
+	/* telemetry + stats (src/telemetry.c, stats/, cmd_stats.c) */
+	int		 telemetry_enabled;	/* telemetry.enabled */
+	char		*telemetry_path;	/* telemetry.db_path (stats.db) */
+	int		 store_queries;		/* telemetry.store_queries (enum telemetry_queries) */
+	int		 retention_days;	/* telemetry.retention_days, 0: forever */
+	double		 conversion_window_s;	/* stats.conversion_window_s */
+
+	/* Tier-1 mini-index and doctor's budget report (miniindex.c, budget.c) */
+	int		 mini_budget_tokens;	/* mini_index.budget_tokens */
+	char		*mini_path;		/* mini_index.path */
+	char		*mini_group_by;		/* mini_index.group_by: auto|tags|scope */
+	int		 mini_auto;		/* mini_index.auto */
+	int		 context_tokens;	/* doctor.context_tokens */
 };
 
 /* Returns a config holding the built-in defaults (paths expanded). */

@@ -37,6 +37,9 @@ static const char *const val_tier[] = {
 	"untrusted", "user", "verified", "trusted", NULL
 };
 static const char *const val_embedder[] = { "builtin", NULL };
+/* Indexed by enum telemetry_queries (telemetry.h). */
+static const char *const val_queries[] = { "false", "true", "hash", NULL };
+static const char *const val_group_by[] = { "auto", "tags", "scope", NULL };
 
 #define BOOL(k, f, d, h)	{ k, OPT_BOOL, OFF(f), d, NULL, 0, 1, NULL, 0, h }
 #define INT(k, f, d, lo, hi, h)	{ k, OPT_INT, OFF(f), d, NULL, lo, hi, NULL, 0, h }
@@ -166,6 +169,50 @@ const struct options_entry options_table[] = {
 	    "Seconds an HTTP connection may stay idle."),
 	INT("transport.threads", threads, "4", 1, 64,
 	    "Worker threads of the HTTP server."),
+
+	BOOL("telemetry.enabled", telemetry_enabled, "false",
+	    "Record searches, loads and index runs in the local telemetry "
+	    "database for skills-radar stats and tui. "
+	    "Off by default; when off nothing is created or written, and "
+	    "nothing ever leaves the machine."),
+	PATH("telemetry.db_path", telemetry_path,
+	    "$XDG_DATA_HOME/skills-radar/stats.db",
+	    "The SQLite telemetry database, written by every server and CLI "
+	    "process when telemetry.enabled is true and read by stats and "
+	    "tui."),
+	ENUM("telemetry.store_queries", store_queries, "true", val_queries,
+	    OPTF_ENUM_INT,
+	    "How search queries are recorded: true stores the text (case "
+	    "folded, blanks collapsed), hash stores a keyed hash whose random "
+	    "key lives in the database, so repeated queries still group but "
+	    "the text cannot be read back, false stores no query at all."),
+	INT("telemetry.retention_days", retention_days, "90", 0, 36500,
+	    "Events older than this many days are deleted, at most once a day, "
+	    "by a writing process; 0 keeps every event."),
+	DBL("stats.conversion_window_s", conversion_window_s, "300", 1, 86400,
+	    "A load counts as converting a search when it follows the search "
+	    "in the same session within this many seconds."),
+
+	INT("mini_index.budget_tokens", mini_budget_tokens, "1000", 50, 100000,
+	    "Hard token budget of the Tier-1 mini-index written by mini-index. "
+	    "When the full list does not fit, summaries are shortened, then "
+	    "dropped, then groups are folded into counts with their first "
+	    "names."),
+	PATH("mini_index.path", mini_path, "~/.claude/SKILLS-INDEX.md",
+	    "File written by mini-index and imported from ~/.claude/CLAUDE.md "
+	    "by mini-index --install."),
+	ENUM("mini_index.group_by", mini_group_by, "auto", val_group_by, 0,
+	    "Sections of the mini-index: tags (hub-tags), scope (user, "
+	    "project, plugin) or auto (tags when most skills have them, else "
+	    "plugins and scopes when there are several, else shared name "
+	    "parts)."),
+	BOOL("mini_index.auto", mini_auto, "false",
+	    "Regenerate the mini-index file after index and on hot reload."),
+	INT("doctor.context_tokens", context_tokens, "200000", 1000, 100000000,
+	    "Context window, in tokens, that doctor assumes for Claude Code's "
+	    "skill listing budget (context tokens x 4 x 1% characters); the "
+	    "environment variable SLASH_COMMAND_TOOL_CHAR_BUDGET overrides "
+	    "the result."),
 };
 
 const size_t options_count = sizeof options_table / sizeof options_table[0];

@@ -1,0 +1,163 @@
+/*
+ * The Tier-1 mini-index: a short Markdown text naming every skill an agent
+ * may search for or load, grouped by hub-tag (or by plugin, scope or
+ * shared name part when skills carry no tags), one line per skill with a
+ * one-sentence gist, inside a hard token budget (tokens.h estimates).
+ * When the full text does not fit it degrades in steps that keep every
+ * skill discoverable as long as possible: shorter gists, then names only,
+ * then per-group counts with the first names and a pointer to
+ * search_skills, then the groups' counts alone.
+ *
+ * The same text goes to ~/.claude/SKILLS-INDEX.md (imported from
+ * CLAUDE.md) and, with MINIINDEX_MCP, into the MCP server's instructions.
+ * Everything returned is allocated and owned by the caller (free()); the
+ * skill set is borrowed for the call only. Output is deterministic: the
+ * same entries and options give the same bytes.
+ */
+#ifndef SR_MINIINDEX_H
+#define SR_MINIINDEX_H
+
+#include <stddef.h>
+
+#include "skill.h"
+
+struct config;
+
+enum miniindex_group {
+	MINIINDEX_GROUP_AUTO = 0,	/* tags, else scopes, else name parts */
+	MINIINDEX_GROUP_TAGS,
+	MINIINDEX_GROUP_SCOPE
+};
+
+/* How far the text had to degrade to fit (miniindex_info.level). */
+enum miniindex_level {
+	MINIINDEX_FULL = 0,	/* every skill with its gist (<= 80 chars) */
+	MINIINDEX_SHORT,	/* every skill, gists shortened to fit */
+	MINIINDEX_NAMES,	/* every skill by name, no gists */
+	MINIINDEX_TOP,		/* per group: count, first names, "search" */
+	MINIINDEX_COUNTS,	/* per group: count only */
+	MINIINDEX_HEADER	/* only the header and the total */
+};
+
+#define MINIINDEX_MCP	0x1	/* for MCP instructions: no file comment */
+
+/* Characters of a full gist. */
+#define MINIINDEX_SUMMARY_MAX	80
+
+struct miniindex_opts {
+	size_t			 budget;	/* tokens; 0: no limit (the MCP
+						   server sends no text for
+						   mcp.instructions_budget 0) */
+	enum miniindex_group	 group_by;
+	int			 flags;		/* MINIINDEX_MCP */
+};
+
+struct miniindex_info {
+	enum miniindex_level	 level;
+	size_t			 skills;	/* entries eligible */
+	size_t			 named;		/* entries named in the text */
+	size_t			 with_gist;	/* entries given a gist */
+	size_t			 gist_chars;	/* FULL: gist cap (characters) */
+	size_t			 gist_tokens;	/* SHORT: gist cap (tokens) */
+	size_t			 groups;
+	size_t			 tokens;	/* estimated tokens of the text */
+};
+
+/* Options from the configuration (mini_index.*); flags 0. */
+void	 miniindex_opts_from_config(struct miniindex_opts *,
+	    const struct config *);
+/* Parses "auto", "tags" or "scope"; returns the value or -1. */
+int	 miniindex_group_from_name(const char *);
+const char *miniindex_level_name(enum miniindex_level);
+
+/*
+ * Returns 1 when the entry belongs in the mini-index: a winner (not
+ * shadowed) the model may invoke (no disable-model-invocation).
+ */
+int	 miniindex_eligible(const struct skill *);
+
+/*
+ * Builds the Tier-1 text for the eligible entries of set within
+ * opts->budget estimated tokens. Returns the text (never NULL; free() it);
+ * *tokens_out (may be NULL) gets its estimated tokens and *info (may be
+ * NULL) how it was built. With a budget too small for even the header the
+ * text is empty. The MCP server calls this with MINIINDEX_MCP and
+ * mcp.instructions_budget.
+ */
+char	*miniindex_text(const struct skill_set *set,
+	    const struct miniindex_opts *opts, size_t *tokens_out,
+	    struct miniindex_info *info);
+
+/*
+ * The MCP server's instructions text: miniindex_text() with MINIINDEX_MCP
+ * and mcp.instructions_budget, grouped as mini_index.group_by says.
+ * Returns NULL when the budget is 0 (send no instructions); free() it.
+ */
+char	*miniindex_mcp_instructions(const struct skill_set *set,
+	    const struct config *cfg);
+
+/*
+ * The gist of a description: whitespace collapsed, the first sentence,
+ * at most max characters (code points), cut at a word (or, for text
+ * without spaces, a grapheme) boundary with "…", a final period dropped.
+ * "" for an empty description. Allocated.
+ */
+char	*miniindex_summary(const char *description, size_t max);
+
+/*
+ * A keyword gist for tight budgets: the first sentence without filler
+ * words ("use", "when", "the", ...) or words of the skill's name, cut at
+ * a word to at most max characters and max_tokens estimated tokens, no
+ * ellipsis. Allocated.
+ */
+char	*miniindex_keywords(const char *description, const char *name,
+	    size_t max, size_t max_tokens);
+
+/*
+ * Writes data to path atomically (a temporary file in the same
+ * directory, then rename), creating missing parent directories and
+ * keeping an existing file's mode. Returns 0 or SR_IO with *cause set.
+ */
+int	 miniindex_write_file(const char *path, const char *data, size_t len,
+	    char **cause);
+
+/*
+ * Compares the file at path with text: returns 0 when equal, 1 when it
+ * differs or is missing, or SR_IO with *cause set when it cannot be read.
+ */
+int	 miniindex_check_file(const char *path, const char *text,
+	    char **cause);
+
+/* The import line for a mini-index path ("@~/.claude/SKILLS-INDEX.md"). */
+char	*miniindex_import_line(const char *path);
+
+/*
+ * Adds the import line for index_path to the CLAUDE.md at claude_md
+ * (created if missing), unless an identical line is present. Before
+ * changing an existing file it is copied to claude_md + ".bak".
+ * *changed (may be NULL) tells whether the file was written.
+ * Returns 0 or SR_IO with *cause set.
+ */
+int	 miniindex_install(const char *claude_md, const char *index_path,
+	    int *changed, char **cause);
+/*
+ * Removes exactly the lines equal to the import line for index_path
+ * (leaving every other byte as it was), with the same backup. A missing
+ * file or line is not an error (*changed 0).
+ */
+int	 miniindex_uninstall(const char *claude_md, const char *index_path,
+	    int *changed, char **cause);
+
+/* ~/.claude/CLAUDE.md, allocated. */
+char	*miniindex_claude_md_path(void);
+
+/*
+ * Regenerates mini_index.path from set with the configured options when
+ * mini_index.auto is true and the text changed; the lead calls it after
+ * index and on hot reload. *written (may be NULL) tells whether the file
+ * was written. Returns 0 (also when auto is off) or SR_IO with *cause.
+ */
+int	 miniindex_auto(const struct config *cfg, const struct skill_set *set,
+	    int *written, char **cause);
+
+#endif

@@ -1,0 +1,103 @@
+#!/bin/sh
+# mini-index: writing within the budget, --stdout, --check, --install and
+# --uninstall on an isolated HOME, the budget as the real Claude tokenizer
+# counts it (when tests/e2e/node_modules has @anthropic-ai/tokenizer), and
+# the whole ../shared/corpus when it is there.
+. "$(dirname "$0")/setup.sh"
+
+FIX="$DATA/tier1"
+export SKILL_PATHS="$FIX/skills:$FIX/dup"
+IDX="$HOME/.claude/SKILLS-INDEX.md"
+MD="$HOME/.claude/CLAUDE.md"
+NODE_MODULES="$TOP_SRCDIR/tests/e2e/node_modules"
+have_tokenizer=0
+if [ -d "$NODE_MODULES/@anthropic-ai/tokenizer" ] && command -v node >/dev/null 2>&1; then
+	have_tokenizer=1
+fi
+count_tokens() {	# count_tokens FILE: real Claude tokens
+	NODE_PATH="$NODE_MODULES" node "$FIX/count-tokens.js" "$1"
+}
+
+check "index the fixture" "$SR" index
+out=$("$SR" mini-index 2>&1)
+contains "$out" "wrote $IDX" "writes ~/.claude/SKILLS-INDEX.md by default"
+contains "$out" "10 skills, 10 named, 10 with a gist" "names and gists every eligible skill"
+text=$(cat "$IDX")
+contains "$text" "search_skills" "the header tells the agent to search"
+contains "$text" "load_skill" "the header tells the agent to load"
+contains "$text" "## documents" "sections by hub-tag"
+contains "$text" "- pdf-extract: Extract text and tables from PDF files" "a gist is the first sentence"
+contains "$text" "- git-rebase: rebase, squash or reorder commits" "boilerplate openings are dropped"
+lacks "$text" "user-only-release" "disable-model-invocation skills are left out"
+lacks "$text" "older copy" "the shadowed duplicate is left out"
+is "$(grep -c '^- pdf-extract:' "$IDX")" 1 "a skill with two tags is listed once"
+
+status 0 "--check: fresh file is up to date" "$SR" mini-index --check
+printf 'edited\n' >>"$IDX"
+status 1 "--check: an edited file is stale" "$SR" mini-index --check
+out=$("$SR" mini-index --check 2>&1 || true)
+contains "$out" "stale" "--check says stale"
+rm -f "$IDX"
+status 1 "--check: a missing file is stale" "$SR" mini-index --check
+
+a=$("$SR" mini-index --stdout)
+b=$("$SR" mini-index --stdout)
+is "$a" "$b" "output is deterministic"
+[ ! -e "$IDX" ]; ok $? "--stdout writes no file"
+
+"$SR" mini-index --budget 170 --output "$T/small.md" >"$T/small.out"
+contains "$(cat "$T/small.out")" "of 170" "--budget is used"
+for f in pdf-extract pdf-fill docx-write git-bisect git-rebase deploy-k8s polish-ocr cjk-notes long-desc emoji-tool; do
+	grep -q "$f" "$T/small.md" || echo "# missing $f"
+done >"$T/missing"
+is "$(cat "$T/missing")" "" "at 170 tokens every skill is still named"
+"$SR" mini-index --group-by scope --stdout >"$T/scope.md"
+lacks "$(cat "$T/scope.md")" "## documents" "--group-by scope ignores tags"
+status 2 "a bad --budget is a usage error" "$SR" mini-index --budget lots
+status 2 "a bad --group-by is a usage error" "$SR" mini-index --group-by colour
+status 2 "--check and --install exclude each other" "$SR" mini-index --check --install
+
+# --install / --uninstall on ~/.claude/CLAUDE.md
+check "--install creates CLAUDE.md" "$SR" mini-index --install
+is "$(cat "$MD")" "@~/.claude/SKILLS-INDEX.md" "CLAUDE.md holds one import line"
+check "--install again" "$SR" mini-index --install
+is "$(grep -c 'SKILLS-INDEX' "$MD")" 1 "--install is idempotent"
+printf '# rules\nbe terse\n' >"$MD"
+"$SR" mini-index --install >/dev/null
+is "$(cat "$MD")" "$(printf '# rules\nbe terse\n@~/.claude/SKILLS-INDEX.md')" "--install appends to an existing CLAUDE.md"
+is "$(cat "$MD.bak")" "$(printf '# rules\nbe terse')" "--install keeps a backup"
+check "--uninstall" "$SR" mini-index --uninstall
+is "$(cat "$MD")" "$(printf '# rules\nbe terse')" "--uninstall removes exactly the line"
+out=$("$SR" mini-index --uninstall)
+contains "$out" "unchanged" "--uninstall again changes nothing"
+
+# mini_index.* keys from the config file
+mkdir -p "$XDG_CONFIG_HOME/skills-radar"
+printf 'mini_index:\n  path: %s\n  budget_tokens: 200\n' "$T/cfg.md" >"$XDG_CONFIG_HOME/skills-radar/config.yaml"
+out=$("$SR" mini-index)
+contains "$out" "wrote $T/cfg.md" "mini_index.path is used"
+contains "$out" "of 200" "mini_index.budget_tokens is used"
+rm -f "$XDG_CONFIG_HOME/skills-radar/config.yaml"
+
+# The budget as the real tokenizer counts it.
+if [ "$have_tokenizer" = 1 ]; then
+	for b in 100 170 300 1000; do
+		"$SR" mini-index --budget $b --output "$T/b$b.md" >/dev/null
+		n=$(count_tokens "$T/b$b.md")
+		[ "$n" -le "$b" ]; ok $? "fixture at $b: $n real tokens <= $b"
+	done
+else
+	echo "ok $((tap_n = tap_n + 1)) - real tokenizer # SKIP tests/e2e/node_modules missing"
+fi
+
+# The real corpus, when the source tree sits beside it.
+CORPUS="$TOP_SRCDIR/../shared/corpus"
+if [ -d "$CORPUS" ] && [ "$have_tokenizer" = 1 ]; then
+	SKILL_PATHS="$CORPUS" "$SR" index >/dev/null 2>&1
+	SKILL_PATHS="$CORPUS" "$SR" mini-index --output "$T/corpus.md" >"$T/corpus.out"
+	n=$(count_tokens "$T/corpus.md")
+	[ "$n" -le 1000 ]; ok $? "whole corpus at 1000: $n real tokens ($(cat "$T/corpus.out" | sed 's/.*: //'))"
+else
+	echo "ok $((tap_n = tap_n + 1)) - whole corpus # SKIP ../shared/corpus or the tokenizer missing"
+fi
+done_testing
