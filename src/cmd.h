@@ -74,6 +74,12 @@ int	cmd_term_width(void);
  * UTF-8 character. Returns the columns used.
  */
 int	cmd_print_cut(const char *s, int cols);
+/*
+ * Opens the engine with ctx->cfg, printing the error (and a warning when
+ * telemetry could not be opened). Returns SR_OK or the engine's status.
+ */
+struct engine;
+int	cmd_engine_open(struct cmd_ctx *, int flags, struct engine **out);
 /* Prints a cause to stderr as "skills-radar: cause", frees it, returns rv. */
 int	cmd_fail(int rv, char *cause);
 

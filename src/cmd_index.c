@@ -13,6 +13,7 @@
 #include "indexer.h"
 #include "miniindex.h"
 #include "status.h"
+#include "telemetry.h"
 #include "validate.h"
 
 static void
@@ -128,6 +129,18 @@ cmd_index(struct cmd_ctx *ctx, int argc, char **argv)
 	if ((rv = indexer_run(ctx->cfg, NULL, NULL, flags, &rep, &cause)) != 0) {
 		index_report_done(&rep);
 		return cmd_fail(rv, cause);
+	}
+	/* The index event (telemetry, when enabled); failing is a warning. */
+	{
+		struct telemetry	*tel = NULL;
+
+		if (telemetry_open(ctx->cfg, NULL, &tel, &cause) != 0) {
+			cmd_warn("telemetry is off for this run: %s", cause);
+			free(cause);
+			cause = NULL;
+		}
+		telemetry_index(tel, rep.total, rep.duration_ms, "cli");
+		telemetry_close(tel);
 	}
 	/* mini_index.auto: keep the Tier-1 file in step with the index. */
 	{

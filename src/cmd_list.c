@@ -107,9 +107,8 @@ cmd_list(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cmd_usage("list", "unexpected argument '%s'", argv[optind]);
-	if ((rv = engine_open(ctx->cfg, json ? ENGINE_QUIET : 0, &e,
-	    &cause)) != 0)
-		return cmd_fail(rv, cause);
+	if ((rv = cmd_engine_open(ctx, json ? ENGINE_QUIET : 0, &e)) != 0)
+		return rv;
 	if ((rv = engine_list(e, &lf, &arr, &cause)) != 0) {
 		engine_free(e);
 		return cmd_fail(rv, cause);

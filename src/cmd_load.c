@@ -89,8 +89,8 @@ cmd_load(struct cmd_ctx *ctx, int argc, char **argv)
 	if (argc - optind != 1)
 		return cmd_usage("load", argc - optind == 0 ?
 		    "missing skill NAME" : "expected one NAME");
-	if ((rv = engine_open(ctx->cfg, ENGINE_QUIET, &e, &cause)) != 0)
-		return cmd_fail(rv, cause);
+	if ((rv = cmd_engine_open(ctx, ENGINE_QUIET, &e)) != 0)
+		return rv;
 	rv = engine_load(e, argv[optind], (size_t)offset, (size_t)max, allow,
 	    &o, &cause);
 	engine_free(e);
@@ -134,8 +134,8 @@ cmd_read(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (argc - optind != 2)
 		return cmd_usage("read", "expected NAME and PATH");
-	if ((rv = engine_open(ctx->cfg, ENGINE_QUIET, &e, &cause)) != 0)
-		return cmd_fail(rv, cause);
+	if ((rv = cmd_engine_open(ctx, ENGINE_QUIET, &e)) != 0)
+		return rv;
 	rv = engine_read(e, argv[optind], argv[optind + 1], &o, &cause);
 	engine_free(e);
 	if (rv != 0)

@@ -177,6 +177,9 @@ cmd_search(struct cmd_ctx *ctx, int argc, char **argv)
 	if ((rv = engine_open(ctx->cfg, json ? ENGINE_QUIET : 0, &e,
 	    &cause)) != 0)
 		goto fail;
+	if (engine_telemetry_error(e) != NULL)
+		cmd_warn("telemetry is off for this run: %s",
+		    engine_telemetry_error(e));
 	if ((rv = engine_search(e, &so, &res, &cause)) != 0)
 		goto fail;
 	if (json)

@@ -21,6 +21,7 @@
 #include "mcp.h"
 #include "mcp_http.h"
 #include "mcp_stdio.h"
+#include "miniindex.h"
 #include "status.h"
 #include "xmalloc.h"
 
@@ -153,9 +154,14 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_usage("serve", "unknown transport '%s' (use stdio "
 		    "or http)", transport);
 
-	if ((rv = engine_open(cfg, ENGINE_REINDEX | ENGINE_QUIET, &e,
-	    &cause)) != 0)
-		return cmd_fail(rv, cause);
+	if ((rv = cmd_engine_open(ctx, ENGINE_REINDEX | ENGINE_QUIET, &e)) != 0)
+		return rv;
+	/* mini_index.auto: the serve-time rescan is an index run too. */
+	if (miniindex_auto(cfg, engine_skills(e), NULL, &cause) != 0) {
+		cmd_warn("mini-index: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
 	if ((rv = mcp_server_new(e, cfg, &srv, &cause)) != 0) {
 		engine_free(e);
 		return cmd_fail(rv, cause);

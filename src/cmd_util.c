@@ -12,6 +12,7 @@
 #include <utf8proc.h>
 
 #include "cmd.h"
+#include "engine.h"
 #include "status.h"
 
 int
@@ -145,20 +146,16 @@ cmd_print_cut(const char *s, int cols)
 	return used;
 }
 
-/*
- * TEMPORARY (integration): weak stand-ins so the binary links while the
- * commands below are being written in parallel. Removed before release.
- */
-#define SR_PENDING(fn, name)						\
-int fn(struct cmd_ctx *, int, char **) __attribute__((weak));		\
-int									\
-fn(struct cmd_ctx *ctx, int argc, char **argv)				\
-{									\
-	(void)ctx; (void)argc; (void)argv;				\
-	cmd_warn("%s: not available in this build", name);		\
-	return SR_ERR;							\
+int
+cmd_engine_open(struct cmd_ctx *ctx, int flags, struct engine **out)
+{
+	char	*cause = NULL;
+	int	 rv;
+
+	if ((rv = engine_open(ctx->cfg, flags, out, &cause)) != 0)
+		return cmd_fail(rv, cause);
+	if (engine_telemetry_error(*out) != NULL)
+		cmd_warn("telemetry is off for this run: %s",
+		    engine_telemetry_error(*out));
+	return SR_OK;
 }
-SR_PENDING(cmd_serve, "serve")
-SR_PENDING(cmd_stats, "stats")
-SR_PENDING(cmd_tui, "tui")
-SR_PENDING(cmd_mini_index, "mini-index")

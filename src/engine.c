@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -18,6 +19,7 @@
 #include "sanitize.h"
 #include "status.h"
 #include "store.h"
+#include "telemetry.h"
 #include "xmalloc.h"
 
 struct engine {
@@ -28,9 +30,41 @@ struct engine {
 	size_t			 searchable;
 	struct search_index	*idx;
 	struct sanitizer	*san;		/* compiled on first use */
+	struct telemetry	*tel;		/* NULL: telemetry off */
+	char			*tel_error;
 	pthread_mutex_t		 san_lock;
 	pthread_rwlock_t	 lock;
 };
+
+/* The HTTP session of the current caller, for telemetry (engine_caller()). */
+static _Thread_local const char *caller_session;
+
+void
+engine_caller(const char *session)
+{
+	caller_session = session;
+}
+
+static double
+now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+struct telemetry *
+engine_telemetry(struct engine *e)
+{
+	return e->tel;
+}
+
+const char *
+engine_telemetry_error(struct engine *e)
+{
+	return e->tel_error;
+}
 
 static int
 cmp_uid(const void *a, const void *b)
@@ -100,6 +134,8 @@ engine_open(const struct config *cfg, int flags, struct engine **out,
 	skill_set_init(&e->set);
 	pthread_rwlock_init(&e->lock, NULL);
 	pthread_mutex_init(&e->san_lock, NULL);
+	if (telemetry_open(cfg, NULL, &e->tel, &e->tel_error) != 0)
+		e->tel = NULL;	/* a warning for the caller, never fatal */
 
 	need_index = (flags & ENGINE_REINDEX) != 0;
 	if (!need_index) {
@@ -124,6 +160,8 @@ engine_open(const struct config *cfg, int flags, struct engine **out,
 		skill_set_done(&e->set);
 		e->set = rep.set;		/* take the entries */
 		skill_set_init(&rep.set);
+		telemetry_index(e->tel, rep.total, rep.duration_ms,
+		    (flags & ENGINE_REINDEX) ? "serve" : "cli");
 		index_report_done(&rep);
 	}
 	engine_prepare(e);
@@ -142,6 +180,8 @@ engine_free(struct engine *e)
 {
 	if (e == NULL)
 		return;
+	telemetry_close(e->tel);
+	free(e->tel_error);
 	search_index_free(e->idx);
 	sanitize_free(e->san);
 	free(e->winners);
@@ -388,11 +428,13 @@ engine_search(struct engine *e, const struct search_opts *opts, cJSON **out,
 {
 	struct search_result	 res;
 	cJSON			*o, *arr, *m;
+	double			 t0;
 	size_t			 i;
 	int			 rv;
 
 	*out = NULL;
 	memset(&res, 0, sizeof res);
+	t0 = now_ms();
 	pthread_rwlock_rdlock(&e->lock);
 	if ((rv = search_run(e->idx, opts, &res, cause)) != 0) {
 		pthread_rwlock_unlock(&e->lock);
@@ -407,6 +449,16 @@ engine_search(struct engine *e, const struct search_opts *opts, cJSON **out,
 	}
 	cJSON_AddNumberToObject(o, "total_skills", (double)res.total);
 	cJSON_AddBoolToObject(o, "miss", res.miss);
+	if (e->tel != NULL) {
+		const char	*names[20];
+		size_t		 k, n = res.n < 20 ? res.n : 20;
+
+		for (k = 0; k < n; k++)
+			names[k] = res.v[k].skill->uid;
+		telemetry_search(e->tel, opts->query, res.n > 0 ?
+		    res.v[0].score : 0, (int)res.n, names, n, now_ms() - t0,
+		    res.miss, caller_session);
+	}
 	search_result_done(&res);
 	pthread_rwlock_unlock(&e->lock);
 	*out = o;
@@ -494,8 +546,36 @@ check_injection(struct engine *e, const struct skill *s,
 	return SR_REFUSED;
 }
 
+static int	load_locked(struct engine *, const char *, size_t, size_t, int,
+		    cJSON **, char **);
+
 int
 engine_load(struct engine *e, const char *name, size_t offset,
+    size_t max_bytes, int allow_untrusted, cJSON **out, char **cause)
+{
+	const struct skill	*s;
+	const char		*content;
+	double			 t0 = now_ms();
+	int			 rv;
+
+	rv = load_locked(e, name, offset, max_bytes, allow_untrusted, out,
+	    cause);
+	if (e->tel != NULL && name != NULL) {
+		pthread_rwlock_rdlock(&e->lock);
+		s = engine_resolve(e, name);
+		content = rv == 0 ? cJSON_GetStringValue(cJSON_GetObjectItem(*out,
+		    "content")) : NULL;
+		telemetry_load(e->tel, name, s != NULL ? s->uid : NULL, rv == 0,
+		    s != NULL ? tier_name(s->trust) : NULL,
+		    content != NULL ? strlen(content) : 0, now_ms() - t0,
+		    caller_session);
+		pthread_rwlock_unlock(&e->lock);
+	}
+	return rv;
+}
+
+static int
+load_locked(struct engine *e, const char *name, size_t offset,
     size_t max_bytes, int allow_untrusted, cJSON **out, char **cause)
 {
 	const struct skill	*s;

@@ -31,6 +31,23 @@ int	 engine_open(const struct config *cfg, int flags, struct engine **out,
 	    char **cause);
 void	 engine_free(struct engine *);
 
+/*
+ * Telemetry (opt-in): with telemetry.enabled, engine_open() opens the log
+ * and engine_search() and engine_load() record their events. A log that
+ * cannot be opened is not an error: engine_telemetry_error() says why
+ * (borrowed) and the engine runs without it. engine_telemetry() is the
+ * handle, NULL when off (telemetry.h calls accept NULL).
+ */
+struct telemetry *engine_telemetry(struct engine *);
+const char *engine_telemetry_error(struct engine *);
+
+/*
+ * Names the caller of the engine calls that follow on this thread, for
+ * telemetry: session is an HTTP session id (NULL: the process's session).
+ * The string is borrowed until the next call; engine_caller(NULL) resets.
+ */
+void	 engine_caller(const char *session);
+
 /* Searchable entries (winners without disable-model-invocation). */
 size_t	 engine_count(struct engine *);
 const struct sanitizer *engine_sanitizer(struct engine *);

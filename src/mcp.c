@@ -29,6 +29,7 @@
 #include "skill.h"
 #include "status.h"
 #include "strlist.h"
+#include "telemetry.h"
 #include "tokens.h"
 #include "xmalloc.h"
 
@@ -587,13 +588,10 @@ run_search(struct mcp_server *srv, const struct mcp_session *sess,
 	}
 	kind = arg_str(args, "kind");
 	o.kind = kind ? kind_from_name(kind) : -1;
-	/*
-	 * Telemetry hook (telemetry issue): record a "search" event here
-	 * with the client (sess->client_name from initialize.clientInfo;
-	 * sess is NULL for the REST routes), the query, the top-1 score,
-	 * the number of matches, the miss flag and the latency.
-	 */
+	/* The engine records the event (telemetry), under the session. */
+	engine_caller(sess != NULL ? sess->id : NULL);
 	rv = engine_search(srv->engine, &o, out, cause);
+	engine_caller(NULL);
 	strlist_done(&tags);
 	return rv;
 }
@@ -602,14 +600,14 @@ static int
 run_load(struct mcp_server *srv, const struct mcp_session *sess,
     const cJSON *args, cJSON **out, char **cause)
 {
-	/*
-	 * Telemetry hook (telemetry issue): record a "load" event here with
-	 * the client (sess->client_name, NULL sess for REST), the skill, its
-	 * trust tier, found or not, and the latency.
-	 */
-	return engine_load(srv->engine, arg_str(args, "name"),
+	int	 rv;
+
+	engine_caller(sess != NULL ? sess->id : NULL);
+	rv = engine_load(srv->engine, arg_str(args, "name"),
 	    (size_t)arg_int(args, "offset", 0),
 	    (size_t)arg_int(args, "max_bytes", 0), 0, out, cause);
+	engine_caller(NULL);
+	return rv;
 }
 
 static int
@@ -1064,8 +1062,11 @@ m_initialize(struct mcp_req *r)
 	if (info != NULL) {
 		n = cJSON_GetObjectItemCaseSensitive(info, "name");
 		v = cJSON_GetObjectItemCaseSensitive(info, "version");
-		if (cJSON_IsString(n))
+		if (cJSON_IsString(n)) {
 			sess->client_name = xstrndup(n->valuestring, 128);
+			telemetry_set_client(engine_telemetry(r->srv->engine),
+			    sess->client_name);
+		}
 		if (cJSON_IsString(v))
 			sess->client_version = xstrndup(v->valuestring, 64);
 	}

@@ -42,6 +42,7 @@ struct mcp_session {
 	int		 initialized;	/* initialize has been answered */
 	char		 version[16];	/* negotiated protocol version */
 	char		*client_name;	/* initialize clientInfo.name, or NULL */
+	const char	*id;		/* HTTP Mcp-Session-Id (borrowed), or NULL */
 	char		*client_version;
 };
 

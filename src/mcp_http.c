@@ -285,6 +285,7 @@ session_new(struct mcp_http *h)
 	for (i = 0; i < sizeof rnd; i++)
 		snprintf(s->id + 2 * i, 3, "%02x", rnd[i]);
 	mcp_session_init(&s->s, MCP_SESSION_STRICT);
+	s->s.id = s->id;	/* telemetry names the session's events */
 	pthread_mutex_init(&s->lock, NULL);
 	s->used = now;
 	s->refs = 1;

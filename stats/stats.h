@@ -24,6 +24,13 @@ struct stats_query {
 	int		 limit;			/* rows per list (top, recent, missed) */
 	double		 miss_threshold;	/* retrieval.miss_threshold */
 	double		 conversion_window_s;	/* stats.conversion_window_s */
+	/*
+	 * Optional (added): the names (uids) of the indexed entries, so the
+	 * snapshot can list those never loaded; NULL/0 skips that list.
+	 * Borrowed for the duration of stats_snapshot().
+	 */
+	const char *const *skills;
+	size_t		 n_skills;
 };
 
 struct stats_count {
@@ -64,11 +71,25 @@ struct stats_snap {
 	long long		 write_failures;	/* counted by writers, if recorded */
 	const char		*advice;		/* static text from the miss rate */
 	int			 badge;			/* 0 green, 1 yellow, 2 red */
+
+	/* Added after the first draft. */
+	long long		 searches;		/* == by_kind[STATS_SEARCH] */
+	long long		 loads_found;		/* loads that found a skill */
+	long long		 converted_loads;	/* loads within the window after a search */
+	/* Rank of the loaded skill in the search it followed: key "1".."20", or "none". */
+	struct stats_count	*load_ranks;	size_t n_load_ranks;
+	/* Indexed entries (stats_query.skills) with no load in the range, sorted. */
+	struct stats_count	*never_loaded;	size_t n_never_loaded;
+	double			 first_ts, last_ts;	/* range of the events counted, 0 when none */
+	int			 schema_version;	/* PRAGMA user_version of the file */
+	long long		 n_latency[STATS_NKINDS];	/* events with a latency */
 };
 
 /*
- * Opens the database read-only. Returns 0, SR_NOTFOUND when the file does
- * not exist (telemetry never wrote), or SR_IO with *cause.
+ * Opens the database read-only (SQLITE_OPEN_READONLY: it is never created
+ * nor migrated). Returns 0, SR_NOTFOUND when the file does not exist
+ * (telemetry never wrote), or SR_IO with *cause: not a telemetry database,
+ * or a schema newer than this program's.
  */
 int	 stats_open(const char *path, struct stats_db **out, char **cause);
 void	 stats_close(struct stats_db *);
@@ -82,5 +103,16 @@ void	 stats_snap_done(struct stats_snap *);
 
 /* "search", "load", "index" */
 const char *stats_kind_name(enum stats_kind);
+
+/* "green", "yellow", "red" for a badge value. */
+const char *stats_badge_name(int badge);
+
+/*
+ * Returns 0 with *out = unix time for a --since value: a duration (a
+ * positive integer with s, m, h, d or w: "24h", "7d") counted back from
+ * now, or a local date "YYYY-MM-DD", optionally followed by "THH:MM" or
+ * "THH:MM:SS" (a space works too). Returns -1 for anything else.
+ */
+int	 stats_parse_since(const char *s, double now, double *out);
 
 #endif

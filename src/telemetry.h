@@ -1,0 +1,133 @@
+/*
+ * The telemetry writer: appends search, load and index events to stats.db
+ * (the public schema of DESIGN §10; PRAGMA user_version carries
+ * TELEMETRY_SCHEMA_VERSION). Opt-in: telemetry_open() returns a NULL
+ * handle when telemetry.enabled is false, creates nothing, and every call
+ * on a NULL handle does nothing.
+ *
+ * A record call never blocks on the database and never fails the caller:
+ * it copies the event into a bounded in-memory queue and returns; one
+ * background thread per handle writes the queue in short transactions
+ * (WAL, busy timeout), so many processes can append at once without
+ * losing events. An event that cannot be written (queue full, database
+ * unwritable after a few tries) is counted by telemetry_failures() and,
+ * at close, added to the database's meta row "write_failures".
+ *
+ * What is stored (for the TELEMETRY section of skills-radar(1)): only when
+ * telemetry.enabled is true, only in the local SQLite file
+ * telemetry.db_path (default $XDG_DATA_HOME/skills-radar/stats.db);
+ * nothing is ever sent anywhere. One row of table events per
+ *   search: time, session (the server process, or the HTTP session), MCP
+ *     client name, the query (telemetry.store_queries: true stores it NFC,
+ *     case folded, blanks collapsed, at most 512 bytes; hash stores
+ *     "hmac:" and 16 hex digits of an HMAC-SHA256 keyed by a random key
+ *     kept in the same file, so equal queries group but cannot be read
+ *     back; false stores nothing), the top-1 score, the number of results,
+ *     the latency, and in detail (JSON) the names of the first 20 results
+ *     and whether it missed and the rewriter/reranker ran;
+ *   load: time, session, client, the entry loaded (its uid; the name as
+ *     requested when not found), found, trust tier, latency, and in detail
+ *     the name as requested, as resolved and the bytes returned;
+ *   index: time, entries indexed, duration, and the trigger (cli, serve,
+ *     watch) in detail.
+ * Table conv pairs each found load with the search before it in the same
+ * session (derived data for stats). Events older than
+ * telemetry.retention_days (90) are deleted, at most once a day.
+ *
+ * Every string argument is borrowed for the duration of the call only.
+ * The calls are thread-safe. telemetry_close() flushes the queue, joins
+ * the thread and frees the handle.
+ */
+#ifndef SR_TELEMETRY_H
+#define SR_TELEMETRY_H
+
+#include <stddef.h>
+
+struct config;
+struct telemetry;
+
+#define TELEMETRY_SCHEMA_VERSION	1
+#define TELEMETRY_QUEUE_MAX		4096	/* events waiting to be written */
+#define TELEMETRY_QUERY_MAX		512	/* bytes of query text kept */
+
+/* telemetry.store_queries, indexed like its values in options.c. */
+enum telemetry_queries {
+	TELEMETRY_QUERIES_NONE = 0,	/* false */
+	TELEMETRY_QUERIES_TEXT,		/* true */
+	TELEMETRY_QUERIES_HASH		/* hash */
+};
+
+/*
+ * Opens (creating it, its directory and its schema, migrating an older
+ * schema) the database at cfg->telemetry_path and starts the writer
+ * thread. session names this process's events; NULL makes one from the
+ * host name, pid and start time. Returns 0 with *out = NULL when telemetry
+ * is disabled, 0 with a handle, or SR_IO with *cause (free it) when the
+ * database cannot be opened; a caller treats that as a warning and runs on
+ * without telemetry.
+ */
+int	 telemetry_open(const struct config *, const char *session,
+	    struct telemetry **out, char **cause);
+
+/* Records the MCP client's name (clientInfo.name) on later events. */
+void	 telemetry_set_client(struct telemetry *, const char *client);
+
+/*
+ * Records a search. top1 is the best score (ignored when n_results is 0),
+ * top_names the names of the first n_top results in rank order (kept in
+ * detail as "top"; stats finds the rank of a later load there), miss the
+ * caller's miss flag. session_override names an HTTP session (NULL: the
+ * process's session).
+ */
+void	 telemetry_search(struct telemetry *, const char *query, double top1,
+	    int n_results, const char *const *top_names, size_t n_top,
+	    double latency_ms, int miss, const char *session_override);
+
+/*
+ * Like telemetry_search(), with the flags of the optional Ollama stages
+ * (rewriter, reranker: 1 ran, 0 not) stored in detail.
+ */
+void	 telemetry_search_ex(struct telemetry *, const char *query,
+	    double top1, int n_results, const char *const *top_names,
+	    size_t n_top, double latency_ms, int miss, int rewritten,
+	    int reranked, const char *session_override);
+
+/*
+ * Records a load: the name as requested and as resolved (the entry's uid,
+ * as list prints it; NULL when not found), found, the trust tier name,
+ * the bytes returned and the latency.
+ */
+void	 telemetry_load(struct telemetry *, const char *requested,
+	    const char *resolved, int found, const char *trust, size_t bytes,
+	    double latency_ms, const char *session_override);
+
+/* Records an index run: entries indexed, duration, trigger cli|serve|watch. */
+void	 telemetry_index(struct telemetry *, size_t count, double duration_ms,
+	    const char *trigger);
+
+/* Events this handle could not write so far (0 for NULL). */
+long long telemetry_failures(const struct telemetry *);
+
+/*
+ * Waits until every event queued so far is written or counted as failed.
+ * For tests and for callers about to report; close does it too.
+ */
+void	 telemetry_flush(struct telemetry *);
+
+/* Flushes, stops the writer thread and frees the handle. NULL is a no-op. */
+void	 telemetry_close(struct telemetry *);
+
+/*
+ * The normal form a query is stored and grouped in (NFC, case folded,
+ * blanks collapsed and trimmed, cut to TELEMETRY_QUERY_MAX bytes on a
+ * character boundary); allocated.
+ */
+char	*telemetry_query_normal(const char *query);
+
+/*
+ * The schema, for the writer and for tests that build fixture databases:
+ * the SQL creating every table and index of the current version.
+ */
+extern const char telemetry_schema_sql[];
+
+#endif

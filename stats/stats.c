@@ -1,0 +1,822 @@
+/*
+ * Reading stats.db. Every aggregate is one SQL statement over the indexes
+ * of the public schema (events_ts, events_kind on (kind, ts),
+ * events_session on (session, ts)); C only copies the small results.
+ * A snapshot runs inside one read transaction, so its numbers agree with
+ * each other while writers append.
+ */
+#include "autoconfig.h"
+
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "stats.h"
+#include "status.h"
+#include "telemetry.h"
+#include "xmalloc.h"
+
+struct stats_db {
+	char		*path;
+	sqlite3		*db;
+	int		 version;
+	int		 has_conv;	/* the conv table exists */
+	int		 indexed;	/* the indexes INDEXED BY names exist */
+};
+
+static const char *const kind_names[STATS_NKINDS] = {
+	"search", "load", "index"
+};
+
+const char *
+stats_kind_name(enum stats_kind k)
+{
+	if ((int)k < 0 || k >= STATS_NKINDS)
+		return "?";
+	return kind_names[k];
+}
+
+const char *
+stats_badge_name(int badge)
+{
+	switch (badge) {
+	case 2:
+		return "red";
+	case 1:
+		return "yellow";
+	default:
+		return "green";
+	}
+}
+
+static int
+kind_from(const char *s)
+{
+	int	 k;
+
+	for (k = 0; k < STATS_NKINDS; k++) {
+		if (s != NULL && strcmp(s, kind_names[k]) == 0)
+			return k;
+	}
+	return -1;
+}
+
+/* Fills *cause (when cause is not NULL) and returns SR_IO. */
+static int
+db_fail(struct stats_db *d, const char *what, char **cause)
+{
+	if (cause != NULL)
+		xasprintf(cause, "%s: %s: %s", d->path, what,
+		    sqlite3_errmsg(d->db));
+	return SR_IO;
+}
+
+int
+stats_open(const char *path, struct stats_db **out, char **cause)
+{
+	struct stats_db	*d;
+	struct stat	 sb;
+	sqlite3_stmt	*st = NULL;
+	int		 rv = 0, found = 0;
+
+	*out = NULL;
+	if (stat(path, &sb) == -1) {
+		if (errno == ENOENT) {
+			xasprintf(cause, "%s: no telemetry database", path);
+			return SR_NOTFOUND;
+		}
+		xasprintf(cause, "%s: %s", path, strerror(errno));
+		return SR_IO;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		xasprintf(cause, "%s: not a regular file", path);
+		return SR_IO;
+	}
+	d = xcalloc(1, sizeof *d);
+	d->path = xstrdup(path);
+	if (sqlite3_open_v2(path, &d->db, SQLITE_OPEN_READONLY, NULL) !=
+	    SQLITE_OK) {
+		rv = db_fail(d, "cannot open", cause);
+		goto out;
+	}
+	sqlite3_busy_timeout(d->db, 2000);
+	if (sqlite3_prepare_v2(d->db, "PRAGMA user_version", -1, &st,
+	    NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) {
+		rv = db_fail(d, "not a telemetry database", cause);
+		goto out;
+	}
+	d->version = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (d->version > TELEMETRY_SCHEMA_VERSION) {
+		xasprintf(cause, "%s: schema version %d is newer than this "
+		    "program's %d: upgrade skills-radar", path, d->version,
+		    TELEMETRY_SCHEMA_VERSION);
+		rv = SR_IO;
+		goto out;
+	}
+	if (sqlite3_prepare_v2(d->db, "SELECT 1 FROM sqlite_master WHERE "
+	    "type = 'table' AND name = 'events'", -1, &st, NULL) != SQLITE_OK) {
+		rv = db_fail(d, "not a telemetry database", cause);
+		goto out;
+	}
+	found = sqlite3_step(st) == SQLITE_ROW;
+	if (!found) {
+		xasprintf(cause, "%s: not a telemetry database (no events "
+		    "table)", path);
+		rv = SR_IO;
+		goto out;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (sqlite3_prepare_v2(d->db, "SELECT 1 FROM sqlite_master WHERE "
+	    "type = 'table' AND name = 'conv'", -1, &st, NULL) == SQLITE_OK)
+		d->has_conv = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (sqlite3_prepare_v2(d->db, "SELECT count(*) FROM sqlite_master "
+	    "WHERE type = 'index' AND name IN ('events_latency', "
+	    "'events_query', 'events_skill')", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		d->indexed = sqlite3_column_int(st, 0) == 3;
+out:
+	sqlite3_finalize(st);
+	if (rv != 0) {
+		stats_close(d);
+		return rv;
+	}
+	*out = d;
+	return 0;
+}
+
+void
+stats_close(struct stats_db *d)
+{
+	if (d == NULL)
+		return;
+	sqlite3_close(d->db);
+	free(d->path);
+	free(d);
+}
+
+long long
+stats_data_version(struct stats_db *d)
+{
+	sqlite3_stmt	*st;
+	long long	 v = -1;
+
+	if (d == NULL)
+		return -1;
+	if (sqlite3_prepare_v2(d->db, "PRAGMA data_version", -1, &st,
+	    NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/*
+ * Parameters every statement may use: ?1 since, ?2 miss threshold,
+ * ?3 conversion window, ?4 row limit, ?5 a kind name.
+ */
+/*
+ * Copies sql without its "INDEXED BY name" clauses, for a database that
+ * lacks the indexes (written by another tool): slower, still right.
+ */
+static char *
+strip_indexed_by(const char *sql)
+{
+	char		*out, *o;
+	const char	*p = sql, *hit;
+
+	out = o = xmalloc(strlen(sql) + 1);
+	while ((hit = strstr(p, "INDEXED BY ")) != NULL) {
+		memcpy(o, p, (size_t)(hit - p));
+		o += hit - p;
+		p = hit + strlen("INDEXED BY ");
+		while (*p != '\0' && *p != ' ')
+			p++;
+	}
+	strcpy(o, p);
+	return out;
+}
+
+static int
+prep(struct stats_db *d, const struct stats_query *q, const char *sql,
+    const char *kind, sqlite3_stmt **st, char **cause)
+{
+	char	*plain = NULL;
+	int	 n, rc;
+
+	if (!d->indexed && strstr(sql, "INDEXED BY") != NULL)
+		sql = plain = strip_indexed_by(sql);
+	rc = sqlite3_prepare_v2(d->db, sql, -1, st, NULL);
+	free(plain);
+	if (rc != SQLITE_OK)
+		return db_fail(d, "query", cause);
+	n = sqlite3_bind_parameter_count(*st);
+	if (n >= 1)
+		sqlite3_bind_double(*st, 1, q->since);
+	if (n >= 2)
+		sqlite3_bind_double(*st, 2, q->miss_threshold);
+	if (n >= 3)
+		sqlite3_bind_double(*st, 3, q->conversion_window_s);
+	if (n >= 4)
+		sqlite3_bind_int(*st, 4, q->limit > 0 ? q->limit : 10);
+	if (n >= 5)
+		sqlite3_bind_text(*st, 5, kind, -1, SQLITE_STATIC);
+	return 0;
+}
+
+/* Runs a statement returning one integer (0 when no row). */
+static int
+one_int(struct stats_db *d, const struct stats_query *q, const char *sql,
+    const char *kind, long long *out, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc, rv;
+
+	*out = 0;
+	if ((rv = prep(d, q, sql, kind, &st, cause)) != 0)
+		return rv;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	else if (rc != SQLITE_DONE) {
+		rv = db_fail(d, "query", cause);
+	}
+	sqlite3_finalize(st);
+	return rv;
+}
+
+static char *
+col_str(sqlite3_stmt *st, int i)
+{
+	const unsigned char	*s = sqlite3_column_text(st, i);
+
+	return s != NULL ? xstrdup((const char *)s) : NULL;
+}
+
+/* Runs a statement returning (key, n, value) rows into a list. */
+static int
+counts(struct stats_db *d, const struct stats_query *q, const char *sql,
+    struct stats_count **v, size_t *n, char **cause)
+{
+	sqlite3_stmt	*st;
+	size_t		 cap = 0;
+	int		 rc, rv;
+
+	*v = NULL;
+	*n = 0;
+	if ((rv = prep(d, q, sql, NULL, &st, cause)) != 0)
+		return rv;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			*v = xreallocarray(*v, cap, sizeof **v);
+		}
+		(*v)[*n].key = col_str(st, 0);
+		if ((*v)[*n].key == NULL)
+			(*v)[*n].key = xstrdup("");
+		(*v)[*n].n = sqlite3_column_int64(st, 1);
+		(*v)[*n].value = sqlite3_column_double(st, 2);
+		(*n)++;
+	}
+	if (rc != SQLITE_DONE)
+		rv = db_fail(d, "query", cause);
+	sqlite3_finalize(st);
+	return rv;
+}
+
+/*
+ * The range of the events counted, and the index runs; the searches and
+ * loads are counted by their passes. Each subquery is one probe of
+ * events_ts; the count is a range of events_kind (kind, ts).
+ */
+static int
+totals(struct stats_db *d, const struct stats_query *q, struct stats_snap *s,
+    char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rv;
+
+	if ((rv = prep(d, q, "SELECT (SELECT min(ts) FROM events WHERE "
+	    "ts >= ?1), (SELECT max(ts) FROM events WHERE ts >= ?1), "
+	    "(SELECT count(*) FROM events WHERE kind = 'index' AND ts >= ?1), "
+	    "(SELECT count(latency_ms) FROM events INDEXED BY events_latency "
+	    "WHERE kind = 'index' AND ts >= ?1)", NULL, &st, cause)) != 0)
+		return rv;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		s->first_ts = sqlite3_column_double(st, 0);
+		s->last_ts = sqlite3_column_double(st, 1);
+		s->by_kind[STATS_INDEX] = sqlite3_column_int64(st, 2);
+		s->n_latency[STATS_INDEX] = sqlite3_column_int64(st, 3);
+	} else
+		rv = db_fail(d, "counting events", cause);
+	sqlite3_finalize(st);
+	return rv;
+}
+
+/*
+ * The latency at 1-based rank r (of n) of one kind, walking
+ * events_latency from whichever end is nearer.
+ */
+static int
+latency_at(struct stats_db *d, const struct stats_query *q, int k,
+    long long r, long long n, double *out, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc, rv, desc = r > n / 2;
+
+	if ((rv = prep(d, q, desc ? "SELECT latency_ms FROM events INDEXED BY "
+	    "events_latency WHERE kind = ?5 AND latency_ms IS NOT NULL AND "
+	    "ts >= ?1 ORDER BY latency_ms DESC LIMIT 1 OFFSET ?6" :
+	    "SELECT latency_ms FROM events INDEXED BY "
+	    "events_latency WHERE kind = ?5 AND latency_ms IS NOT NULL AND "
+	    "ts >= ?1 ORDER BY latency_ms LIMIT 1 OFFSET ?6", kind_names[k],
+	    &st, cause)) != 0)
+		return rv;
+	sqlite3_bind_int64(st, 6, desc ? n - r : r - 1);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_double(st, 0);
+	else if (rc != SQLITE_DONE)
+		rv = db_fail(d, "latency percentiles", cause);
+	sqlite3_finalize(st);
+	return rv;
+}
+
+/* Nearest-rank percentiles p50 and p95 of one kind's latency. */
+static int
+percentiles(struct stats_db *d, const struct stats_query *q, int k,
+    struct stats_snap *s, char **cause)
+{
+	long long	 n = s->n_latency[k];
+	int		 rv;
+
+	if (n == 0)
+		return 0;
+	if ((rv = latency_at(d, q, k, (long long)ceil(0.50 * (double)n), n,
+	    &s->p50_ms[k], cause)) != 0)
+		return rv;
+	return latency_at(d, q, k, (long long)ceil(0.95 * (double)n), n,
+	    &s->p95_ms[k], cause);
+}
+
+/*
+ * Search-to-load conversion from the conv table, which the events_conv
+ * trigger fills as loads are written (see telemetry.c): a load in the
+ * range converts the search it follows when dt is within the window.
+ */
+static int
+conversion(struct stats_db *d, const struct stats_query *q,
+    struct stats_snap *s, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rv;
+
+	if (!d->has_conv)
+		return 0;
+	if ((rv = prep(d, q, "SELECT count(DISTINCT search_id), count(*), "
+	    "coalesce(avg(rank), 0) FROM conv WHERE ts >= ?1 AND dt <= ?3",
+	    NULL, &st, cause)) != 0)
+		return rv;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		s->conversions = sqlite3_column_int64(st, 0);
+		s->converted_loads = sqlite3_column_int64(st, 1);
+		s->mean_load_rank = sqlite3_column_double(st, 2);
+	} else
+		rv = db_fail(d, "search-to-load conversion", cause);
+	sqlite3_finalize(st);
+	if (rv != 0)
+		return rv;
+	if ((rv = counts(d, q, "SELECT coalesce(CAST(rank AS TEXT), 'none'), "
+	    "count(*), coalesce(rank, 0) FROM conv WHERE ts >= ?1 AND "
+	    "dt <= ?3 GROUP BY rank ORDER BY rank IS NULL, rank",
+	    &s->load_ranks, &s->n_load_ranks, cause)) != 0)
+		return rv;
+	return counts(d, q, "SELECT skill, count(*) AS n, coalesce(avg(rank), "
+	    "0) FROM conv WHERE ts >= ?1 AND dt <= ?3 AND top1 < ?2 "
+	    "GROUP BY skill ORDER BY n DESC, skill LIMIT ?4", &s->after_miss,
+	    &s->n_after_miss, cause);
+}
+
+static int
+recent(struct stats_db *d, const struct stats_query *q, struct stats_snap *s,
+    char **cause)
+{
+	sqlite3_stmt		*st;
+	struct stats_event	*e;
+	size_t			 cap = 0;
+	int			 rc, rv, k;
+
+	if ((rv = prep(d, q, "SELECT ts, kind, session, client, query, skill, "
+	    "top1_score, n_results, latency_ms, trust, found FROM events "
+	    "WHERE ts >= ?1 ORDER BY ts DESC, id DESC LIMIT ?4", NULL, &st,
+	    cause)) != 0)
+		return rv;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((k = kind_from((const char *)sqlite3_column_text(st,
+		    1))) < 0)
+			continue;
+		if (s->n_recent == cap) {
+			cap = cap ? cap * 2 : 16;
+			s->recent = xreallocarray(s->recent, cap,
+			    sizeof *s->recent);
+		}
+		e = &s->recent[s->n_recent++];
+		e->ts = sqlite3_column_double(st, 0);
+		e->kind = (enum stats_kind)k;
+		e->session = col_str(st, 2);
+		e->client = col_str(st, 3);
+		e->query = col_str(st, 4);
+		e->skill = col_str(st, 5);
+		e->top1_score = sqlite3_column_type(st, 6) == SQLITE_NULL ||
+		    k != STATS_SEARCH ? -1 : sqlite3_column_double(st, 6);
+		e->n_results = sqlite3_column_int(st, 7);
+		e->latency_ms = sqlite3_column_double(st, 8);
+		e->trust = col_str(st, 9);
+		e->found = sqlite3_column_type(st, 10) == SQLITE_NULL ? -1 :
+		    sqlite3_column_int(st, 10) != 0;
+	}
+	if (rc != SQLITE_DONE)
+		rv = db_fail(d, "recent events", cause);
+	sqlite3_finalize(st);
+	return rv;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The indexed names (q->skills) absent from loaded (n names, sorted by
+ * strcmp), sorted.
+ */
+static void
+never_loaded(const struct stats_query *q, char **loaded, size_t n,
+    struct stats_snap *s)
+{
+	const char	**names, *key;
+	size_t		  i;
+
+	if (q->skills == NULL || q->n_skills == 0)
+		return;
+	names = xreallocarray(NULL, q->n_skills, sizeof *names);
+	memcpy(names, q->skills, q->n_skills * sizeof *names);
+	qsort(names, q->n_skills, sizeof *names, cmp_str);
+	s->never_loaded = xcalloc(q->n_skills, sizeof *s->never_loaded);
+	for (i = 0; i < q->n_skills; i++) {
+		key = names[i];
+		if (key == NULL || (i > 0 && names[i - 1] != NULL &&
+		    strcmp(names[i - 1], key) == 0))
+			continue;
+		if (n > 0 && bsearch(&key, loaded, n, sizeof *loaded,
+		    cmp_str) != NULL)
+			continue;
+		s->never_loaded[s->n_never_loaded++].key = xstrdup(key);
+	}
+	free(names);
+}
+
+/* Orders a list by count, most first, then by key. */
+static int
+cmp_count(const void *a, const void *b)
+{
+	const struct stats_count	*x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+static void
+push(struct stats_count **v, size_t *n, sqlite3_stmt *st)
+{
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	(*v)[*n].key = col_str(st, 1);
+	if ((*v)[*n].key == NULL)
+		(*v)[*n].key = xstrdup("");
+	(*v)[*n].n = sqlite3_column_int64(st, 2);
+	(*v)[*n].value = sqlite3_column_double(st, 3);
+	(*n)++;
+}
+
+/*
+ * One pass over the searches in events_query (kind, query, ts, top1):
+ * the groups by query are materialised once, then give the top queries
+ * (tag 0), the missed queries (tag 1) and the number of misses (tag 2).
+ */
+static const char search_sql[] =
+	"WITH g AS MATERIALIZED (SELECT query, count(*) AS n, "
+	" avg(top1_score) AS a, sum(coalesce(top1_score, 0) < ?2) AS m, "
+	" avg(CASE WHEN coalesce(top1_score, 0) < ?2 THEN "
+	"  coalesce(top1_score, 0) END) AS am, count(latency_ms) AS nl "
+	" FROM events INDEXED BY events_query "
+	" WHERE kind = 'search' AND ts >= ?1 GROUP BY query) "
+	"SELECT * FROM (SELECT 0, query, n, a, 0 FROM g WHERE query IS NOT "
+	" NULL AND query <> '' ORDER BY n DESC, query LIMIT ?4) "
+	"UNION ALL SELECT * FROM (SELECT 1, query, m, am, 0 FROM g WHERE "
+	" m > 0 AND query IS NOT NULL AND query <> '' ORDER BY m DESC, query "
+	" LIMIT ?4) "
+	"UNION ALL SELECT 2, NULL, coalesce(sum(m), 0), coalesce(sum(n), 0), "
+	" coalesce(sum(nl), 0) FROM g";
+
+/*
+ * One pass over the loads in events_skill (kind, skill, ts, found,
+ * latency): the top loaded skills (tag 0), the number of found loads
+ * (tag 2) and, when ?6 is set, every loaded name in order (tag 3).
+ */
+static const char load_sql[] =
+	"WITH g AS MATERIALIZED (SELECT skill, sum(found = 1) AS n, "
+	" avg(CASE WHEN found = 1 THEN latency_ms END) AS a, count(*) AS t, "
+	" count(latency_ms) AS nl "
+	" FROM events INDEXED BY events_skill "
+	" WHERE kind = 'load' AND ts >= ?1 GROUP BY skill) "
+	"SELECT * FROM (SELECT 0, skill, n, a, 0, 0 FROM g WHERE n > 0 AND "
+	" skill IS NOT NULL ORDER BY n DESC, skill LIMIT ?4) "
+	"UNION ALL SELECT 2, NULL, coalesce(sum(n), 0), coalesce(sum(t), 0), "
+	" coalesce(sum(nl), 0), 0 FROM g "
+	"UNION ALL SELECT 3, skill, n, 0, 0, 0 FROM g WHERE ?6 AND n > 0 AND "
+	" skill IS NOT NULL";
+
+static int
+searches_pass(struct stats_db *d, const struct stats_query *q,
+    struct stats_snap *s, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc, rv;
+
+	if ((rv = prep(d, q, search_sql, NULL, &st, cause)) != 0)
+		return rv;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		switch (sqlite3_column_int(st, 0)) {
+		case 0:
+			push(&s->top_queries, &s->n_top_queries, st);
+			break;
+		case 1:
+			push(&s->missed, &s->n_missed, st);
+			break;
+		default:
+			s->misses = sqlite3_column_int64(st, 2);
+			s->by_kind[STATS_SEARCH] = sqlite3_column_int64(st, 3);
+			s->n_latency[STATS_SEARCH] = sqlite3_column_int64(st, 4);
+			break;
+		}
+	}
+	if (rc != SQLITE_DONE)
+		rv = db_fail(d, "query counts", cause);
+	sqlite3_finalize(st);
+	if (s->n_top_queries > 1)
+		qsort(s->top_queries, s->n_top_queries, sizeof *s->top_queries,
+		    cmp_count);
+	if (s->n_missed > 1)
+		qsort(s->missed, s->n_missed, sizeof *s->missed, cmp_count);
+	return rv;
+}
+
+static int
+loads_pass(struct stats_db *d, const struct stats_query *q,
+    struct stats_snap *s, char **cause)
+{
+	sqlite3_stmt	*st;
+	char		**loaded = NULL;
+	size_t		  n = 0, i;
+	int		  rc, rv;
+
+	if ((rv = prep(d, q, load_sql, NULL, &st, cause)) != 0)
+		return rv;
+	sqlite3_bind_int(st, 6, q->skills != NULL && q->n_skills > 0);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		switch (sqlite3_column_int(st, 0)) {
+		case 0:
+			push(&s->top_loads, &s->n_top_loads, st);
+			break;
+		case 2:
+			s->loads_found = sqlite3_column_int64(st, 2);
+			s->by_kind[STATS_LOAD] = sqlite3_column_int64(st, 3);
+			s->n_latency[STATS_LOAD] = sqlite3_column_int64(st, 4);
+			break;
+		default:
+			loaded = xreallocarray(loaded, n + 1, sizeof *loaded);
+			loaded[n++] = col_str(st, 1);
+			break;
+		}
+	}
+	if (rc != SQLITE_DONE)
+		rv = db_fail(d, "load counts", cause);
+	sqlite3_finalize(st);
+	if (s->n_top_loads > 1)
+		qsort(s->top_loads, s->n_top_loads, sizeof *s->top_loads,
+		    cmp_count);
+	if (rv == 0) {
+		if (n > 1)
+			qsort(loaded, n, sizeof *loaded, cmp_str);
+		never_loaded(q, loaded, n, s);
+	}
+	for (i = 0; i < n; i++)
+		free(loaded[i]);
+	free(loaded);
+	return rv;
+}
+
+static const char advice_none[] =
+	"No searches recorded yet: nothing to tune.";
+static const char advice_red[] =
+	"Miss rate above 30 %: enable the Ollama query rewriter (and the "
+	"reranker), so vague queries are turned into the words the skills "
+	"use.";
+static const char advice_yellow[] =
+	"Miss rate between 15 % and 30 %: read the missed queries and improve "
+	"the description or when_to_use of the skills that should have "
+	"matched them, starting with the skills loaded after a miss.";
+static const char advice_green[] =
+	"Miss rate below 15 %: search finds the skills; nothing to tune.";
+
+int
+stats_snapshot(struct stats_db *d, const struct stats_query *q,
+    struct stats_snap *s, char **cause)
+{
+	long long	 v;
+	int		 rv, k;
+
+	memset(s, 0, sizeof *s);
+	s->schema_version = d->version;
+	if (sqlite3_exec(d->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(d, "starting a read", cause);
+	if ((rv = totals(d, q, s, cause)) != 0 ||
+	    (rv = searches_pass(d, q, s, cause)) != 0 ||
+	    (rv = loads_pass(d, q, s, cause)) != 0)
+		goto out;
+	s->searches = s->by_kind[STATS_SEARCH];
+	for (k = 0; k < STATS_NKINDS; k++) {
+		s->total += s->by_kind[k];
+		if ((rv = percentiles(d, q, k, s, cause)) != 0)
+			goto out;
+	}
+	if (s->total == 0)
+		s->first_ts = s->last_ts = 0;
+	if ((rv = conversion(d, q, s, cause)) != 0 ||
+	    (rv = recent(d, q, s, cause)) != 0)
+		goto out;
+	/* meta may be missing in a database another tool wrote. */
+	if (one_int(d, q, "SELECT CAST(value AS INTEGER) FROM meta WHERE "
+	    "key = 'write_failures'", NULL, &v, NULL) == 0)
+		s->write_failures = v;
+
+	/* A load in the range may follow a search just before it. */
+	if (s->conversions > s->searches)
+		s->conversions = s->searches;
+	if (s->searches > 0) {
+		s->miss_rate = (double)s->misses / (double)s->searches;
+		s->conversion_rate = (double)s->conversions /
+		    (double)s->searches;
+	}
+	s->badge = s->miss_rate > 0.30 ? 2 : s->miss_rate > 0.15 ? 1 : 0;
+	if (s->searches == 0)
+		s->advice = advice_none;
+	else
+		s->advice = s->badge == 2 ? advice_red : s->badge == 1 ?
+		    advice_yellow : advice_green;
+out:
+	sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
+	if (rv != 0)
+		stats_snap_done(s);
+	return rv;
+}
+
+static void
+counts_free(struct stats_count *v, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		free(v[i].key);
+	free(v);
+}
+
+void
+stats_snap_done(struct stats_snap *s)
+{
+	size_t	 i;
+
+	if (s == NULL)
+		return;
+	counts_free(s->top_queries, s->n_top_queries);
+	counts_free(s->top_loads, s->n_top_loads);
+	counts_free(s->missed, s->n_missed);
+	counts_free(s->after_miss, s->n_after_miss);
+	counts_free(s->load_ranks, s->n_load_ranks);
+	counts_free(s->never_loaded, s->n_never_loaded);
+	for (i = 0; i < s->n_recent; i++) {
+		free(s->recent[i].session);
+		free(s->recent[i].client);
+		free(s->recent[i].query);
+		free(s->recent[i].skill);
+		free(s->recent[i].trust);
+	}
+	free(s->recent);
+	memset(s, 0, sizeof *s);
+}
+
+/* Reads exactly n digits at *p into *out. */
+static int
+digits(const char **p, int n, int *out)
+{
+	int	 v = 0;
+
+	while (n-- > 0) {
+		if (!isdigit((unsigned char)**p))
+			return -1;
+		v = v * 10 + (**p - '0');
+		(*p)++;
+	}
+	*out = v;
+	return 0;
+}
+
+int
+stats_parse_since(const char *s, double now, double *out)
+{
+	struct tm	 tm, chk;
+	const char	*p = s;
+	char		*end;
+	long		 n;
+	int		 y, mo, da, h = 0, mi = 0, se = 0;
+	time_t		 t;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	if (isdigit((unsigned char)*s) && strlen(s) <= 8 &&
+	    strchr(s, '-') == NULL) {
+		errno = 0;
+		n = strtol(s, &end, 10);
+		if (errno != 0 || n <= 0 || end[0] == '\0' || end[1] != '\0')
+			return -1;
+		switch (*end) {
+		case 's':
+			break;
+		case 'm':
+			n *= 60;
+			break;
+		case 'h':
+			n *= 3600;
+			break;
+		case 'd':
+			n *= 86400;
+			break;
+		case 'w':
+			n *= 7 * 86400;
+			break;
+		default:
+			return -1;
+		}
+		*out = now - (double)n;
+		return 0;
+	}
+	if (digits(&p, 4, &y) == -1 || *p++ != '-' ||
+	    digits(&p, 2, &mo) == -1 || *p++ != '-' ||
+	    digits(&p, 2, &da) == -1)
+		return -1;
+	if (*p == 'T' || *p == ' ') {
+		p++;
+		if (digits(&p, 2, &h) == -1 || *p++ != ':' ||
+		    digits(&p, 2, &mi) == -1)
+			return -1;
+		if (*p == ':') {
+			p++;
+			if (digits(&p, 2, &se) == -1)
+				return -1;
+		}
+	}
+	if (*p != '\0' || y < 1970 || mo < 1 || mo > 12 || da < 1 ||
+	    da > 31 || h > 23 || mi > 59 || se > 59)
+		return -1;
+	memset(&tm, 0, sizeof tm);
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = da;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = se;
+	tm.tm_isdst = -1;
+	chk = tm;
+	if ((t = mktime(&tm)) == (time_t)-1)
+		return -1;
+	/* mktime normalises 2026-02-31 to March: refuse it. */
+	if (tm.tm_mday != chk.tm_mday || tm.tm_mon != chk.tm_mon)
+		return -1;
+	*out = (double)t;
+	return 0;
+}

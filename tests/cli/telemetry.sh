@@ -1,0 +1,42 @@
+#!/bin/sh
+# Telemetry end to end: nothing without opt-in; with it, search, load and
+# index from the CLI and the MCP server land in stats.db and in stats.
+. "$(dirname "$0")/setup.sh"
+. "$TESTDIR/fixture.sh"
+install_tree
+db="$XDG_DATA_HOME/skills-radar/stats.db"
+
+"$SR" index >/dev/null
+"$SR" search "pdf forms" >/dev/null 2>&1
+"$SR" load alpha >/dev/null 2>&1
+ok "$([ ! -e "$db" ]; echo $?)" "telemetry off (the default): no stats.db is created"
+status 4 "stats says telemetry is disabled" "$SR" stats
+contains "$(cat "$T/.out")" "disabled" "the message says so"
+
+cat >>"$XDG_CONFIG_HOME/skills-radar/config.yaml" <<EOC
+telemetry:
+  enabled: true
+EOC
+"$SR" index >/dev/null
+"$SR" search "fill pdf forms" >/dev/null 2>&1
+"$SR" search "zzqx unknown words" >/dev/null 2>&1
+"$SR" load alpha >/dev/null 2>&1
+"$SR" load nosuch >/dev/null 2>&1 || true
+ok "$([ -s "$db" ]; echo $?)" "with telemetry.enabled, stats.db exists"
+"$SR" stats --json >"$T/s.json"
+is "$(json 'j.totals.search+","+j.totals.load+","+j.totals.index' <"$T/s.json")" "2,2,1" \
+	"two searches, two loads and one index recorded"
+printf '%s\n' \
+	'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"wiring-test","version":"1"}}}' \
+	'{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_skills","arguments":{"query":"release notes from git"}}}' \
+	'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"load_skill","arguments":{"name":"beta"}}}' |
+	"$SR" serve >/dev/null 2>&1
+clients=$(sqlite3 "$db" "SELECT group_concat(DISTINCT client) FROM events WHERE client IS NOT NULL" 2>/dev/null || echo nosqlite)
+case "$clients" in nosqlite) echo "ok $((tap_n + 1)) # SKIP sqlite3 not installed"; tap_n=$((tap_n + 1)) ;;
+*) contains "$clients" "wiring-test" "MCP events carry the client name from initialize" ;; esac
+"$SR" stats --json >"$T/s2.json"
+is "$(json 'j.totals.search+","+j.totals.load' <"$T/s2.json")" "3,3" "the server's search and load are recorded"
+out=$("$SR" stats)
+contains "$out" "fill pdf forms" "the text report lists the queries"
+done_testing
