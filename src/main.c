@@ -47,7 +47,8 @@ static const struct cmd_entry cmds[] = {
 	  "[--since 24h|7d|DATE] [--limit N] [--db PATH] [--json]",
 	  "report on the telemetry log" },
 	{ "tui", cmd_tui, CMD_NEEDS_CONFIG,
-	  "[--once] [--db PATH] [--refresh SECONDS]",
+	  "[--once] [--color|--no-color] [--range 1h|24h|7d|all] [--db PATH] "
+	  "[--refresh SECONDS]",
 	  "live dashboard of searches and loads" },
 	{ "doctor", cmd_doctor, CMD_NEEDS_CONFIG,
 	  "[--context-tokens N] [--json]", "check the setup and report problems" },

@@ -1,0 +1,292 @@
+#!/bin/sh
+# tui: the dashboard, driven inside tmux at fixed sizes against a fixture
+# index and stats.db; and --once golden frames.
+. "$(dirname "$0")/../cli/setup.sh"
+TD="$TOP_SRCDIR/tests/tui"
+export TZ=UTC LC_ALL=C.UTF-8
+unset LANG LC_CTYPE COLUMNS LINES || true
+
+# mkstats (built by make check) writes stats.db with the writer's schema.
+MKSTATS="${TOP_BUILDDIR:-$(dirname "$SR")/..}/tests/tui/mkstats"
+if [ ! -x "$MKSTATS" ]; then
+	echo "1..0 # SKIP $MKSTATS is not built (make check builds it)"
+	exit 0
+fi
+
+# The fixture: USER, TRUSTED and UNTRUSTED skills, one missing root.
+mkdir -p "$HOME/.claude/skills"
+cp -R "$TD/data/skills/user/." "$HOME/.claude/skills/"
+cp -R "$TD/data/skills/trusted" "$TD/data/skills/other" "$T/"
+cat >"$T/config.yaml" <<EOC
+paths:
+  - $HOME/.claude/skills
+  - $T/trusted
+  - $T/other
+  - $T/missing
+scan:
+  project_roots: false
+trust:
+  trusted_paths:
+    - $T/trusted
+telemetry:
+  enabled: true
+  db_path: $T/stats.db
+EOC
+export SKILLS_RADAR_CONFIG="$T/config.yaml"
+check "fixture index built" "$SR" index
+check "fixture stats.db built" sh -c '"$1" "$2" <"$3"' _ "$MKSTATS" \
+	"$T/stats.db" "$TD/data/events.sql"
+VERSION=$("$SR" version | sed 's/^skills-radar //')
+
+# A frame with the version replaced, so the goldens survive releases.
+frame() {	# frame COLS LINES [ARGS...]
+	_c=$1; _l=$2; shift 2
+	COLUMNS=$_c LINES=$_l "$SR" tui --once "$@" | sed -E \
+	    "1s/skills-radar $VERSION (.*) ─+┐\$/skills-radar VERSION \1 ─┐/"
+}
+for size in 100x30 80x24 60x20 30x8; do
+	frame "${size%x*}" "${size#*x}" >"$T/once-$size.txt"
+	# UPDATE_GOLDEN=1 rewrites the goldens (read them before committing).
+	[ -z "${UPDATE_GOLDEN:-}" ] || cp "$T/once-$size.txt" "$TD/golden-$size.txt"
+	if cmp -s "$T/once-$size.txt" "$TD/golden-$size.txt"; then
+		ok 0 "--once $size matches tests/tui/golden-$size.txt"
+	else
+		ok 1 "--once $size matches tests/tui/golden-$size.txt"
+		diff "$TD/golden-$size.txt" "$T/once-$size.txt" | sed 's/^/#   /' | head -30
+	fi
+done
+out=$(cat "$T/once-100x30.txt")
+contains "$out" "6 skills" "header: the skill count"
+contains "$out" "3/4 paths" "header: reachable/total roots"
+contains "$out" "TRUSTED    " "tier panel"
+contains "$out" "miss 20% of 5" "top queries: miss rate of the searches"
+contains "$out" "数据库 迁移 工具" "a CJK query is shown whole"
+contains "$(cat "$T/once-30x8.txt")" "terminal too small" "30x8: too small"
+lacks "$(cat "$T/once-100x30.txt")" "$(printf '\033')" "--once: no escapes by default"
+contains "$(frame 100 30 --color)" "$(printf '\033[0;1;30;43mmiss 20%%')" \
+	"--once --color: a yellow miss badge"
+lacks "$(NO_COLOR=1 frame 100 30)" "$(printf '\033')" "NO_COLOR: no escapes"
+out=$(frame 100 30 --db "$T/none.db")
+contains "$out" "no stats.db yet" "no stats.db: the panels say so"
+contains "$out" "Trust tier breakdown" "no stats.db: the index is still shown"
+sed 's/enabled: true/enabled: false/' "$T/config.yaml" >"$T/off.yaml"
+out=$(SKILLS_RADAR_CONFIG="$T/off.yaml" frame 100 30 --db "$T/none.db")
+contains "$out" "telemetry is off" "telemetry disabled: the panels say so"
+status 2 "--refresh rejects a bad value" "$SR" tui --refresh soon
+status 2 "--range rejects a bad value" "$SR" tui --once --range 2y
+
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "# SKIP the interactive tests: tmux is not installed"
+	done_testing
+	exit $?
+fi
+
+# One tmux server per start (a fresh socket: no race with a dying one).
+nsock=0
+SOCK="$T/tmux.0.sock"
+tm() { tmux -S "$SOCK" -f /dev/null "$@"; }
+trap 'tm kill-server >/dev/null 2>&1 || true; rm -rf "$T"' EXIT INT TERM
+
+# start COLS LINES [ENV...]: runs the dashboard in a fresh session.
+start() {
+	_c=$1; _l=$2; shift 2
+	tm kill-server >/dev/null 2>&1 || true
+	nsock=$((nsock + 1))
+	SOCK="$T/tmux.$nsock.sock"
+	rm -f "$T/exit"
+	tm new-session -d -s tui -x "$_c" -y "$_l" \
+	    "env $* TERM=screen-256color TZ=UTC LC_ALL=C.UTF-8 SKILLS_RADAR_CONFIG=$T/config.yaml '$SR' tui --refresh 0.1; echo \$? >'$T/exit'; sleep 30"
+	tm set-option -g window-size manual >/dev/null 2>&1 || true
+}
+screen() { tm capture-pane -p -t tui; }
+screen_e() { tm capture-pane -p -e -t tui; }
+# wait_for TEXT [TRIES]: polls the screen every 0.1 s, up to TRIES times.
+wait_for() {
+	_i=0
+	while [ $_i -lt "${2:-30}" ]; do
+		case "$(screen)" in *"$1"*) return 0 ;; esac
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+# wait_for_e TEXT: like wait_for, on the screen with its escapes.
+wait_for_e() {
+	_i=0
+	while [ $_i -lt 30 ]; do
+		case "$(screen_e)" in *"$1"*) return 0 ;; esac
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+# wait_sel TEXT: until the selected row (▸) shows TEXT.
+wait_sel() {
+	_i=0
+	while [ $_i -lt 30 ]; do
+		case "$(screen | grep '▸')" in *"$1"*) return 0 ;; esac
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+wait_gone() {
+	_i=0
+	while [ $_i -lt "${2:-30}" ]; do
+		case "$(screen)" in *"$1"*) ;; *) return 0 ;; esac
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+wait_exit() {
+	_i=0
+	while [ $_i -lt 30 ]; do
+		[ -s "$T/exit" ] && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+keys() { tm send-keys -t tui "$@"; }
+# event QUERY SCORE: another process appends a search, now.
+event() {
+	echo "INSERT INTO events(ts, kind, session, query, top1_score," \
+	    "n_results, latency_ms) VALUES (strftime('%s','now'), 'search'," \
+	    "'live', '$1', $2, 1, 1.5);" | "$MKSTATS" "$T/stats.db"
+}
+
+for size in 80x24 200x50; do
+	start "${size%x*}" "${size#*x}"
+	wait_for "a11y-orchestrator"; ok $? "$size: the dashboard starts"
+	s=$(screen)
+	contains "$s" "Trust tier breakdown" "$size: tier panel"
+	contains "$s" "Top loaded skills" "$size: loads panel"
+	contains "$s" "a11y-orchestrator" "$size: a loaded skill"
+	contains "$s" "miss 20% of 5" "$size: miss badge"
+	contains "$s" "q quit" "$size: footer keys"
+	is "$(screen | wc -l | tr -d ' ')" "${size#*x}" "$size: fills the pane"
+done
+
+start 100 30
+wait_for "a11y-orchestrator"; ok $? "100x30: starts"
+e=$(screen_e)
+contains "$e" "$(printf '\033[1m\033[30m\033[43mmiss 20%%')" "the miss badge is yellow"
+contains "$e" "$(printf '\033[32m0.79')" "a search scoring 0.79 is green"
+contains "$e" "$(printf '\033[33m0.45')" "a search scoring 0.45 is yellow"
+contains "$e" "$(printf '\033[31m0.21')" "a search scoring 0.21 is red"
+contains "$e" "$(printf '\033[1m\033[31mno-such-skill')" "a failed load is red"
+contains "$e" "$(printf '\033[2mindex')" "index events are dim"
+
+# Live: events appended by another process appear within 2 s.
+event "live query one" 0.9
+wait_for "live query one" 20; ok $? "a new event appears within 2 s"
+contains "$(screen)" "miss 17% of 6" "the badge follows the new search"
+
+# Scroll, filter, details, help, range, pause.
+keys Down
+wait_sel "数据库"; ok $? "Down moves the selection to the second event"
+keys Tab
+wait_for_e "$(printf '\033[1m\033[30m\033[46mTop loaded skills')"
+ok $? "Tab moves the focus to the next list"
+keys Down
+wait_sel "perf-vue-runtime"; ok $? "Down moves in the focused list"
+keys BTab
+wait_for_e "$(printf '\033[1m\033[30m\033[46mRecent events')"
+ok $? "Shift-Tab moves the focus back"
+keys / v u e Enter
+wait_for 'filter "vue" 2/10'; ok $? "/ filters the events"
+s=$(screen | sed -n '8,30p' | cut -c42-)
+lacks "$s" "kubernetes" "the filter hides other events"
+contains "$s" "perf-vue-runtime" "the filter keeps matching loads"
+keys Enter
+wait_for "session"; ok $? "Enter opens the event's details"
+keys x
+wait_gone "session"; ok $? "a key closes the details"
+keys Escape
+wait_gone 'filter "vue"'; ok $? "Escape clears the filter"
+keys '?'
+wait_for "this help"; ok $? "? shows the help"
+keys x
+wait_gone "this help"; ok $? "a key closes the help"
+keys t
+wait_for "range 1h"; ok $? "t cycles the range"
+contains "$(screen)" "live query one" "range 1h keeps a new event"
+wait_gone "a11y-orchestrator  USER"; ok $? "range 1h drops old events"
+keys t t t
+wait_for "range all"; ok $? "t cycles back to all"
+keys p
+wait_for "PAUSED"; ok $? "p pauses"
+event "while paused" 0.5
+wait_for "while paused" 10 && r=1 || r=0
+ok $r "paused: no updates for 1 s"
+keys p
+wait_for "while paused" 20; ok $? "p resumes and catches up"
+
+# Resize: fewer panels, then the too-small message, then back.
+tm resize-window -t tui -x 60 -y 20
+# The compact layout puts the events box under the queries box.
+wait_for "├─ Recent events"; ok $? "60x20: events still shown, full width"
+s=$(screen)
+lacks "$s" "Trust tier breakdown" "60x20: the tier panel is dropped"
+contains "$s" "Top queries" "60x20: top queries still shown"
+is "$(screen | awk '{ if (length($0) > m) m = length($0) } END { print NR }')" 20 "60x20: relayout to 20 rows"
+tm resize-window -t tui -x 30 -y 8
+wait_for "terminal too small"; ok $? "30x8: terminal too small"
+tm resize-window -t tui -x 100 -y 30
+wait_for "Trust tier breakdown"; ok $? "back to 100x30: every panel"
+keys q
+wait_exit; ok $? "q exits"
+is "$(cat "$T/exit" 2>/dev/null)" 0 "q: exit status 0"
+
+# Ctrl-C and SIGTERM quit cleanly.
+start 100 30
+wait_for "a11y-orchestrator"
+keys C-c
+wait_exit; ok $? "Ctrl-C exits"
+is "$(cat "$T/exit" 2>/dev/null)" 0 "Ctrl-C: exit status 0"
+start 100 30
+wait_for "a11y-orchestrator"
+pid=$(pgrep -P "$(tm display -p -t tui '#{pane_pid}')" -x skills-radar || true)
+if [ -n "$pid" ]; then
+	kill -TERM "$pid"
+	wait_exit; ok $? "SIGTERM exits"
+	is "$(cat "$T/exit" 2>/dev/null)" 0 "SIGTERM: exit status 0"
+else
+	echo "ok $((tap_n + 1)) # SKIP the dashboard's pid was not found"
+	tap_n=$((tap_n + 1))
+fi
+
+# index.db changes: the header and the tier panel follow.
+start 100 30
+wait_for "6 skills"; ok $? "header: 6 skills before the re-index"
+mkdir -p "$T/trusted/release-notes"
+printf -- '---\nname: release-notes\ndescription: %s\n---\n\nSteps.\n' \
+	"Write release notes from the merged pull requests." \
+	>"$T/trusted/release-notes/SKILL.md"
+"$SR" index >/dev/null 2>&1 || true
+wait_for "7 skills" 40; ok $? "a re-index shows up without a restart"
+contains "$(screen | grep TRUSTED | head -1)" " 2 " "the tier panel counts the new skill"
+keys q
+wait_exit
+
+# NO_COLOR: bold and reverse only, no colour.
+start 100 30 NO_COLOR=1
+wait_for "a11y-orchestrator"
+e=$(screen_e)
+contains "$e" "Recent events" "NO_COLOR: the dashboard runs"
+contains "$e" "$(printf '\033[1m')" "NO_COLOR: bold is used"
+is "$(printf '%s\n' "$e" | grep -cE "$(printf '\033')\\[(3[0-7]|4[0-7]|38;|48;)")" 0 \
+	"NO_COLOR: no colour escapes"
+keys q
+wait_exit; ok $? "NO_COLOR: q exits"
+
+# No stats.db yet: says so, then picks it up when it appears.
+rm -f "$T/stats.db" "$T/stats.db-wal" "$T/stats.db-shm"
+start 100 30
+wait_for "no stats.db yet"; ok $? "no stats.db: the dashboard waits"
+"$MKSTATS" "$T/stats.db" <"$TD/data/events.sql"
+wait_for "miss 20% of 5" 30; ok $? "stats.db appears: the dashboard shows it"
+keys q
+wait_exit
+done_testing
