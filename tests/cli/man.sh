@@ -6,7 +6,7 @@ page1="$TOP_BUILDDIR/man/skills-radar.1"
 page5="$TOP_BUILDDIR/man/skills-radar.yaml.5"
 ok "$([ -s "$page1" ]; echo $?)" "skills-radar.1 was generated"
 ok "$([ -s "$page5" ]; echo $?)" "skills-radar.yaml.5 was generated"
-lacks "$(cat "$page1")" "@" "skills-radar.1 has no unreplaced @PLACEHOLDER@"
+if grep -Eq '@[A-Z0-9_]+@' "$page1" "$page5"; then ok 1 "no unreplaced @PLACEHOLDER@"; else ok 0 "no unreplaced @PLACEHOLDER@"; fi
 if command -v mandoc >/dev/null 2>&1; then
 	for p in "$page1" "$page5"; do
 		out=$(mandoc -Tlint -W warning "$p" 2>&1 | grep -v 'referenced manual not found' || true)
@@ -17,15 +17,15 @@ else
 fi
 # every command in the table is documented, with each of its long options
 for cmd in $("$SR" --help | awk '/^commands:/{f=1;next} f&&/^  /{print $1} f&&!NF{exit}'); do
-	ok "$(grep -q "^\.It Cm $cmd" "$page1"; echo $?)" "the man page documents '$cmd'"
+	grep -q "^\.It Cm $cmd" "$page1" && r=0 || r=1; ok $r "the man page documents '$cmd'"
 	usage=$("$SR" "$cmd" --help | head -1)
 	for opt in $(printf '%s\n' "$usage" | grep -o -- '--[a-z-]*' | sort -u); do
-		ok "$(grep -q -- "Fl -${opt#--}" "$page1"; echo $?)" "the man page documents $cmd $opt"
+		grep -q -- "Fl -${opt#--}" "$page1" && r=0 || r=1; ok $r "the man page documents $cmd $opt"
 	done
 done
 # every rule id a finding can carry is listed
 for id in $("$SR" --config /dev/null validate --rules-mdoc | awk '/^\.It Li/{print $3}'); do
-	ok "$(grep -q "^\.It Li $id " "$page1"; echo $?)" "rule $id is in VALIDATION RULES"
+	grep -q "^\.It Li $id " "$page1" && r=0 || r=1; ok $r "rule $id is in VALIDATION RULES"
 done
 # the examples run
 check "example: index" env SKILL_PATHS="$TOP_SRCDIR/config/examples" "$SR" index

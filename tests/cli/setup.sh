@@ -19,7 +19,7 @@ tap_n=0
 tap_failed=0
 ok() {	# ok COND-EXIT-STATUS DESCRIPTION: use as `cmd; ok $? "desc"` or via check
 	tap_n=$((tap_n + 1))
-	if [ "$1" -eq 0 ]; then
+	if [ "${1:-1}" = 0 ]; then
 		echo "ok $tap_n - $2"
 	else
 		echo "not ok $tap_n - $2"
