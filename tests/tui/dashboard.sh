@@ -33,7 +33,9 @@ telemetry:
   db_path: $T/stats.db
 EOC
 export SKILLS_RADAR_CONFIG="$T/config.yaml"
-check "fixture index built" "$SR" index
+# Built with telemetry off: the golden frames show the fixture events only.
+sed 's/enabled: true/enabled: false/' "$T/config.yaml" >"$T/off.yaml"
+check "fixture index built" "$SR" --config "$T/off.yaml" index
 check "fixture stats.db built" sh -c '"$1" "$2" <"$3"' _ "$MKSTATS" \
 	"$T/stats.db" "$TD/data/events.sql"
 VERSION=$("$SR" version | sed 's/^skills-radar //')
@@ -141,7 +143,7 @@ wait_gone() {
 }
 wait_exit() {
 	_i=0
-	while [ $_i -lt 30 ]; do
+	while [ $_i -lt 100 ]; do
 		[ -s "$T/exit" ] && return 0
 		sleep 0.1
 		_i=$((_i + 1))
@@ -264,7 +266,7 @@ mkdir -p "$T/trusted/release-notes"
 printf -- '---\nname: release-notes\ndescription: %s\n---\n\nSteps.\n' \
 	"Write release notes from the merged pull requests." \
 	>"$T/trusted/release-notes/SKILL.md"
-"$SR" index >/dev/null 2>&1 || true
+"$SR" --config "$T/off.yaml" index >/dev/null 2>&1 || true
 wait_for "7 skills" 40; ok $? "a re-index shows up without a restart"
 contains "$(screen | grep TRUSTED | head -1)" " 2 " "the tier panel counts the new skill"
 keys q
