@@ -476,19 +476,29 @@ skill_dir(const struct skill *s, char **dir)
 	return 0;
 }
 
-cJSON *
-engine_files(struct engine *e, const struct skill *s)
+/* The bundled files; *truncated (may be NULL) says the cap was hit. */
+static cJSON *
+list_files(struct engine *e, const struct skill *s, int *truncated)
 {
 	cJSON	*arr;
 	char	*dir;
-	int	 truncated;
+	int	 cut = 0;
 
-	if (s->kind != KIND_SKILL)
-		return cJSON_CreateArray();
-	skill_dir(s, &dir);
-	arr = files_list(dir, e->cfg->max_files_per_skill, &truncated);
-	free(dir);
+	if (s->kind == KIND_SKILL) {
+		skill_dir(s, &dir);
+		arr = files_list(dir, e->cfg->max_files_per_skill, &cut);
+		free(dir);
+	} else
+		arr = cJSON_CreateArray();
+	if (truncated != NULL)
+		*truncated = cut;
 	return arr;
+}
+
+cJSON *
+engine_files(struct engine *e, const struct skill *s)
+{
+	return list_files(e, s, NULL);
 }
 
 /* The load policy shared by load and read. */
@@ -641,7 +651,13 @@ load_locked(struct engine *e, const char *name, size_t offset,
 		free(page);
 	}
 	cJSON_AddItemToObject(o, "warnings", warnings_json(&f));
-	cJSON_AddItemToObject(o, "files", engine_files(e, s));
+	{
+		int	 cut;
+
+		cJSON_AddItemToObject(o, "files", list_files(e, s, &cut));
+		/* limits.max_files_per_skill was hit: more files exist. */
+		cJSON_AddBoolToObject(o, "files_truncated", cut);
+	}
 	cJSON_AddBoolToObject(o, "truncated", offset + n < clen);
 	if (offset + n < clen)
 		cJSON_AddNumberToObject(o, "next_offset", (double)(offset + n));

@@ -77,6 +77,10 @@ limits:
 EOC
 status 6 "read refuses a file over limits.max_related_kb" "$SR" read beta references/big.md
 contains "$(cat "$T/.out")" "max_related_kb" "the size refusal names the limit"
+is "$("$SR" load --json beta | json 'j.files_truncated')" false "files_truncated is false under the cap"
+echo "  max_files_per_skill: 1" >>"$XDG_CONFIG_HOME/skills-radar/config.yaml"
+is "$("$SR" load --json beta | json 'j.files.length+","+j.files_truncated')" "1,true" \
+	"limits.max_files_per_skill caps the list and says so"
 status 4 "read of an unknown skill" "$SR" read nosuch references/guide.md
 status 4 "read of an agent: no bundled files" "$SR" read reviewer x.md
 status 2 "read needs NAME and PATH" "$SR" read beta
