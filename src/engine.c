@@ -22,18 +22,34 @@
 #include "telemetry.h"
 #include "xmalloc.h"
 
-struct engine {
-	const struct config	*cfg;
+/*
+ * One immutable state of the index: the entries and the search index
+ * over them. A reload builds a new snapshot and swaps it in; calls in
+ * flight keep the snapshot they started with (a reference each), so they
+ * see the old or the new index, never a mix, and a swap never waits for
+ * them. The last reference frees it.
+ */
+struct engine_snap {
 	struct skill_set	 set;		/* every entry, owned */
 	struct skill		**winners;	/* sorted by uid, borrowed */
 	size_t			 n_winners;
 	size_t			 searchable;
 	struct search_index	*idx;
+	unsigned long		 gen;
+	char			*digest;	/* index.db content it was built from */
+	int			 refs;		/* under engine.snap_lock */
+};
+
+struct engine {
+	const struct config	*cfg;
+	struct engine_snap	*cur;		/* holds one reference */
+	unsigned long		 gen;
+	pthread_mutex_t		 snap_lock;
+	pthread_mutex_t		 reload_lock;	/* one reload at a time */
 	struct sanitizer	*san;		/* compiled on first use */
 	struct telemetry	*tel;		/* NULL: telemetry off */
 	char			*tel_error;
 	pthread_mutex_t		 san_lock;
-	pthread_rwlock_t	 lock;
 };
 
 /* The HTTP session of the current caller, for telemetry (engine_caller()). */
@@ -74,7 +90,7 @@ cmp_uid(const void *a, const void *b)
 }
 
 static void
-engine_prepare(struct engine *e)
+snap_prepare(struct engine_snap *e)
 {
 	size_t	 i;
 
@@ -93,6 +109,79 @@ engine_prepare(struct engine *e)
 		qsort(e->winners, e->n_winners, sizeof *e->winners, cmp_uid);
 }
 
+static void
+snap_free(struct engine_snap *sn)
+{
+	if (sn == NULL)
+		return;
+	search_index_free(sn->idx);
+	free(sn->winners);
+	skill_set_done(&sn->set);
+	free(sn->digest);
+	free(sn);
+}
+
+/* Takes a reference on the current snapshot; give it back with snap_put(). */
+static struct engine_snap *
+snap_get(struct engine *e)
+{
+	struct engine_snap	*sn;
+
+	pthread_mutex_lock(&e->snap_lock);
+	sn = e->cur;
+	sn->refs++;
+	pthread_mutex_unlock(&e->snap_lock);
+	return sn;
+}
+
+static void
+snap_put(struct engine *e, struct engine_snap *sn)
+{
+	int	 last;
+
+	pthread_mutex_lock(&e->snap_lock);
+	last = --sn->refs == 0;
+	pthread_mutex_unlock(&e->snap_lock);
+	if (last)
+		snap_free(sn);
+}
+
+const struct engine_snap *
+engine_snap_get(struct engine *e)
+{
+	return snap_get(e);
+}
+
+void
+engine_snap_put(struct engine *e, const struct engine_snap *sn)
+{
+	if (sn != NULL)
+		snap_put(e, (struct engine_snap *)sn);
+}
+
+const struct skill_set *
+engine_snap_skills(const struct engine_snap *sn)
+{
+	return &sn->set;
+}
+
+unsigned long
+engine_snap_generation(const struct engine_snap *sn)
+{
+	return sn->gen;
+}
+
+unsigned long
+engine_generation(struct engine *e)
+{
+	unsigned long	 g;
+
+	pthread_mutex_lock(&e->snap_lock);
+	g = e->gen;
+	pthread_mutex_unlock(&e->snap_lock);
+	return g;
+}
+
 /*
  * Loads the search index from its cache beside index.db, or builds it and
  * refreshes the cache. The cache is keyed on every entry's text and the
@@ -100,19 +189,19 @@ engine_prepare(struct engine *e)
  * write it only costs the next process the build.
  */
 static int
-engine_search_index(struct engine *e, char **cause)
+snap_search_index(struct engine *e, struct engine_snap *sn, char **cause)
 {
 	char	*path, *ignored = NULL;
 	int	 rv = 0;
 
 	xasprintf(&path, "%s.search", e->cfg->index_path);
-	if (search_index_load(&e->set, e->cfg, path, &e->idx, &ignored) == 0)
+	if (search_index_load(&sn->set, e->cfg, path, &sn->idx, &ignored) == 0)
 		goto out;
 	free(ignored);
 	ignored = NULL;
-	if ((rv = search_index_build(&e->set, e->cfg, &e->idx, cause)) != 0)
+	if ((rv = search_index_build(&sn->set, e->cfg, &sn->idx, cause)) != 0)
 		goto out;
-	search_index_save(e->idx, path, &ignored);
+	search_index_save(sn->idx, path, &ignored);
 out:
 	free(ignored);
 	free(path);
@@ -124,6 +213,7 @@ engine_open(const struct config *cfg, int flags, struct engine **out,
     char **cause)
 {
 	struct engine		*e;
+	struct engine_snap	*sn;
 	struct index_report	 rep;
 	struct store		*st = NULL;
 	int			 rv, need_index;
@@ -131,8 +221,12 @@ engine_open(const struct config *cfg, int flags, struct engine **out,
 	*out = NULL;
 	e = xcalloc(1, sizeof *e);
 	e->cfg = cfg;
-	skill_set_init(&e->set);
-	pthread_rwlock_init(&e->lock, NULL);
+	sn = xcalloc(1, sizeof *sn);
+	skill_set_init(&sn->set);
+	sn->refs = 1;
+	e->cur = sn;
+	pthread_mutex_init(&e->snap_lock, NULL);
+	pthread_mutex_init(&e->reload_lock, NULL);
 	pthread_mutex_init(&e->san_lock, NULL);
 	if (telemetry_open(cfg, NULL, &e->tel, &e->tel_error) != 0)
 		e->tel = NULL;	/* a warning for the caller, never fatal */
@@ -141,10 +235,13 @@ engine_open(const struct config *cfg, int flags, struct engine **out,
 	if (!need_index) {
 		if ((rv = store_open(cfg->index_path, 0, &st, cause)) != 0)
 			goto fail;
-		if ((rv = store_load(st, &e->set, cause)) != 0)
+		if ((rv = store_load(st, &sn->set, cause)) != 0)
 			goto fail;
-		if (e->set.n == 0 && store_meta_get(st, "digest") == NULL)
-			need_index = 1;		/* never indexed: do it now */
+		{
+			sn->digest = store_meta_get(st, "digest");
+			if (sn->set.n == 0 && sn->digest == NULL)
+				need_index = 1;	/* never indexed: do it now */
+		}
 		store_close(st);
 		st = NULL;
 	}
@@ -157,15 +254,18 @@ engine_open(const struct config *cfg, int flags, struct engine **out,
 			index_report_done(&rep);
 			goto fail;
 		}
-		skill_set_done(&e->set);
-		e->set = rep.set;		/* take the entries */
+		skill_set_done(&sn->set);
+		sn->set = rep.set;		/* take the entries */
 		skill_set_init(&rep.set);
+		free(sn->digest);
+		sn->digest = rep.digest;
+		rep.digest = NULL;
 		telemetry_index(e->tel, rep.total, rep.duration_ms,
 		    (flags & ENGINE_REINDEX) ? "serve" : "cli");
 		index_report_done(&rep);
 	}
-	engine_prepare(e);
-	if ((rv = engine_search_index(e, cause)) != 0)
+	snap_prepare(sn);
+	if ((rv = snap_search_index(e, sn, cause)) != 0)
 		goto fail;
 	*out = e;
 	return 0;
@@ -182,19 +282,72 @@ engine_free(struct engine *e)
 		return;
 	telemetry_close(e->tel);
 	free(e->tel_error);
-	search_index_free(e->idx);
+	if (e->cur != NULL)
+		snap_put(e, e->cur);	/* callers gave theirs back already */
 	sanitize_free(e->san);
-	free(e->winners);
-	skill_set_done(&e->set);
-	pthread_rwlock_destroy(&e->lock);
+	pthread_mutex_destroy(&e->snap_lock);
+	pthread_mutex_destroy(&e->reload_lock);
 	pthread_mutex_destroy(&e->san_lock);
 	free(e);
+}
+
+static int	get_sanitizer(struct engine *, struct sanitizer **, char **);
+
+int
+engine_reload(struct engine *e, const char *trigger, int *changed,
+    char **cause)
+{
+	struct index_report	 rep;
+	struct engine_snap	*sn, *old;
+	struct sanitizer	*san;
+	int			 rv, same;
+
+	*changed = 0;
+	pthread_mutex_lock(&e->reload_lock);
+	index_report_init(&rep);
+	if ((rv = get_sanitizer(e, &san, cause)) != 0 ||
+	    (rv = indexer_run(e->cfg, san, NULL, 0, &rep, cause)) != 0)
+		goto out;
+	/* Unchanged, and not changed under us by another process either. */
+	pthread_mutex_lock(&e->snap_lock);
+	same = !rep.written && rep.digest != NULL && e->cur->digest != NULL &&
+	    strcmp(rep.digest, e->cur->digest) == 0;
+	pthread_mutex_unlock(&e->snap_lock);
+	if (same)
+		goto out;
+	sn = xcalloc(1, sizeof *sn);
+	sn->set = rep.set;
+	skill_set_init(&rep.set);
+	sn->digest = rep.digest;
+	rep.digest = NULL;
+	sn->refs = 1;
+	snap_prepare(sn);
+	if ((rv = snap_search_index(e, sn, cause)) != 0) {
+		snap_free(sn);
+		goto out;
+	}
+	pthread_mutex_lock(&e->snap_lock);
+	old = e->cur;
+	sn->gen = ++e->gen;
+	e->cur = sn;
+	pthread_mutex_unlock(&e->snap_lock);
+	snap_put(e, old);
+	*changed = 1;
+	telemetry_index(e->tel, rep.total, rep.duration_ms, trigger);
+out:
+	index_report_done(&rep);
+	pthread_mutex_unlock(&e->reload_lock);
+	return rv;
 }
 
 size_t
 engine_count(struct engine *e)
 {
-	return e->searchable;
+	struct engine_snap	*sn = snap_get(e);
+	size_t			 n = sn->searchable;
+
+	snap_put(e, sn);
+	return n;
 }
 
 /*
@@ -236,11 +389,11 @@ engine_config(struct engine *e)
 const struct skill_set *
 engine_skills(struct engine *e)
 {
-	return &e->set;
+	return &e->cur->set;
 }
 
 static struct skill *
-find_uid(struct engine *e, const char *uid)
+find_uid(struct engine_snap *e, const char *uid)
 {
 	struct skill	 key, *kp = &key, **hit;
 
@@ -252,8 +405,8 @@ find_uid(struct engine *e, const char *uid)
 	return hit != NULL ? *hit : NULL;
 }
 
-const struct skill *
-engine_resolve(struct engine *e, const char *name)
+static const struct skill *
+resolve(struct engine_snap *e, const char *name)
 {
 	struct skill	*s;
 	char		*uid;
@@ -315,7 +468,7 @@ distance(const char *a, const char *b, size_t cap)
 
 /* "; did you mean 'a', 'b'?" or "" (allocated). */
 static char *
-suggestions(struct engine *e, const char *name)
+suggestions(struct engine_snap *e, const char *name)
 {
 	struct buf	 b;
 	const char	*best[3] = { NULL, NULL, NULL };
@@ -357,7 +510,7 @@ suggestions(struct engine *e, const char *name)
 }
 
 static int
-not_found(struct engine *e, const char *name, char **cause)
+not_found(struct engine_snap *e, const char *name, char **cause)
 {
 	char	*sug = suggestions(e, name);
 
@@ -426,6 +579,7 @@ int
 engine_search(struct engine *e, const struct search_opts *opts, cJSON **out,
     char **cause)
 {
+	struct engine_snap	*sn;
 	struct search_result	 res;
 	cJSON			*o, *arr, *m;
 	double			 t0;
@@ -435,9 +589,9 @@ engine_search(struct engine *e, const struct search_opts *opts, cJSON **out,
 	*out = NULL;
 	memset(&res, 0, sizeof res);
 	t0 = now_ms();
-	pthread_rwlock_rdlock(&e->lock);
-	if ((rv = search_run(e->idx, opts, &res, cause)) != 0) {
-		pthread_rwlock_unlock(&e->lock);
+	sn = snap_get(e);
+	if ((rv = search_run(sn->idx, opts, &res, cause)) != 0) {
+		snap_put(e, sn);
 		return rv;
 	}
 	o = cJSON_CreateObject();
@@ -460,7 +614,7 @@ engine_search(struct engine *e, const struct search_opts *opts, cJSON **out,
 		    res.miss, caller_session);
 	}
 	search_result_done(&res);
-	pthread_rwlock_unlock(&e->lock);
+	snap_put(e, sn);
 	*out = o;
 	return 0;
 }
@@ -563,6 +717,7 @@ int
 engine_load(struct engine *e, const char *name, size_t offset,
     size_t max_bytes, int allow_untrusted, cJSON **out, char **cause)
 {
+	struct engine_snap	*sn;
 	const struct skill	*s;
 	const char		*content;
 	double			 t0 = now_ms();
@@ -571,15 +726,15 @@ engine_load(struct engine *e, const char *name, size_t offset,
 	rv = load_locked(e, name, offset, max_bytes, allow_untrusted, out,
 	    cause);
 	if (e->tel != NULL && name != NULL) {
-		pthread_rwlock_rdlock(&e->lock);
-		s = engine_resolve(e, name);
+		sn = snap_get(e);
+		s = resolve(sn, name);
 		content = rv == 0 ? cJSON_GetStringValue(cJSON_GetObjectItem(*out,
 		    "content")) : NULL;
 		telemetry_load(e->tel, name, s != NULL ? s->uid : NULL, rv == 0,
 		    s != NULL ? tier_name(s->trust) : NULL,
 		    content != NULL ? strlen(content) : 0, now_ms() - t0,
 		    caller_session);
-		pthread_rwlock_unlock(&e->lock);
+		snap_put(e, sn);
 	}
 	return rv;
 }
@@ -588,6 +743,7 @@ static int
 load_locked(struct engine *e, const char *name, size_t offset,
     size_t max_bytes, int allow_untrusted, cJSON **out, char **cause)
 {
+	struct engine_snap	*sn;
 	const struct skill	*s;
 	struct sanitizer	*san;
 	struct findings		 f;
@@ -600,9 +756,9 @@ load_locked(struct engine *e, const char *name, size_t offset,
 	*out = NULL;
 	findings_init(&f);
 	memset(&fm, 0, sizeof fm);
-	pthread_rwlock_rdlock(&e->lock);
-	if ((s = engine_resolve(e, name)) == NULL) {
-		rv = not_found(e, name, cause);
+	sn = snap_get(e);
+	if ((s = resolve(sn, name)) == NULL) {
+		rv = not_found(sn, name, cause);
 		goto out;
 	}
 	if ((rv = check_policy(e, s, allow_untrusted, cause)) != 0)
@@ -666,7 +822,7 @@ load_locked(struct engine *e, const char *name, size_t offset,
 	cJSON_AddNumberToObject(o, "size", (double)clen);
 	*out = o;
 out:
-	pthread_rwlock_unlock(&e->lock);
+	snap_put(e, sn);
 	fm_done(&fm);
 	findings_done(&f);
 	free(text);
@@ -678,6 +834,7 @@ int
 engine_read(struct engine *e, const char *name, const char *relpath,
     cJSON **out, char **cause)
 {
+	struct engine_snap	*sn;
 	const struct skill	*s;
 	struct sanitizer	*san;
 	struct findings		 f;
@@ -688,9 +845,9 @@ engine_read(struct engine *e, const char *name, const char *relpath,
 
 	*out = NULL;
 	findings_init(&f);
-	pthread_rwlock_rdlock(&e->lock);
-	if ((s = engine_resolve(e, name)) == NULL) {
-		rv = not_found(e, name, cause);
+	sn = snap_get(e);
+	if ((s = resolve(sn, name)) == NULL) {
+		rv = not_found(sn, name, cause);
 		goto out;
 	}
 	if (s->kind != KIND_SKILL) {
@@ -721,7 +878,7 @@ engine_read(struct engine *e, const char *name, const char *relpath,
 	cJSON_AddStringToObject(o, "trust", tier_name(s->trust));
 	*out = o;
 out:
-	pthread_rwlock_unlock(&e->lock);
+	snap_put(e, sn);
 	findings_done(&f);
 	free(dir);
 	free(text);
@@ -739,14 +896,15 @@ int
 engine_list(struct engine *e, const struct list_filter *lf, cJSON **out,
     char **cause)
 {
+	struct engine_snap	*sn;
 	cJSON	*arr, *o;
 	size_t	 i;
 
 	(void)cause;
-	pthread_rwlock_rdlock(&e->lock);
+	sn = snap_get(e);
 	arr = cJSON_CreateArray();
-	for (i = 0; i < e->set.n; i++) {
-		const struct skill	*s = e->set.v[i];
+	for (i = 0; i < sn->set.n; i++) {
+		const struct skill	*s = sn->set.v[i];
 
 		if (!lf->all && (s->shadowed_by != NULL ||
 		    s->disable_model_invocation))
@@ -776,7 +934,7 @@ engine_list(struct engine *e, const struct list_filter *lf, cJSON **out,
 			cJSON_AddNullToObject(o, "shadowed_by");
 		cJSON_AddItemToArray(arr, o);
 	}
-	pthread_rwlock_unlock(&e->lock);
+	snap_put(e, sn);
 	*out = arr;
 	return 0;
 }

@@ -8,7 +8,8 @@
  * (cJSON_Delete). Errors are an enum sr_status with *cause set (free it):
  * SR_NOTFOUND messages carry "did you mean" suggestions, SR_REFUSED says
  * which policy refused. The engine borrows cfg; cfg must outlive it.
- * Calls may come from several threads: searches take the read lock.
+ * Calls may come from several threads, also while a reload swaps the
+ * index (see engine_reload()).
  */
 #ifndef SR_ENGINE_H
 #define SR_ENGINE_H
@@ -87,14 +88,32 @@ int	 engine_list(struct engine *, const struct list_filter *, cJSON **out,
 	    char **cause);
 
 /*
- * Resolves a name the way load does (exact uid, then bare name as skill,
- * agent, command). Returns the winning entry or NULL. The pointer is valid
- * until the engine is freed or reloaded.
+ * Every entry, shadowed included, in index order (borrowed). Valid until
+ * the next engine_reload(): only for callers that do not reload while
+ * they use it (the CLI). Servers take a snapshot instead.
  */
-const struct skill *engine_resolve(struct engine *, const char *name);
-
-/* Every entry, shadowed included, in index order (borrowed). */
 const struct skill_set *engine_skills(struct engine *);
+
+/*
+ * Hot reload. engine_reload() runs an incremental index and, when the
+ * content changed (here or by another process), builds a new snapshot and
+ * swaps it in; calls in flight finish on the snapshot they started with,
+ * so none sees a mix. *changed says whether it swapped; trigger names the
+ * telemetry index event (serve, watch). One reload runs at a time.
+ * engine_generation() grows with every swap.
+ *
+ * A server that keeps pointers into the entries (the MCP resources) takes
+ * a snapshot with engine_snap_get(): its entries stay valid until
+ * engine_snap_put(), whatever reloads happen meanwhile.
+ */
+struct engine_snap;
+int		 engine_reload(struct engine *, const char *trigger,
+		    int *changed, char **cause);
+unsigned long	 engine_generation(struct engine *);
+const struct engine_snap *engine_snap_get(struct engine *);
+void		 engine_snap_put(struct engine *, const struct engine_snap *);
+const struct skill_set *engine_snap_skills(const struct engine_snap *);
+unsigned long	 engine_snap_generation(const struct engine_snap *);
 
 /*
  * The bundled files of a skill: [{path, size}] relative to the skill

@@ -120,6 +120,8 @@ index_report_done(struct index_report *rep)
 	findings_done(&rep->warnings);
 	scan_result_done(&rep->scan);
 	skill_set_done(&rep->set);
+	free(rep->digest);
+	rep->digest = NULL;
 }
 
 static const char *
@@ -779,6 +781,7 @@ indexer_run(const struct config *cfg, struct sanitizer *san,
 		}
 		if (oldfp == NULL || strcmp(oldfp, fp) != 0)
 			rv = store_meta_set(st, "fingerprint", fp, cause);
+		rep->digest = xstrdup(digest);
 	}
 out:
 	rep->duration_ms = now_ms() - t0;

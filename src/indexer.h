@@ -39,6 +39,7 @@ struct index_report {
 	size_t			 flagged;	/* entries with sanitiser flags */
 	int			 examples;	/* the bundled examples were used */
 	int			 written;	/* index.db was rewritten */
+	char			*digest;	/* of the resulting content (index.db's meta) */
 	double			 duration_ms;
 	struct store_rejects	 rejects;	/* every rejected or skipped file */
 	struct findings		 warnings;	/* per-file warnings: "path<TAB>message" */
