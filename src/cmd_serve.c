@@ -1,6 +1,6 @@
 /*
  * skills-radar serve [--transport stdio|http] [--host H] [--port P]
- *     [--path /mcp] [--stateful|--stateless]
+ *     [--path /mcp] [--stateful|--stateless] [--watch|--no-watch]
  *
  * Opens the engine (an incremental rescan first, quietly), builds the MCP
  * server and runs one transport until end of input (stdio) or SIGTERM /
@@ -23,6 +23,7 @@
 #include "mcp_stdio.h"
 #include "miniindex.h"
 #include "status.h"
+#include "watch.h"
 #include "xmalloc.h"
 
 static volatile sig_atomic_t serve_stop;
@@ -60,6 +61,42 @@ replace(char **field, const char *value)
 {
 	free(*field);
 	*field = xstrdup(value);
+}
+
+/* What the watcher's callbacks need (they run on the watcher's thread). */
+struct reload_ctx {
+	struct cmd_ctx		*ctx;
+	struct mcp_server	*srv;
+	int			 stdio;
+};
+
+static void
+on_reload(void *arg, int changed, double ms)
+{
+	struct reload_ctx	*r = arg;
+	struct engine		*e = mcp_server_engine(r->srv);
+	char			*cause = NULL;
+
+	if (!changed)
+		return;
+	if (r->ctx->verbose)
+		fprintf(stderr, "skills-radar: reloaded: %zu skills (%.1f ms)\n",
+		    engine_count(e), ms);
+	/* Only this thread reloads, so the entries stay put meanwhile. */
+	if (miniindex_auto(r->ctx->cfg, engine_skills(e), NULL, &cause) != 0) {
+		cmd_warn("mini-index: %s", cause);
+		free(cause);
+	}
+	if (r->stdio)
+		mcp_stdio_notify(STDOUT_FILENO,
+		    "notifications/resources/list_changed");
+}
+
+static void
+on_reload_error(void *arg, const char *cause)
+{
+	(void)arg;
+	cmd_warn("%s", cause);
 }
 
 static int
@@ -101,12 +138,17 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "path",	required_argument,	NULL, 'P' },
 		{ "stateful",	no_argument,		NULL, 'S' },
 		{ "stateless",	no_argument,		NULL, 'L' },
+		{ "watch",	no_argument,		NULL, 'w' },
+		{ "no-watch",	no_argument,		NULL, 'W' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL,		0,			NULL, 0 }
 	};
 	struct config		*cfg = ctx->cfg;
 	struct engine		*e = NULL;
 	struct mcp_server	*srv = NULL;
+	struct watch		*w = NULL;
+	struct watch_hooks	 hooks;
+	struct reload_ctx	 reload;
 	const char		*transport = "stdio";
 	char			*cause = NULL;
 	long			 port;
@@ -141,6 +183,12 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'L':
 			cfg->stateless = 1;
 			break;
+		case 'w':
+			cfg->watch_enabled = 1;
+			break;
+		case 'W':
+			cfg->watch_enabled = 0;
+			break;
 		case 'h':
 			return cmd_help("serve");
 		default:
@@ -166,6 +214,23 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 		engine_free(e);
 		return cmd_fail(rv, cause);
 	}
+	if (cfg->watch_enabled) {
+		reload.ctx = ctx;
+		reload.srv = srv;
+		reload.stdio = strcmp(transport, "http") != 0;
+		hooks.updated = on_reload;
+		hooks.failed = on_reload_error;
+		hooks.arg = &reload;
+		if ((rv = watch_start(e, cfg, &hooks, &w, &cause)) != 0) {
+			mcp_server_free(srv);
+			engine_free(e);
+			return cmd_fail(rv, cause);
+		}
+		mcp_server_set_watching(srv, 1);
+		if (ctx->verbose)
+			fprintf(stderr, "skills-radar: watching %d directories\n",
+			    watch_count(w));
+	}
 	if (strcmp(transport, "http") == 0)
 		rv = serve_http(ctx, srv, e);
 	else {
@@ -179,6 +244,7 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 		if (rv != 0)
 			rv = cmd_fail(rv, cause);
 	}
+	watch_stop(w);
 	mcp_server_free(srv);
 	engine_free(e);
 	return rv;

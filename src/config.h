@@ -78,6 +78,12 @@ struct config {
 	char		*mini_group_by;		/* mini_index.group_by: auto|tags|scope */
 	int		 mini_auto;		/* mini_index.auto */
 	int		 context_tokens;	/* doctor.context_tokens */
+
+	/* hot reload (watch.c) */
+	int		 watch_enabled;		/* watcher.enabled */
+	int		 debounce_ms;		/* watcher.debounce_ms */
+	int		 watch_backend;		/* watcher.backend: 0 inotify, 1 poll */
+	int		 poll_interval_ms;	/* watcher.poll_interval_ms */
 };
 
 /* Returns a config holding the built-in defaults (paths expanded). */

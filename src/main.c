@@ -37,7 +37,7 @@ static const struct cmd_entry cmds[] = {
 	  "[--json] [PATH ...]", "lint skill files without touching the index" },
 	{ "serve", cmd_serve, CMD_NEEDS_CONFIG,
 	  "[--transport stdio|http] [--host H] [--port P] [--path P] "
-	  "[--stateful|--stateless]",
+	  "[--stateful|--stateless] [--watch|--no-watch]",
 	  "run the MCP server" },
 	{ "mini-index", cmd_mini_index, CMD_NEEDS_CONFIG,
 	  "[--output PATH] [--budget TOKENS] [--group-by tags|scope|auto] "
@@ -50,6 +50,9 @@ static const struct cmd_entry cmds[] = {
 	  "[--once] [--color|--no-color] [--range 1h|24h|7d|all] [--db PATH] "
 	  "[--refresh SECONDS]",
 	  "live dashboard of searches and loads" },
+	{ "client", cmd_client, CMD_NEEDS_CONFIG,
+	  "add|remove CLIENT [--scope user|project] [--http URL]",
+	  "configure an MCP client to use skills-radar" },
 	{ "doctor", cmd_doctor, CMD_NEEDS_CONFIG,
 	  "[--context-tokens N] [--json]", "check the setup and report problems" },
 	{ "version", cmd_version, 0, "", "print the version" },

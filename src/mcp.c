@@ -74,6 +74,7 @@ struct mcp_server {
 	cJSON			*tools;		/* the tools/list array */
 	struct mcp_view		*view;		/* the newest; holds a reference */
 	pthread_mutex_t		 view_lock;
+	int			 watching;	/* hot reload on: resources change */
 };
 
 /* The view of the message this thread is answering (see view_acquire()). */
@@ -1181,7 +1182,7 @@ m_initialize(struct mcp_req *r)
 	o = cJSON_AddObjectToObject(caps, "tools");
 	cJSON_AddBoolToObject(o, "listChanged", 0);
 	o = cJSON_AddObjectToObject(caps, "resources");
-	cJSON_AddBoolToObject(o, "listChanged", 0);
+	cJSON_AddBoolToObject(o, "listChanged", r->srv->watching);
 	cJSON_AddBoolToObject(o, "subscribe", 0);
 	ext = cJSON_AddObjectToObject(caps, "extensions");
 	o = cJSON_AddObjectToObject(ext, MCP_SKILLS_EXTENSION);
@@ -1843,6 +1844,12 @@ mcp_server_free(struct mcp_server *srv)
 	pthread_mutex_destroy(&srv->view_lock);
 	cJSON_Delete(srv->tools);
 	free(srv);
+}
+
+void
+mcp_server_set_watching(struct mcp_server *srv, int on)
+{
+	srv->watching = on;
 }
 
 struct engine *

@@ -60,6 +60,12 @@ int	 mcp_server_new(struct engine *, const struct config *,
 	    struct mcp_server **out, char **cause);
 void	 mcp_server_free(struct mcp_server *);
 
+/*
+ * Declares resources.listChanged in initialize: the index is hot-reloaded
+ * and the transport sends notifications/resources/list_changed.
+ */
+void	 mcp_server_set_watching(struct mcp_server *, int on);
+
 /* The borrowed engine (valid while the server lives). */
 struct engine *mcp_server_engine(struct mcp_server *);
 /* The initialize instructions text (borrowed, valid while the server lives). */

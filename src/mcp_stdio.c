@@ -5,6 +5,7 @@
  * with -32600, so the client learns why and the server stays up.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,9 +34,14 @@ write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
+/* Answers and notifications (the watcher's thread) never interleave. */
+static pthread_mutex_t	 out_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Set once initialize was answered: notifications wait for it. */
+static int		 out_ready;
+
 /* Writes text plus a newline in one write where possible. */
 static int
-write_line(int fd, char *text)
+write_line(int fd, const char *text)
 {
 	size_t	 len = strlen(text);
 	char	*line;
@@ -45,9 +51,28 @@ write_line(int fd, char *text)
 	memcpy(line, text, len);
 	line[len] = '\n';
 	line[len + 1] = '\0';
+	pthread_mutex_lock(&out_lock);
 	rv = write_all(fd, line, len + 1);
+	pthread_mutex_unlock(&out_lock);
 	free(line);
 	return rv;
+}
+
+int
+mcp_stdio_notify(int out, const char *method)
+{
+	char	*msg;
+	int	 ready, rv;
+
+	pthread_mutex_lock(&out_lock);
+	ready = out_ready;
+	pthread_mutex_unlock(&out_lock);
+	if (!ready)
+		return 0;
+	xasprintf(&msg, "{\"jsonrpc\":\"2.0\",\"method\":\"%s\"}", method);
+	rv = write_line(out, msg);
+	free(msg);
+	return rv == 0 ? 0 : SR_IO;
 }
 
 static int
@@ -56,13 +81,14 @@ handle_line(struct mcp_server *srv, struct mcp_session *sess, int out,
 {
 	char	*resp;
 	size_t	 len = line->len;
+	int	 info = 0;
 
 	while (len > 0 && (line->p[len - 1] == '\r' || line->p[len - 1] == ' ' ||
 	    line->p[len - 1] == '\t'))
 		len--;
 	if (len == 0)
 		return 0;	/* blank lines are not messages */
-	resp = mcp_handle(srv, sess, line->p, len, NULL);
+	resp = mcp_handle(srv, sess, line->p, len, &info);
 	if (resp == NULL)
 		return 0;
 	if (write_line(out, resp) != 0) {
@@ -71,6 +97,11 @@ handle_line(struct mcp_server *srv, struct mcp_session *sess, int out,
 		return SR_IO;
 	}
 	free(resp);
+	if (info & MCP_INFO_INITIALIZE) {
+		pthread_mutex_lock(&out_lock);
+		out_ready = 1;
+		pthread_mutex_unlock(&out_lock);
+	}
 	return 0;
 }
 

@@ -21,4 +21,12 @@ struct mcp_server;
 int	 mcp_stdio_run(struct mcp_server *, int in, int out,
 	    size_t max_message, volatile sig_atomic_t *stop, char **cause);
 
+/*
+ * Sends a notification (method, no params) on out, between answers, once
+ * initialize has been answered (before that it is dropped). Safe from any
+ * thread: the hot-reload watcher sends notifications/resources/list_changed.
+ * Returns 0 or SR_IO.
+ */
+int	 mcp_stdio_notify(int out, const char *method);
+
 #endif

@@ -40,6 +40,7 @@ static const char *const val_embedder[] = { "builtin", NULL };
 /* Indexed by enum telemetry_queries (telemetry.h). */
 static const char *const val_queries[] = { "false", "true", "hash", NULL };
 static const char *const val_group_by[] = { "auto", "tags", "scope", NULL };
+static const char *const val_watcher[] = { "inotify", "poll", NULL };
 
 #define BOOL(k, f, d, h)	{ k, OPT_BOOL, OFF(f), d, NULL, 0, 1, NULL, 0, h }
 #define INT(k, f, d, lo, hi, h)	{ k, OPT_INT, OFF(f), d, NULL, lo, hi, NULL, 0, h }
@@ -213,6 +214,22 @@ const struct options_entry options_table[] = {
 	    "skill listing budget (context tokens x 4 x 1% characters); the "
 	    "environment variable SLASH_COMMAND_TOOL_CHAR_BUDGET overrides "
 	    "the result."),
+
+	BOOL("watcher.enabled", watch_enabled, "false",
+	    "Hot reload in serve (as serve --watch): every change under the "
+	    "roots (new, edited, renamed or deleted skills, new roots) is "
+	    "indexed and searchable without a restart."),
+	INT("watcher.debounce_ms", debounce_ms, "250", 0, 60000,
+	    "Quiet time, in milliseconds, after the last change before the "
+	    "index is updated, so a burst (an editor's save, git checkout) is "
+	    "one update."),
+	ENUM("watcher.backend", watch_backend, "inotify", val_watcher,
+	    OPTF_ENUM_INT,
+	    "inotify (Linux file system events) or poll (compare the files "
+	    "every watcher.poll_interval_ms, for file systems without events: "
+	    "network mounts, Docker bind mounts on macOS or Windows)."),
+	INT("watcher.poll_interval_ms", poll_interval_ms, "2000", 50, 3600000,
+	    "With watcher.backend poll: milliseconds between two scans."),
 };
 
 const size_t options_count = sizeof options_table / sizeof options_table[0];

@@ -62,15 +62,17 @@ trap 'rm -rf "$T"' EXIT INT TERM
 LINK="$T/run"
 mkdir -p "$LINK"
 ln -s "$MODULES" "$LINK/node_modules"
-cp "$HERE/e2e.mjs" "$HERE/conformance.mjs" "$LINK/"
+cp "$HERE/e2e.mjs" "$HERE/conformance.mjs" "$HERE/watch.mjs" "$LINK/"
 cp -R "$HERE/lib" "$LINK/lib"
 
 rc=0
 node "$LINK/e2e.mjs" >"$T/e2e.tap" 2>"$T/e2e.err" || rc=1
 node "$LINK/conformance.mjs" >"$T/conf.tap" 2>"$T/conf.err" || rc=1
+node "$LINK/watch.mjs" >"$T/watch.tap" 2>"$T/watch.err" || rc=1
+WATCH_BACKEND=poll node "$LINK/watch.mjs" >>"$T/watch.tap" 2>>"$T/watch.err" || rc=1
 
 n=0
-for f in "$T/e2e.tap" "$T/conf.tap"; do
+for f in "$T/e2e.tap" "$T/conf.tap" "$T/watch.tap"; do
 	while IFS= read -r line; do
 		case "$line" in
 		"ok - "*|"not ok - "*)
@@ -85,6 +87,9 @@ for f in "$T/e2e.tap" "$T/conf.tap"; do
 done
 if [ "$rc" -ne 0 ] && [ -s "$T/e2e.err" ]; then
 	sed 's/^/# e2e stderr: /' "$T/e2e.err" | tail -10
+fi
+if [ "$rc" -ne 0 ] && [ -s "$T/watch.err" ]; then
+	sed 's/^/# watch stderr: /' "$T/watch.err" | tail -10
 fi
 if [ "$n" -eq 0 ]; then
 	n=1
