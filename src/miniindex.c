@@ -1,15 +1,20 @@
 /*
  * The Tier-1 mini-index: see miniindex.h. Building is a search over
- * degradation levels: each candidate text is rendered in full and priced
- * with tokens_estimate(), so what is returned is always measured, never
- * predicted.
+ * degradation levels: each candidate text is rendered and priced as it
+ * grows, in pieces whose units add up to its tokens_estimate() exactly
+ * (tokens.h), and given up once over the budget; so what is returned is
+ * always measured, never predicted. Gists are made once per entry and
+ * cap, when first rendered, and the pieces' prices are kept, since most
+ * recur from one candidate to the next.
  */
 #include "autoconfig.h"
 
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,20 +43,79 @@
 #define CLUSTER_MIN	3
 /* Fewer entries than this are listed without group headings. */
 #define GROUPS_MIN_ENTRIES	6
+/*
+ * cut_to_tokens() tries at most this many lengths: from 79 characters
+ * by quarters down to 8, then one less down to 5.
+ */
+#define CUT_TRIES_MAX	32
+/* Bytes of a description collapsed before looking for its first sentence. */
+#define SUMMARY_PREFIX	512
 /* Largest CLAUDE.md or mini-index file read back. */
 #define FILE_MAX	(8 * 1024 * 1024)
+
+/* A word list entry with its length, so lookups skip strlen(). */
+struct word {
+	const char	*s;
+	size_t		 n;
+};
+#define WORD(lit)	{ lit, sizeof lit - 1 }
+
+/*
+ * The words a keyword gist may hold, in order, worked out once for a
+ * description, name and character cap; kwplan_gist() then picks the
+ * longest run of them within a token cap, so the gists of several caps
+ * share the work. Word k ends at end[k] in the joined text (words one
+ * space apart); tok[k] caches the estimate of the first k + 1 words.
+ */
+struct kwplan {
+	char		*t;		/* the first sentence; words point in */
+	struct buf	 b;		/* every word the character cap admits */
+	size_t		*end;
+	size_t		*tok;		/* (size_t)-1: not yet priced */
+	size_t		 n;
+	const char	*first;		/* the first word */
+	size_t		 first_n;
+	const char	*stop;		/* the word the character cap refused */
+	size_t		 stop_n;
+	size_t		 max;
+	/* cut_to_tokens()'s tries for the text to cut, made as needed */
+	char		*cut_r[CUT_TRIES_MAX];
+	size_t		 cut_c[CUT_TRIES_MAX];
+	size_t		 cut_t[CUT_TRIES_MAX];
+	size_t		 ncut;
+};
 
 struct ent {
 	const struct skill	*s;
 	const char		*label;		/* uid */
 	const char		*group;		/* borrowed from the group table */
-	char			*gist;		/* at the current cap */
+	char			*full;		/* FULL gist, made when needed */
+	char			*kw[GIST_MAX_TOKENS + 1]; /* by token cap */
+	struct kwplan		*plan;		/* for kw, made when needed */
+	size_t			 opaque;	/* place in cmp_opaque order */
+	size_t			 rank;		/* place in its group's cmp_rank */
 };
 
 struct group {
 	char		*name;
 	size_t		 first;		/* index into the sorted entries */
 	size_t		 n;
+};
+
+/* The units of a rendered piece, keyed by its bytes (see pricing). */
+struct uslot {
+	uint64_t	 h;
+	size_t		 off;		/* key bytes in ucache.keys */
+	size_t		 len;
+	size_t		 units;
+	int		 used;
+};
+
+struct ucache {
+	struct uslot	*v;
+	size_t		 cap;		/* a power of two */
+	size_t		 n;
+	struct buf	 keys;
 };
 
 struct mi {
@@ -62,6 +126,11 @@ struct mi {
 	size_t				 ng;
 	int				 headings;
 	int				 tiny;		/* one-line header */
+	size_t				 gist_cap;	/* set_gists*() */
+	int				 gist_some;
+	size_t				 gist_n;
+	const struct group		**by_size;
+	struct ucache			 cache;
 };
 
 static const char *const level_names[] = {
@@ -118,24 +187,34 @@ is_blank(int c)
 	    c == '\f' || c == '\v';
 }
 
-/* Whitespace runs to one space, trimmed. */
+/*
+ * Whitespace runs to one space, trimmed; at most limit bytes of it (0: no
+ * limit), which are then the start of the whole. *complete tells whether
+ * all of s was read.
+ */
 static char *
-collapse(const char *s)
+collapse(const char *s, size_t limit, int *complete)
 {
 	char	*out, *o;
+	size_t	 n = strlen(s);
 	int	 pend = 0;
 
-	out = o = xmalloc(strlen(s) + 1);
+	if (limit == 0 || limit > n)
+		limit = n;
+	out = o = xmalloc(limit + 1);
 	for (; *s != '\0'; s++) {
 		if (is_blank((unsigned char)*s)) {
 			pend = o != out;
 			continue;
 		}
+		if ((size_t)(o - out) + pend + 1 > limit)
+			break;
 		if (pend)
 			*o++ = ' ';
 		pend = 0;
 		*o++ = *s;
 	}
+	*complete = *s == '\0';
 	*o = '\0';
 	return out;
 }
@@ -144,9 +223,11 @@ collapse(const char *s)
 static int
 is_abbrev(const char *start, const char *dot)
 {
-	static const char *const abbr[] = {
-		"e.g", "i.e", "etc", "vs", "approx", "incl", "eg", "ie", "cf",
-		"Dr", "Mr", "Ms", "z.B", "bzw", "ca", "u.a", "p.ej", NULL
+	static const struct word	 abbr[] = {
+		WORD("e.g"), WORD("i.e"), WORD("etc"), WORD("vs"),
+		WORD("approx"), WORD("incl"), WORD("eg"), WORD("ie"),
+		WORD("cf"), WORD("Dr"), WORD("Mr"), WORD("Ms"), WORD("z.B"),
+		WORD("bzw"), WORD("ca"), WORD("u.a"), WORD("p.ej")
 	};
 	const char	*w;
 	size_t		 n, i;
@@ -157,8 +238,8 @@ is_abbrev(const char *start, const char *dot)
 	n = (size_t)(dot - w);
 	if (n == 1 && ((*w >= 'A' && *w <= 'Z') || (*w >= 'a' && *w <= 'z')))
 		return 1;	/* an initial, "A. Smith" */
-	for (i = 0; abbr[i] != NULL; i++) {
-		if (strlen(abbr[i]) == n && strncmp(w, abbr[i], n) == 0)
+	for (i = 0; i < sizeof abbr / sizeof abbr[0]; i++) {
+		if (abbr[i].n == n && strncmp(w, abbr[i].s, n) == 0)
 			return 1;
 	}
 	return 0;
@@ -191,7 +272,8 @@ first_sentence(const char *s)
 /*
  * Byte offset of the end of the longest prefix of s[0..len) holding at
  * most max code points and ending on a grapheme boundary; *last_space
- * gets the offset of the last space before it (0 if none).
+ * (when last_space is not NULL) gets the offset of the last space before
+ * it (0 if none).
  */
 static size_t
 grapheme_prefix(const char *s, size_t len, size_t max, size_t *last_space)
@@ -199,8 +281,54 @@ grapheme_prefix(const char *s, size_t len, size_t max, size_t *last_space)
 	utf8proc_int32_t	 c, prev = -1;
 	utf8proc_int32_t	 state = 0;
 	utf8proc_ssize_t	 w;
-	size_t			 i = 0, n = 0, ok = 0;
+	size_t			 i = 0, n = 0, ok = 0, dummy;
 
+	if (max >= len) {
+		/*
+		 * No cut can be needed (a code point is at least a byte), so
+		 * the answer is where valid UTF-8 ends. In ASCII every space
+		 * starts a cluster; elsewhere, the boundaries are needed
+		 * only for *last_space.
+		 */
+		if (last_space != NULL)
+			*last_space = 0;
+		for (i = 0; i < len && (unsigned char)s[i] < 0x80; i++)
+			if (s[i] == ' ' && last_space != NULL)
+				*last_space = i;
+		if (i == len)
+			return len;
+		if (last_space == NULL) {
+			while (i < len) {
+				w = utf8proc_iterate(
+				    (const utf8proc_uint8_t *)s + i,
+				    (utf8proc_ssize_t)(len - i), &c);
+				if (w <= 0)
+					break;
+				i += (size_t)w;
+			}
+			return i;
+		}
+		i = 0;
+	}
+	if (last_space == NULL)
+		last_space = &dummy;
+	*last_space = 0;
+	/*
+	 * ASCII first: each byte starts a cluster, but an LF after a CR.
+	 * At the first other byte, start over the Unicode way.
+	 */
+	for (i = 0; i < len && (unsigned char)s[i] < 0x80; i++) {
+		if (i == 0 || s[i - 1] != '\r' || s[i] != '\n') {
+			ok = i;
+			if (s[i] == ' ')
+				*last_space = i;
+		}
+		if (++n > max)
+			return ok;
+	}
+	if (i == len)
+		return len;
+	i = n = ok = 0;
 	*last_space = 0;
 	while (i < len) {
 		w = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
@@ -232,30 +360,29 @@ is_trailing_junk(int c)
  * Openings that say nothing in a one-line gist ("This skill should be used
  * when the user asks to ..."); matched without regard to ASCII case.
  */
-static const char *const boilerplate[] = {
-	"this skill should be used when the user asks to ",
-	"this skill should be used when the user wants to ",
-	"this skill should be used when the user asks for ",
-	"this skill should be used when ",
-	"use this skill when the user asks to ",
-	"use this skill when the user wants to ",
-	"use this skill when you need to ",
-	"use this skill when ",
-	"use this skill for ",
-	"use this skill to ",
-	"use when the user asks to ",
-	"use when the user wants to ",
-	"use when the user asks for ",
-	"use when you need to ",
-	"use when ",
-	"use this when ",
-	"use for ",
-	"this skill helps ",
-	"this skill provides ",
-	"this skill ",
-	"a skill that ",
-	"cuando el usuario quiere ",
-	NULL
+static const struct word boilerplate[] = {
+	WORD("this skill should be used when the user asks to "),
+	WORD("this skill should be used when the user wants to "),
+	WORD("this skill should be used when the user asks for "),
+	WORD("this skill should be used when "),
+	WORD("use this skill when the user asks to "),
+	WORD("use this skill when the user wants to "),
+	WORD("use this skill when you need to "),
+	WORD("use this skill when "),
+	WORD("use this skill for "),
+	WORD("use this skill to "),
+	WORD("use when the user asks to "),
+	WORD("use when the user wants to "),
+	WORD("use when the user asks for "),
+	WORD("use when you need to "),
+	WORD("use when "),
+	WORD("use this when "),
+	WORD("use for "),
+	WORD("this skill helps "),
+	WORD("this skill provides "),
+	WORD("this skill "),
+	WORD("a skill that "),
+	WORD("cuando el usuario quiere "),
 };
 
 /* Skips a boilerplate opening; returns s itself when there is none. */
@@ -263,10 +390,14 @@ static const char *
 skip_boilerplate(const char *s)
 {
 	size_t	 i, n;
+	int	 c0 = tolower((unsigned char)*s);
 
-	for (i = 0; boilerplate[i] != NULL; i++) {
-		n = strlen(boilerplate[i]);
-		if (strncasecmp(s, boilerplate[i], n) == 0 && s[n] != '\0')
+	for (i = 0; i < sizeof boilerplate / sizeof boilerplate[0]; i++) {
+		/* strncasecmp() would stop at the first byte: skip it early. */
+		if (tolower((unsigned char)boilerplate[i].s[0]) != c0)
+			continue;
+		n = boilerplate[i].n;
+		if (strncasecmp(s, boilerplate[i].s, n) == 0 && s[n] != '\0')
 			return s + n;
 	}
 	return s;
@@ -278,18 +409,33 @@ miniindex_summary(const char *description, size_t max)
 	char		*t, *out;
 	const char	*body;
 	size_t		 len, cut, sp, n;
+	int		 complete;
 
 	if (description == NULL || max == 0)
 		return xstrdup("");
-	out = collapse(description);
+	/*
+	 * The first sentence is usually near the start: collapse a prefix,
+	 * and the whole only when the prefix cannot tell where the sentence
+	 * ends (first_sentence() looks at most two bytes past its end; the
+	 * boilerplate is shorter than the prefix).
+	 */
+	out = collapse(description, SUMMARY_PREFIX, &complete);
 	body = skip_boilerplate(out);
 	t = xstrdup(body);
 	free(out);
 	len = first_sentence(t);
+	if (!complete && len + 2 >= strlen(t)) {
+		free(t);
+		out = collapse(description, 0, &complete);
+		body = skip_boilerplate(out);
+		t = xstrdup(body);
+		free(out);
+		len = first_sentence(t);
+	}
 	/* A final period costs a token on every line: drop it. */
 	if (len > 0 && t[len - 1] == '.')
 		len--;
-	cut = grapheme_prefix(t, len, max, &sp);
+	cut = grapheme_prefix(t, len, max, NULL);
 	if (cut >= len) {
 		out = xstrndup(t, len);
 		free(t);
@@ -313,19 +459,25 @@ miniindex_summary(const char *description, size_t max)
 static int
 is_filler(const char *w, size_t n)
 {
-	static const char *const filler[] = {
-		"a", "about", "an", "and", "any", "are", "as", "asks", "at",
-		"be", "by", "can", "complete", "comprehensive", "expert",
-		"for", "from", "guidance", "guide", "help", "helps", "in",
-		"into", "is", "it", "its", "master", "of", "on", "or",
-		"provides", "skill", "such", "that", "the", "their", "this",
-		"to", "tool", "toolkit", "use", "used", "user", "using", "via",
-		"wants", "when", "which", "with", "you", "your", NULL
+	static const struct word	 filler[] = {
+		WORD("a"), WORD("about"), WORD("an"), WORD("and"),
+		WORD("any"), WORD("are"), WORD("as"), WORD("asks"),
+		WORD("at"), WORD("be"), WORD("by"), WORD("can"),
+		WORD("complete"), WORD("comprehensive"), WORD("expert"),
+		WORD("for"), WORD("from"), WORD("guidance"), WORD("guide"),
+		WORD("help"), WORD("helps"), WORD("in"), WORD("into"),
+		WORD("is"), WORD("it"), WORD("its"), WORD("master"),
+		WORD("of"), WORD("on"), WORD("or"), WORD("provides"),
+		WORD("skill"), WORD("such"), WORD("that"), WORD("the"),
+		WORD("their"), WORD("this"), WORD("to"), WORD("tool"),
+		WORD("toolkit"), WORD("use"), WORD("used"), WORD("user"),
+		WORD("using"), WORD("via"), WORD("wants"), WORD("when"),
+		WORD("which"), WORD("with"), WORD("you"), WORD("your")
 	};
 	size_t	 i;
 
-	for (i = 0; filler[i] != NULL; i++) {
-		if (strlen(filler[i]) == n && strncasecmp(w, filler[i], n) == 0)
+	for (i = 0; i < sizeof filler / sizeof filler[0]; i++) {
+		if (filler[i].n == n && strncasecmp(w, filler[i].s, n) == 0)
 			return 1;
 	}
 	return 0;
@@ -384,19 +536,19 @@ cut_to_tokens(const char *s, size_t max_chars, size_t max_tokens)
 	return r;
 }
 
-char *
-miniindex_keywords(const char *description, const char *name,
-    size_t max, size_t max_tokens)
+static void
+kwplan_init(struct kwplan *p, const char *description, const char *name,
+    size_t max)
 {
-	struct buf	 b;
-	char		*t, *sent;
 	const char	*w, *e, *end;
-	size_t		 n, chars = 0, wc, sp, before;
+	size_t		 n, chars = 0, wc, sp, cap = 0;
 
-	t = miniindex_summary(description, (size_t)-1);
-	buf_init(&b, 0);
-	end = t + strlen(t);
-	for (w = t; w < end; w = e) {
+	memset(p, 0, sizeof *p);
+	p->max = max;
+	p->t = miniindex_summary(description, (size_t)-1);
+	buf_init(&p->b, 0);
+	end = p->t + strlen(p->t);
+	for (w = p->t; w < end; w = e) {
 		while (w < end && (*w == ' ' || *w == ',' || *w == ';' ||
 		    *w == '(' || *w == ')' || *w == '"' || *w == '.' ||
 		    *w == ':'))
@@ -415,33 +567,130 @@ miniindex_keywords(const char *description, const char *name,
 		wc = 0;
 		for (sp = 0; sp < n; sp++)
 			wc += ((unsigned char)w[sp] & 0xc0) != 0x80;
-		if (chars + (b.len > 0) + wc > max) {
-			if (b.len == 0 && !is_ascii_word(w, n)) {
-				/* CJK text without spaces: a cut. */
-				sent = cut_to_tokens(w, max, max_tokens);
-				buf_addstr(&b, sent);
-				free(sent);
-			}
+		if (chars + (p->b.len > 0) + wc > max) {
+			p->stop = w;
+			p->stop_n = n;
 			break;
 		}
-		before = b.len;
-		if (b.len > 0)
-			buf_addc(&b, ' ');
-		buf_add(&b, w, n);
-		if (tokens_estimate_part(b.p, b.len) > max_tokens) {
-			b.len = before;
-			b.p[b.len] = '\0';
-			if (b.len == 0 && !is_ascii_word(w, n)) {
-				sent = cut_to_tokens(w, max, max_tokens);
-				buf_addstr(&b, sent);
-				free(sent);
-			}
-			break;
+		if (p->n == cap) {
+			cap = cap > 0 ? cap * 2 : 16;
+			p->end = xreallocarray(p->end, cap, sizeof *p->end);
+			p->tok = xreallocarray(p->tok, cap, sizeof *p->tok);
 		}
-		chars += wc + (before > 0);
+		if (p->n == 0) {
+			p->first = w;
+			p->first_n = n;
+		}
+		if (p->b.len > 0)
+			buf_addc(&p->b, ' ');
+		chars += wc + (p->b.len > 0);
+		buf_add(&p->b, w, n);
+		p->end[p->n] = p->b.len;
+		p->tok[p->n++] = (size_t)-1;
 	}
-	free(t);
-	return buf_take(&b);
+}
+
+static void
+kwplan_done(struct kwplan *p)
+{
+	size_t	 i;
+
+	for (i = 0; i < p->ncut; i++)
+		free(p->cut_r[i]);
+	free(p->t);
+	buf_done(&p->b);
+	free(p->end);
+	free(p->tok);
+}
+
+/*
+ * cut_to_tokens(w, p->max, max_tokens) for the one w a plan cuts (its
+ * first word, or the word refused when there is none), keeping each try
+ * (a cut and its estimate) for the next token cap.
+ */
+static char *
+kwplan_cut(struct kwplan *p, const char *w, size_t max_tokens)
+{
+	size_t	 i, c;
+
+	for (i = 0;; i++) {
+		if (i == p->ncut) {
+			if (i == CUT_TRIES_MAX)	/* cannot happen; be exact */
+				return cut_to_tokens(w, p->max, max_tokens);
+			c = i == 0 ? p->max : p->cut_c[i - 1] > 8 ?
+			    p->cut_c[i - 1] * 3 / 4 : p->cut_c[i - 1] - 1;
+			p->cut_c[i] = c;
+			p->cut_r[i] = miniindex_summary(w, c);
+			p->cut_t[i] = tokens_estimate_part(p->cut_r[i],
+			    strlen(p->cut_r[i]));
+			p->ncut++;
+		}
+		if (p->cut_t[i] <= max_tokens || p->cut_c[i] <= 5)
+			break;
+	}
+	/* A stub of a word tells nothing. */
+	if (p->cut_t[i] > max_tokens || p->cut_c[i] <= 5)
+		return xstrdup("");
+	return xstrdup(p->cut_r[i]);
+}
+
+/*
+ * The keyword gist within max_tokens: the words up to the first whose
+ * addition goes over (as adding them one by one and pricing each time
+ * would find), or for text without spaces a cut of it. Allocated.
+ */
+static char *
+kwplan_gist(struct kwplan *p, size_t max_tokens)
+{
+	const char	*w = NULL;
+	size_t		 k, wn = 0;
+
+	for (k = 0; k < p->n; k++) {
+		if (p->tok[k] == (size_t)-1)
+			p->tok[k] = tokens_estimate_part(p->b.p, p->end[k]);
+		if (p->tok[k] > max_tokens)
+			break;
+	}
+	if (k == 0 && p->n > 0) {
+		w = p->first;
+		wn = p->first_n;
+	} else if (k == 0) {
+		w = p->stop;
+		wn = p->stop_n;
+	}
+	/* CJK text without spaces: a cut. */
+	if (w != NULL && !is_ascii_word(w, wn))
+		return kwplan_cut(p, w, max_tokens);
+	if (k == 0)
+		return xstrdup("");
+	return xstrndup(p->b.p, p->end[k - 1]);
+}
+
+char *
+miniindex_keywords(const char *description, const char *name,
+    size_t max, size_t max_tokens)
+{
+	struct kwplan	 p;
+	char		*r;
+
+	kwplan_init(&p, description, name, max);
+	r = kwplan_gist(&p, max_tokens);
+	kwplan_done(&p);
+	return r;
+}
+
+/* FNV-1a. */
+static uint64_t
+hash_bytes(const char *s, size_t len)
+{
+	uint64_t	 h = 0xcbf29ce484222325ULL;
+	size_t		 i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
 }
 
 /* ---- grouping ------------------------------------------------------- */
@@ -535,101 +784,160 @@ scope_group(const struct skill *s)
 
 /* Name parts that say nothing about a topic. */
 static int
-is_stop_part(const char *p)
+is_stop_part(const char *p, size_t n)
 {
-	static const char *const stop[] = {
-		"a", "an", "and", "the", "for", "to", "of", "with", "in", "on",
-		"skill", "skills", "de", "la", "el", "und", "der", "die", NULL
+	static const struct word	 stop[] = {
+		WORD("a"), WORD("an"), WORD("and"), WORD("the"), WORD("for"),
+		WORD("to"), WORD("of"), WORD("with"), WORD("in"), WORD("on"),
+		WORD("skill"), WORD("skills"), WORD("de"), WORD("la"),
+		WORD("el"), WORD("und"), WORD("der"), WORD("die")
 	};
 	size_t	 i;
 
-	for (i = 0; stop[i] != NULL; i++)
-		if (strcmp(p, stop[i]) == 0)
+	for (i = 0; i < sizeof stop / sizeof stop[0]; i++)
+		if (stop[i].n == n && memcmp(p, stop[i].s, n) == 0)
 			return 1;
 	return 0;
 }
 
-/* Adds the parts of a name ("pdf", "extract" for "pdf-extract") to l. */
-static void
-name_parts(const struct skill *s, struct strlist *l)
+/* strcmp() order of two name parts given by pointer and length. */
+static int
+cmp_part(const char *a, size_t an, const char *b, size_t bn)
 {
-	const char	*n = s->name != NULL ? s->name : s->uid;
-	char		*p;
-	size_t		 k;
+	int	 c = memcmp(a, b, an < bn ? an : bn);
 
-	struct strlist	 own;
-
-	strlist_init(&own);
-	while (*n != '\0') {
-		k = strcspn(n, "-_:.");
-		if (k > 0) {
-			p = xstrndup(n, k);
-			if (is_stop_part(p) || strlist_contains(&own, p, 0))
-				free(p);
-			else
-				strlist_add_take(&own, p);
-		}
-		n += k;
-		if (*n != '\0')
-			n++;
-	}
-	for (k = 0; k < own.n; k++)
-		strlist_add(l, own.v[k]);
-	strlist_done(&own);
+	if (c != 0 || an == bn)
+		return c;
+	return an < bn ? -1 : 1;
 }
+
+/* A distinct name part, for cluster_greedy(). */
+struct part {
+	const char	*p;		/* in the entry's name, not terminated */
+	size_t		 n;
+	size_t		 count;		/* unassigned entries holding it */
+	size_t		 first;		/* its entries: ents[first ..] */
+	size_t		 nents;
+};
 
 /*
  * Clusters of shared name parts, greedily: the part most unassigned
  * entries share becomes a group of all of them, until no part is shared
- * by CLUSTER_MIN entries; the rest go to "other". lab[i] gets each
- * entry's group (allocated).
+ * by CLUSTER_MIN entries; the rest go to "other". Ties go to the first
+ * part by name. lab[i] gets each entry's group (allocated). The parts of
+ * a name ("pdf", "extract" for "pdf-extract") are its pieces between
+ * "-_:.", less stop words and repeats. Each distinct part is counted
+ * once, with the entries holding it, so a round is a scan of counts.
  */
 static void
 cluster_greedy(struct mi *m, char **lab)
 {
-	struct strlist	*parts, all;
-	struct counts	 c;
-	const char	*best;
-	size_t		 i, j, k, bestk;
+	struct part	*pt = NULL;
+	size_t		*slot, nslot, npt = 0, *ref = NULL, nref = 0, cap = 0;
+	size_t		*at, *ents, *fill, i, j, k, h, n, best, bestk;
+	const char	*s, *name;
 
-	parts = xcalloc(m->n > 0 ? m->n : 1, sizeof *parts);
+	/* ref[at[i] .. at[i + 1]): entry i's part numbers. */
+	at = xcalloc(m->n + 1, sizeof *at);
+	for (nslot = 64; nslot < m->n * 8; nslot *= 2)
+		;
+	slot = xcalloc(nslot, sizeof *slot);	/* part number + 1 */
 	for (i = 0; i < m->n; i++) {
-		strlist_init(&parts[i]);
-		name_parts(m->e[i].s, &parts[i]);
+		name = m->e[i].s->name != NULL ? m->e[i].s->name :
+		    m->e[i].s->uid;
+		for (s = name; *s != '\0'; s += n + (s[n] != '\0')) {
+			n = strcspn(s, "-_:.");
+			if (n == 0 || is_stop_part(s, n))
+				continue;
+			h = (size_t)hash_bytes(s, n) & (nslot - 1);
+			for (; slot[h] != 0; h = (h + 1) & (nslot - 1))
+				if (cmp_part(pt[slot[h] - 1].p,
+				    pt[slot[h] - 1].n, s, n) == 0)
+					break;
+			if (slot[h] == 0) {
+				if ((npt + 1) * 2 > nslot) {
+					/* Grow and rehash. */
+					free(slot);
+					nslot *= 2;
+					slot = xcalloc(nslot, sizeof *slot);
+					for (k = 0; k < npt; k++) {
+						h = (size_t)hash_bytes(pt[k].p,
+						    pt[k].n) & (nslot - 1);
+						while (slot[h] != 0)
+							h = (h + 1) & (nslot - 1);
+						slot[h] = k + 1;
+					}
+					h = (size_t)hash_bytes(s, n) &
+					    (nslot - 1);
+					while (slot[h] != 0)
+						h = (h + 1) & (nslot - 1);
+				}
+				pt = xreallocarray(pt, npt + 1, sizeof *pt);
+				memset(&pt[npt], 0, sizeof pt[npt]);
+				pt[npt].p = s;
+				pt[npt].n = n;
+				slot[h] = ++npt;
+			}
+			k = slot[h] - 1;
+			for (j = at[i]; j < nref; j++)
+				if (ref[j] == k)
+					break;
+			if (j < nref)
+				continue;	/* a repeat within the name */
+			if (nref == cap) {
+				cap = cap > 0 ? cap * 2 : 256;
+				ref = xreallocarray(ref, cap, sizeof *ref);
+			}
+			ref[nref++] = k;
+			pt[k].count++;
+		}
+		at[i + 1] = nref;
 	}
+	/* Each part's entries, in entry order. */
+	ents = xcalloc(nref + 1, sizeof *ents);
+	fill = xcalloc(npt + 1, sizeof *fill);
+	for (k = 0, j = 0; k < npt; k++) {
+		pt[k].first = j;
+		j += pt[k].count;
+	}
+	for (i = 0; i < m->n; i++)
+		for (j = at[i]; j < at[i + 1]; j++) {
+			k = ref[j];
+			ents[pt[k].first + fill[k]++] = i;
+			pt[k].nents++;
+		}
 	for (;;) {
-		strlist_init(&all);
-		for (i = 0; i < m->n; i++)
-			if (lab[i] == NULL)
-				for (j = 0; j < parts[i].n; j++)
-					strlist_add(&all, parts[i].v[j]);
-		counts_build(&c, &all);
-		best = NULL;
+		best = 0;
 		bestk = 0;
-		for (k = 0; k < c.len; k++) {
-			if (c.n[k] > bestk) {	/* ties: the first by name */
-				best = c.name[k];
-				bestk = c.n[k];
+		for (k = 0; k < npt; k++) {
+			if (pt[k].count > bestk || (pt[k].count == bestk &&
+			    bestk > 0 && cmp_part(pt[k].p, pt[k].n, pt[best].p,
+			    pt[best].n) < 0)) {
+				best = k;
+				bestk = pt[k].count;
 			}
 		}
-		if (best == NULL || bestk < CLUSTER_MIN) {
-			counts_done(&c);
-			strlist_done(&all);
+		if (bestk < CLUSTER_MIN)
 			break;
+		for (j = pt[best].first; j < pt[best].first + pt[best].nents;
+		    j++) {
+			i = ents[j];
+			if (lab[i] != NULL)
+				continue;
+			lab[i] = xstrndup(pt[best].p, pt[best].n);
+			for (k = at[i]; k < at[i + 1]; k++)
+				pt[ref[k]].count--;
 		}
-		for (i = 0; i < m->n; i++)
-			if (lab[i] == NULL &&
-			    strlist_contains(&parts[i], best, 0))
-				lab[i] = xstrdup(best);
-		counts_done(&c);
-		strlist_done(&all);
 	}
-	for (i = 0; i < m->n; i++) {
+	for (i = 0; i < m->n; i++)
 		if (lab[i] == NULL)
 			lab[i] = xstrdup("other");
-		strlist_done(&parts[i]);
-	}
-	free(parts);
+	free(fill);
+	free(ents);
+	free(slot);
+	free(ref);
+	free(pt);
+	free(at);
 }
 
 /* Sets every entry's group name (allocated into *names). */
@@ -653,9 +961,9 @@ assign_groups(struct mi *m, enum miniindex_group by, struct strlist *names)
 			strlist_init(&all);
 			for (i = 0; i < m->n; i++)
 				strlist_add_take(&all, scope_group(m->e[i].s));
-			qsort(all.v, all.n, sizeof *all.v, cmp_str);
-			for (i = 1, k = all.n > 0; i < all.n; i++)
-				k += strcmp(all.v[i], all.v[i - 1]) != 0;
+			/* Two scopes or more? */
+			for (i = 1, k = all.n > 0; i < all.n && k < 2; i++)
+				k += strcmp(all.v[i], all.v[0]) != 0;
 			strlist_done(&all);
 			mode = k >= 2 ? MINIINDEX_GROUP_SCOPE : -1;
 		}
@@ -764,26 +1072,51 @@ render_heading(const struct mi *m, struct buf *b, const struct group *g,
 
 /*
  * Gists at cap characters (0: none) for every entry: the first sentence
- * when it fits whole, else keywords.
+ * when it fits whole, else keywords. The gists themselves are made when
+ * first rendered (ent_gist()) and kept for later attempts.
  */
 static void
 set_gists(struct mi *m, size_t cap)
 {
-	size_t	 i;
+	m->gist_cap = cap;
+	m->gist_some = 0;
+}
 
-	for (i = 0; i < m->n; i++) {
-		free(m->e[i].gist);
-		m->e[i].gist = NULL;
-		if (cap == 0)
-			continue;
-		if (cap >= MINIINDEX_SUMMARY_MAX)
-			m->e[i].gist = miniindex_summary(
-			    m->e[i].s->description, cap);
-		else
-			m->e[i].gist = miniindex_keywords(
-			    m->e[i].s->description, m->e[i].s->name,
-			    MINIINDEX_SUMMARY_MAX - 1, cap);
+/*
+ * Gists of cap tokens for the n entries whose names say least (the
+ * shortest, ent.opaque), none for the rest.
+ */
+static void
+set_gists_some(struct mi *m, size_t cap, size_t n)
+{
+	m->gist_cap = cap;
+	m->gist_some = 1;
+	m->gist_n = n;
+}
+
+/* The entry's gist under the current set_gists*() (NULL: none). */
+static const char *
+ent_gist(const struct mi *m, struct ent *e)
+{
+	size_t	 cap = m->gist_cap;
+
+	if (cap == 0 || (m->gist_some && e->opaque >= m->gist_n))
+		return NULL;
+	if (cap >= MINIINDEX_SUMMARY_MAX) {
+		/* Only MINIINDEX_SUMMARY_MAX itself is ever asked for. */
+		if (e->full == NULL)
+			e->full = miniindex_summary(e->s->description, cap);
+		return e->full;
 	}
+	if (e->kw[cap] == NULL) {
+		if (e->plan == NULL) {
+			e->plan = xmalloc(sizeof *e->plan);
+			kwplan_init(e->plan, e->s->description, e->s->name,
+			    MINIINDEX_SUMMARY_MAX - 1);
+		}
+		e->kw[cap] = kwplan_gist(e->plan, cap);
+	}
+	return e->kw[cap];
 }
 
 static int
@@ -796,27 +1129,6 @@ cmp_opaque(const void *a, const void *b)
 	if (lx != ly)
 		return lx < ly ? -1 : 1;
 	return strcmp(x->label, y->label);
-}
-
-/*
- * Gists of cap tokens for the n entries whose names say least (the
- * shortest), none for the rest.
- */
-static void
-set_gists_some(struct mi *m, size_t cap, size_t n)
-{
-	struct ent	**order;
-	size_t		  i;
-
-	set_gists(m, 0);
-	order = xcalloc(m->n > 0 ? m->n : 1, sizeof *order);
-	for (i = 0; i < m->n; i++)
-		order[i] = &m->e[i];
-	qsort(order, m->n, sizeof *order, cmp_opaque);
-	for (i = 0; i < n && i < m->n; i++)
-		order[i]->gist = miniindex_keywords(order[i]->s->description,
-		    order[i]->s->name, MINIINDEX_SUMMARY_MAX - 1, cap);
-	free(order);
 }
 
 /* Order within a group for the top names: trust, project, then name. */
@@ -834,13 +1146,6 @@ cmp_rank(const void *a, const void *b)
 }
 
 static int
-cmp_label(const void *a, const void *b)
-{
-	return strcmp((*(const struct ent *const *)a)->label,
-	    (*(const struct ent *const *)b)->label);
-}
-
-static int
 cmp_group_size(const void *a, const void *b)
 {
 	const struct group	*x = *(const struct group *const *)a;
@@ -852,64 +1157,229 @@ cmp_group_size(const void *a, const void *b)
 }
 
 /*
- * Renders the text at a level: arg is the gist cap (FULL, SHORT), the
- * share of each group named, per mille (TOP), or the groups shown (COUNTS).
+ * The orders every attempt uses, sorted once: entries by how little
+ * their names say (ent.opaque), each group's entries by rank (ent.rank)
+ * and the groups by size. qsort() sees the same input each time, so its
+ * answer is the one a sort per attempt would give.
  */
-static char *
-render(struct mi *m, enum miniindex_level lv, size_t arg, size_t *named)
+static void
+build_orders(struct mi *m)
 {
-	struct buf		 b;
-	const struct group	*g, **gs;
-	const struct ent	**top;
-	size_t			 i, j, k;
+	struct ent	**order;
+	size_t		  i, j;
 
-	buf_init(&b, 0);
+	order = xcalloc(m->n > 0 ? m->n : 1, sizeof *order);
+	for (i = 0; i < m->n; i++)
+		order[i] = &m->e[i];
+	qsort(order, m->n, sizeof *order, cmp_opaque);
+	for (i = 0; i < m->n; i++)
+		order[i]->opaque = i;
+	free(order);
+
+	for (i = 0; i < m->ng; i++) {
+		order = xcalloc(m->g[i].n > 0 ? m->g[i].n : 1, sizeof *order);
+		for (j = 0; j < m->g[i].n; j++)
+			order[j] = &m->e[m->g[i].first + j];
+		qsort(order, m->g[i].n, sizeof *order, cmp_rank);
+		for (j = 0; j < m->g[i].n; j++)
+			order[j]->rank = j;
+		free(order);
+	}
+	m->by_size = xcalloc(m->ng > 0 ? m->ng : 1, sizeof *m->by_size);
+	for (i = 0; i < m->ng; i++)
+		m->by_size[i] = &m->g[i];
+	qsort(m->by_size, m->ng, sizeof *m->by_size, cmp_group_size);
+}
+
+/* ---- pricing -------------------------------------------------------- */
+
+/*
+ * A text is priced as it is rendered, in pieces cut where tokens.h says
+ * the units add up: after a newline followed by an ASCII byte that is not
+ * a blank. Pieces (mostly single lines) recur from one attempt to the
+ * next, so their units are kept in a hash table keyed by their bytes.
+ */
+static void
+ucache_init(struct ucache *c)
+{
+	memset(c, 0, sizeof *c);
+	buf_init(&c->keys, 0);
+}
+
+static void
+ucache_done(struct ucache *c)
+{
+	free(c->v);
+	buf_done(&c->keys);
+}
+
+static void
+ucache_grow(struct ucache *c)
+{
+	struct uslot	*old = c->v;
+	size_t		 oldcap = c->cap, i, k;
+
+	c->cap = oldcap > 0 ? oldcap * 2 : 1024;
+	c->v = xcalloc(c->cap, sizeof *c->v);
+	for (i = 0; i < oldcap; i++) {
+		if (!old[i].used)
+			continue;
+		for (k = old[i].h & (c->cap - 1); c->v[k].used;
+		    k = (k + 1) & (c->cap - 1))
+			;
+		c->v[k] = old[i];
+	}
+	free(old);
+}
+
+/* The units of s[0..len), from the table or priced and kept. */
+static size_t
+ucache_units(struct ucache *c, const char *s, size_t len)
+{
+	uint64_t	 h = hash_bytes(s, len);
+	size_t		 k;
+
+	if ((c->n + 1) * 2 > c->cap)
+		ucache_grow(c);
+	for (k = h & (c->cap - 1); c->v[k].used; k = (k + 1) & (c->cap - 1)) {
+		if (c->v[k].h == h && c->v[k].len == len &&
+		    memcmp(c->keys.p + c->v[k].off, s, len) == 0)
+			return c->v[k].units;
+	}
+	c->v[k].used = 1;
+	c->v[k].h = h;
+	c->v[k].off = c->keys.len;
+	c->v[k].len = len;
+	c->v[k].units = tokens_units(s, len);
+	buf_add(&c->keys, s, len);
+	c->n++;
+	return c->v[k].units;
+}
+
+/* A text being rendered and priced. */
+struct pricer {
+	struct mi	*m;
+	struct buf	 b;
+	size_t		 start;		/* first byte not yet priced */
+	size_t		 scan;		/* where to look for the next cut */
+	size_t		 units;		/* of b.p[0..start) */
+};
+
+static void
+pricer_init(struct pricer *pr, struct mi *m)
+{
+	pr->m = m;
+	buf_init(&pr->b, 0);
+	pr->start = pr->scan = pr->units = 0;
+}
+
+/*
+ * Prices the complete pieces rendered so far; returns 1 when the text is
+ * already over the budget (every piece costs >= 0, so it stays over).
+ */
+static int
+pricer_over(struct pricer *pr)
+{
+	const char	*p = pr->b.p, *nl;
+	size_t		 len = pr->b.len, q;
+	unsigned char	 c;
+
+	while (pr->scan + 1 < len) {
+		nl = memchr(p + pr->scan, '\n', len - 1 - pr->scan);
+		if (nl == NULL) {
+			pr->scan = len - 1;
+			break;
+		}
+		q = (size_t)(nl - p) + 1;
+		pr->scan = q;
+		c = (unsigned char)p[q];
+		if (c >= 0x80 || c == ' ' || (c >= '\t' && c <= '\r'))
+			continue;
+		pr->units += ucache_units(&pr->m->cache, p + pr->start,
+		    q - pr->start);
+		pr->start = q;
+	}
+	return pr->m->opts->budget != 0 &&
+	    tokens_from_units(pr->units) > pr->m->opts->budget;
+}
+
+/* Prices the rest; returns the units of the whole text. */
+static size_t
+pricer_end(struct pricer *pr)
+{
+	if (pr->b.len > pr->start)
+		pr->units += ucache_units(&pr->m->cache, pr->b.p + pr->start,
+		    pr->b.len - pr->start);
+	pr->start = pr->scan = pr->b.len;
+	return pr->units;
+}
+
+/* An entry's line at FULL or SHORT. */
+static void
+render_entry(struct mi *m, struct buf *b, struct ent *e,
+    enum miniindex_level lv)
+{
+	const char	*gist = ent_gist(m, e);
+
+	/* Short gists go without the bullet. */
+	if (lv == MINIINDEX_FULL)
+		buf_add(b, "- ", 2);
+	buf_addstr(b, e->label);
+	if (gist != NULL && *gist != '\0') {
+		buf_add(b, ": ", 2);
+		buf_addstr(b, gist);
+	}
+	buf_addc(b, '\n');
+}
+
+/*
+ * Renders the text at a level into pr: arg is the gist cap (FULL, SHORT),
+ * the share of each group named, per mille (TOP), or the groups shown
+ * (COUNTS). Returns 0, stopping early, once the text is over the budget.
+ */
+static int
+render(struct mi *m, enum miniindex_level lv, size_t arg, size_t *named,
+    struct pricer *pr)
+{
+	struct buf		*b = &pr->b;
+	const struct group	*g;
+	const struct ent	*e;
+	size_t			 i, j, k, n;
+
 	*named = 0;
-	render_header(m, &b, lv);
+	render_header(m, b, lv);
 	if (lv == MINIINDEX_COUNTS && m->ng > 0) {
-		gs = xcalloc(m->ng, sizeof *gs);
-		for (i = 0; i < m->ng; i++)
-			gs[i] = &m->g[i];
-		qsort(gs, m->ng, sizeof *gs, cmp_group_size);
-		buf_addstr(&b, "\nGroups: ");
+		buf_addstr(b, "\nGroups: ");
 		for (i = 0; i < m->ng && i < arg; i++)
-			buf_printf(&b, "%s%s (%zu)", i > 0 ? ", " : "",
-			    gs[i]->name, gs[i]->n);
+			buf_printf(b, "%s%s (%zu)", i > 0 ? ", " : "",
+			    m->by_size[i]->name, m->by_size[i]->n);
 		if (i < m->ng)
-			buf_printf(&b, ", %zu more", m->ng - i);
-		buf_addstr(&b, "\n");
-		free(gs);
+			buf_printf(b, ", %zu more", m->ng - i);
+		buf_addstr(b, "\n");
 	}
 	if (lv == MINIINDEX_COUNTS || lv == MINIINDEX_HEADER)
-		return buf_take(&b);
+		return 1;
+	if (pricer_over(pr))
+		return 0;
 	for (i = 0; i < m->ng; i++) {
 		g = &m->g[i];
 		if (lv != MINIINDEX_TOP)
-			render_heading(m, &b, g, 0);
+			render_heading(m, b, g, 0);
 		else if (i == 0)
-			buf_addstr(&b, "\n");
+			buf_addstr(b, "\n");
 		if (lv == MINIINDEX_FULL || lv == MINIINDEX_SHORT) {
 			if (!m->headings && i == 0)
-				buf_addstr(&b, "\n");
+				buf_addstr(b, "\n");
 			for (j = 0; j < g->n; j++) {
-				const struct ent *e = &m->e[g->first + j];
-				/* Short gists go without the bullet. */
-				if (lv == MINIINDEX_FULL)
-					buf_addstr(&b, "- ");
-				if (e->gist != NULL && *e->gist != '\0')
-					buf_printf(&b, "%s: %s\n", e->label,
-					    e->gist);
-				else
-					buf_printf(&b, "%s\n", e->label);
+				render_entry(m, b, &m->e[g->first + j], lv);
+				if (pricer_over(pr))
+					return 0;
 			}
 			*named += g->n;
 			continue;
 		}
 		if (!m->headings && lv == MINIINDEX_NAMES && i == 0)
-			buf_addstr(&b, "\n");
-		top = xcalloc(g->n, sizeof *top);
-		for (j = 0; j < g->n; j++)
-			top[j] = &m->e[g->first + j];
+			buf_addstr(b, "\n");
 		k = g->n;
 		if (lv == MINIINDEX_TOP) {
 			/*
@@ -917,20 +1387,29 @@ render(struct mi *m, enum miniindex_level lv, size_t arg, size_t *named)
 			 * same share of every group is named, rounded down.
 			 */
 			k = g->n * arg / 1000;
-			qsort(top, g->n, sizeof *top, cmp_rank);
-			qsort(top, k, sizeof *top, cmp_label);
-			buf_printf(&b, "%s (%zu)%s", g->name, g->n,
+			buf_printf(b, "%s (%zu)%s", g->name, g->n,
 			    k > 0 ? ": " : "");
 		}
-		for (j = 0; j < k; j++)
-			buf_printf(&b, "%s%s", j > 0 ? ", " : "", top[j]->label);
+		/*
+		 * The k first by rank, in name order: the group is in name
+		 * order already (equal names print the same).
+		 */
+		for (j = 0, n = 0; j < g->n && n < k; j++) {
+			e = &m->e[g->first + j];
+			if (e->rank >= k)
+				continue;
+			if (n++ > 0)
+				buf_add(b, ", ", 2);
+			buf_addstr(b, e->label);
+		}
 		if (k < g->n && k > 0)
-			buf_printf(&b, ", +%zu more", g->n - k);
-		buf_addstr(&b, "\n");
+			buf_printf(b, ", +%zu more", g->n - k);
+		buf_addstr(b, "\n");
 		*named += k;
-		free(top);
+		if (pricer_over(pr))
+			return 0;
 	}
-	return buf_take(&b);
+	return 1;
 }
 
 /* ---- the budget search ---------------------------------------------- */
@@ -941,21 +1420,28 @@ struct try {
 	size_t	 named;
 };
 
-/* Renders and prices; keeps the result in *best when it fits. */
+/*
+ * Renders and prices; keeps the result in *best when it fits. A text is
+ * given up as soon as the part rendered is over the budget.
+ */
 static int
 attempt(struct mi *m, enum miniindex_level lv, size_t arg, struct try *best)
 {
-	char	*t;
-	size_t	 tok, named;
+	struct pricer	 pr;
+	size_t		 tok, named;
 
-	t = render(m, lv, arg, &named);
-	tok = tokens_estimate_str(t);
+	pricer_init(&pr, m);
+	if (!render(m, lv, arg, &named, &pr)) {
+		buf_done(&pr.b);
+		return 0;
+	}
+	tok = tokens_from_units(pricer_end(&pr));
 	if (m->opts->budget != 0 && tok > m->opts->budget) {
-		free(t);
+		buf_done(&pr.b);
 		return 0;
 	}
 	free(best->text);
-	best->text = t;
+	best->text = buf_take(&pr.b);
 	best->tokens = tok;
 	best->named = named;
 	return 1;
@@ -997,7 +1483,8 @@ miniindex_text(const struct skill_set *set, const struct miniindex_opts *opts,
 	struct strlist		 names;
 	struct try		 best = { NULL, 0, 0 };
 	struct miniindex_info	 in;
-	size_t			 i, maxg = 0, arg;
+	const char		*gist;
+	size_t			 i, j, maxg = 0, arg;
 	enum miniindex_level	 lv;
 
 	memset(&m, 0, sizeof m);
@@ -1017,6 +1504,8 @@ miniindex_text(const struct skill_set *set, const struct miniindex_opts *opts,
 	strlist_init(&names);
 	assign_groups(&m, opts->group_by, &names);
 	build_groups(&m);
+	build_orders(&m);
+	ucache_init(&m.cache);
 	for (i = 0; i < m.ng; i++)
 		if (m.g[i].n > maxg)
 			maxg = m.g[i].n;
@@ -1064,7 +1553,8 @@ done:
 	in.skills = m.n;
 	in.named = best.named;
 	for (i = 0; lv <= MINIINDEX_SHORT && i < m.n; i++)
-		in.with_gist += m.e[i].gist != NULL && *m.e[i].gist != '\0';
+		in.with_gist += (gist = ent_gist(&m, &m.e[i])) != NULL &&
+		    *gist != '\0';
 	in.gist_chars = lv == MINIINDEX_FULL ? arg : 0;
 	in.gist_tokens = lv == MINIINDEX_SHORT ? arg : 0;
 	in.groups = m.ng;
@@ -1073,10 +1563,19 @@ done:
 		*tokens_out = best.tokens;
 	if (info != NULL)
 		*info = in;
-	for (i = 0; i < m.n; i++)
-		free(m.e[i].gist);
+	for (i = 0; i < m.n; i++) {
+		free(m.e[i].full);
+		for (j = 0; j <= GIST_MAX_TOKENS; j++)
+			free(m.e[i].kw[j]);
+		if (m.e[i].plan != NULL) {
+			kwplan_done(m.e[i].plan);
+			free(m.e[i].plan);
+		}
+	}
 	for (i = 0; i < m.ng; i++)
 		free(m.g[i].name);
+	free(m.by_size);
+	ucache_done(&m.cache);
 	free(m.g);
 	free(m.e);
 	strlist_done(&names);

@@ -4,6 +4,7 @@
  */
 #include "autoconfig.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -76,8 +77,8 @@ static const uint8_t name_table[2][WORD_TABLE_N] = {
 /*
  * Words of three letters or more that are one token with a leading space:
  * the 1,111 most frequent in half the corpus's descriptions (the other
- * half kept for checks), sorted for bsearch. Known words are priced
- * exactly; the length tables price the rest.
+ * half kept for checks), sorted. Known words are priced exactly; the
+ * length tables price the rest.
  */
 static const char *const common_words[] = {
 	"about", "academic", "access", "accessibility", "accuracy", "across",
@@ -281,7 +282,7 @@ static const char *const common_words[] = {
  * Common English words. Text in other languages written in ASCII (German,
  * Spanish without accents) costs about a third more per word than the
  * English-fitted table says, so a line where few words are these is
- * priced higher. Sorted for bsearch.
+ * priced higher. Sorted.
  */
 static const char *const english_words[] = {
 	"a", "an", "and", "any", "are", "as", "at", "be", "by", "can", "for",
@@ -296,10 +297,62 @@ static const char *const english_words[] = {
 /* Price of ASCII words in a non-English text, percent. */
 #define FOREIGN_PCT		140
 
-static int
-cmp_word(const void *a, const void *b)
+/*
+ * The word lists as open-addressing hash sets of indexes + 1, filled once
+ * (pthread_once) so a lookup is a hash and one strcmp instead of a
+ * bsearch.
+ */
+#define WORD_HASH_N	4096
+static uint16_t		 common_hash[WORD_HASH_N];
+static uint16_t		 english_hash[WORD_HASH_N / 16];
+static pthread_once_t	 word_hash_once = PTHREAD_ONCE_INIT;
+
+static size_t
+word_hash(const char *w)
 {
-	return strcmp(a, *(const char *const *)b);
+	uint32_t	 h = 2166136261u;
+
+	for (; *w != '\0'; w++) {
+		h ^= (unsigned char)*w;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static void
+hash_fill(uint16_t *set, size_t n, const char *const *words, size_t nwords)
+{
+	size_t	 i, k;
+
+	for (i = 0; i < nwords; i++) {
+		for (k = word_hash(words[i]) & (n - 1); set[k] != 0;
+		    k = (k + 1) & (n - 1))
+			;
+		set[k] = (uint16_t)(i + 1);
+	}
+}
+
+static void
+word_hash_init(void)
+{
+	hash_fill(common_hash, WORD_HASH_N, common_words,
+	    sizeof common_words / sizeof common_words[0]);
+	hash_fill(english_hash, WORD_HASH_N / 16, english_words,
+	    sizeof english_words / sizeof english_words[0]);
+}
+
+/* Is the NUL-terminated w one of words? */
+static int
+hash_has(const uint16_t *set, size_t n, const char *const *words,
+    const char *w)
+{
+	size_t	 k;
+
+	pthread_once(&word_hash_once, word_hash_init);
+	for (k = word_hash(w) & (n - 1); set[k] != 0; k = (k + 1) & (n - 1))
+		if (strcmp(words[set[k] - 1], w) == 0)
+			return 1;
+	return 0;
 }
 
 /* Is the ASCII word (any case) in common_words? */
@@ -314,8 +367,7 @@ is_common_word(const char *s, size_t len)
 	for (i = 0; i < len; i++)
 		w[i] = (s[i] >= 'A' && s[i] <= 'Z') ? s[i] - 'A' + 'a' : s[i];
 	w[len] = '\0';
-	return bsearch(w, common_words, sizeof common_words /
-	    sizeof common_words[0], sizeof common_words[0], cmp_word) != NULL;
+	return hash_has(common_hash, WORD_HASH_N, common_words, w);
 }
 
 static int
@@ -329,8 +381,7 @@ is_english_word(const char *s, size_t len)
 	for (i = 0; i < len; i++)
 		w[i] = (s[i] >= 'A' && s[i] <= 'Z') ? s[i] - 'A' + 'a' : s[i];
 	w[len] = '\0';
-	return bsearch(w, english_words, sizeof english_words /
-	    sizeof english_words[0], sizeof english_words[0], cmp_word) != NULL;
+	return hash_has(english_hash, WORD_HASH_N / 16, english_words, w);
 }
 
 /* The ASCII words of a line, priced higher when it is not English. */
@@ -359,18 +410,10 @@ is_space_cp(utf8proc_int32_t c)
 	    cat == UTF8PROC_CATEGORY_ZP;
 }
 
+/* Non-ASCII code points, by Unicode category. */
 static enum piece
-classify(utf8proc_int32_t c)
+classify_wide(utf8proc_int32_t c)
 {
-	if (c < 0x80) {
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
-			return P_LETTERS;
-		if (c >= '0' && c <= '9')
-			return P_DIGITS;
-		if (c == ' ' || (c >= '\t' && c <= '\r'))
-			return P_SPACE;
-		return P_OTHER;
-	}
 	if (is_space_cp(c))
 		return P_SPACE;
 	switch (utf8proc_category(c)) {
@@ -389,12 +432,32 @@ classify(utf8proc_int32_t c)
 	}
 }
 
+/* ASCII inline, the rest by classify_wide(). */
+static inline enum piece
+classify(utf8proc_int32_t c)
+{
+	if (c < 0x80) {
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+			return P_LETTERS;
+		if (c >= '0' && c <= '9')
+			return P_DIGITS;
+		if (c == ' ' || (c >= '\t' && c <= '\r'))
+			return P_SPACE;
+		return P_OTHER;
+	}
+	return classify_wide(c);
+}
+
 /* Decodes one code point at s[i]; an invalid byte is returned as -1. */
-static size_t
+static inline size_t
 next_cp(const char *s, size_t len, size_t i, utf8proc_int32_t *cp)
 {
 	utf8proc_ssize_t	 n;
 
+	if ((unsigned char)s[i] < 0x80) {
+		*cp = (unsigned char)s[i];
+		return 1;
+	}
 	n = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
 	    (utf8proc_ssize_t)(len - i), cp);
 	if (n <= 0) {
@@ -412,6 +475,18 @@ is_cjk(utf8proc_int32_t c)
 	    c >= 0x20000;
 }
 
+static int
+is_ascii_run(const char *s, size_t len)
+{
+	size_t	 i;
+
+	for (i = 0; i < len; i++) {
+		if ((unsigned char)s[i] >= 0x80)
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * Tenths of a token for a run of letters, sp: it has a leading space,
  * name: it is joined to a hyphen or underscore.
@@ -425,7 +500,16 @@ price_letters(const char *s, size_t len, int sp, int name)
 	int			 first_upper = 0;
 	enum word_case		 wc;
 
-	for (i = 0; i < len; n++) {
+	if (is_ascii_run(s, len)) {
+		/* The common case, without decoding. */
+		for (i = 0; i < len; i++)
+			if (s[i] >= 'A' && s[i] <= 'Z')
+				upper++;
+		n = ascii = len;
+		lower = len - upper;
+		first_upper = len > 0 && s[0] >= 'A' && s[0] <= 'Z';
+	}
+	for (i = n; i < len; n++) {
 		i += next_cp(s, len, i, &c);
 		if (c >= 0 && c < 0x80) {
 			ascii++;
@@ -501,18 +585,6 @@ price_other(const char *s, size_t len)
 	else if (ascii > 2)
 		price += ascii * 8;
 	return price;
-}
-
-static int
-is_ascii_run(const char *s, size_t len)
-{
-	size_t	 i;
-
-	for (i = 0; i < len; i++) {
-		if ((unsigned char)s[i] >= 0x80)
-			return 0;
-	}
-	return 1;
 }
 
 /* Length of a contraction ('s 't 're 've 'm 'll 'd) at s[i], or 0. */
@@ -638,6 +710,20 @@ tokens_estimate_part(const char *s, size_t len)
 	if (s == NULL || len == 0)
 		return 0;
 	return (estimate_tenths(s, len) + 999) / 1000;
+}
+
+size_t
+tokens_units(const char *s, size_t len)
+{
+	if (s == NULL || len == 0)
+		return 0;
+	return estimate_tenths(s, len);
+}
+
+size_t
+tokens_from_units(size_t units)
+{
+	return (units + 999) / 1000 + TOKENS_SAFETY_ADD;
 }
 
 size_t

@@ -30,4 +30,16 @@ size_t	tokens_estimate_part(const char *s, size_t len);
 /* The same for a NUL-terminated string; NULL counts 0. */
 size_t	tokens_estimate_str(const char *s);
 
+/*
+ * The estimate in internal units, before rounding: for pricing a long
+ * text piece by piece. The units of a text are the sum of the units of
+ * its pieces when it is cut only just after a newline that is followed
+ * by a byte other than a blank (space, \t to \r) or a non-ASCII byte (a
+ * newline run then ends the piece before, and the language guess starts
+ * afresh after it). tokens_from_units() turns the sum for a non-empty
+ * text into what tokens_estimate() returns for it.
+ */
+size_t	tokens_units(const char *s, size_t len);
+size_t	tokens_from_units(size_t units);
+
 #endif
