@@ -202,7 +202,8 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_usage("serve", "unknown transport '%s' (use stdio "
 		    "or http)", transport);
 
-	if ((rv = cmd_engine_open(ctx, ENGINE_REINDEX | ENGINE_QUIET, &e)) != 0)
+	/* The rescan runs in the background: initialize is answered at once. */
+	if ((rv = cmd_engine_open(ctx, ENGINE_BACKGROUND | ENGINE_QUIET, &e)) != 0)
 		return rv;
 	/* mini_index.auto: the serve-time rescan is an index run too. */
 	if (miniindex_auto(cfg, engine_skills(e), NULL, &cause) != 0) {

@@ -50,6 +50,13 @@ struct engine {
 	struct telemetry	*tel;		/* NULL: telemetry off */
 	char			*tel_error;
 	pthread_mutex_t		 san_lock;
+	/* ENGINE_BACKGROUND: the first rescan runs on this thread. */
+	pthread_t		 first;
+	int			 first_running;	/* thread to join */
+	int			 ready;		/* under ready_lock */
+	char			*first_error;
+	pthread_mutex_t		 ready_lock;
+	pthread_cond_t		 ready_cond;
 };
 
 /* The HTTP session of the current caller, for telemetry (engine_caller()). */
@@ -208,6 +215,34 @@ out:
 	return rv;
 }
 
+static int	get_sanitizer(struct engine *, struct sanitizer **, char **);
+
+/* ENGINE_BACKGROUND: the serve-time rescan, off the answering path. */
+static void *
+first_rescan(void *arg)
+{
+	struct engine	*e = arg;
+	char		*cause = NULL;
+	int		 changed;
+
+	if (engine_reload(e, "serve", &changed, &cause) != 0)
+		e->first_error = cause;	/* the old index stays in use */
+	pthread_mutex_lock(&e->ready_lock);
+	e->ready = 1;
+	pthread_cond_broadcast(&e->ready_cond);
+	pthread_mutex_unlock(&e->ready_lock);
+	return NULL;
+}
+
+void
+engine_wait_ready(struct engine *e)
+{
+	pthread_mutex_lock(&e->ready_lock);
+	while (!e->ready)
+		pthread_cond_wait(&e->ready_cond, &e->ready_lock);
+	pthread_mutex_unlock(&e->ready_lock);
+}
+
 int
 engine_open(const struct config *cfg, int flags, struct engine **out,
     char **cause)
@@ -228,6 +263,9 @@ engine_open(const struct config *cfg, int flags, struct engine **out,
 	pthread_mutex_init(&e->snap_lock, NULL);
 	pthread_mutex_init(&e->reload_lock, NULL);
 	pthread_mutex_init(&e->san_lock, NULL);
+	pthread_mutex_init(&e->ready_lock, NULL);
+	pthread_cond_init(&e->ready_cond, NULL);
+	e->ready = 1;
 	if (telemetry_open(cfg, NULL, &e->tel, &e->tel_error) != 0)
 		e->tel = NULL;	/* a warning for the caller, never fatal */
 
@@ -267,6 +305,13 @@ engine_open(const struct config *cfg, int flags, struct engine **out,
 	snap_prepare(sn);
 	if ((rv = snap_search_index(e, sn, cause)) != 0)
 		goto fail;
+	if ((flags & ENGINE_BACKGROUND) && !need_index) {
+		e->ready = 0;
+		if (pthread_create(&e->first, NULL, first_rescan, e) == 0)
+			e->first_running = 1;
+		else
+			first_rescan(e);	/* no thread: do it now */
+	}
 	*out = e;
 	return 0;
 fail:
@@ -280,6 +325,11 @@ engine_free(struct engine *e)
 {
 	if (e == NULL)
 		return;
+	if (e->first_running)
+		pthread_join(e->first, NULL);
+	free(e->first_error);
+	pthread_mutex_destroy(&e->ready_lock);
+	pthread_cond_destroy(&e->ready_cond);
 	telemetry_close(e->tel);
 	free(e->tel_error);
 	if (e->cur != NULL)
@@ -290,8 +340,6 @@ engine_free(struct engine *e)
 	pthread_mutex_destroy(&e->san_lock);
 	free(e);
 }
-
-static int	get_sanitizer(struct engine *, struct sanitizer **, char **);
 
 int
 engine_reload(struct engine *e, const char *trigger, int *changed,
@@ -586,6 +634,7 @@ engine_search(struct engine *e, const struct search_opts *opts, cJSON **out,
 	size_t			 i;
 	int			 rv;
 
+	engine_wait_ready(e);
 	*out = NULL;
 	memset(&res, 0, sizeof res);
 	t0 = now_ms();
@@ -723,6 +772,7 @@ engine_load(struct engine *e, const char *name, size_t offset,
 	double			 t0 = now_ms();
 	int			 rv;
 
+	engine_wait_ready(e);
 	rv = load_locked(e, name, offset, max_bytes, allow_untrusted, out,
 	    cause);
 	if (e->tel != NULL && name != NULL) {
@@ -843,6 +893,7 @@ engine_read(struct engine *e, const char *name, const char *relpath,
 	size_t			 len, clen;
 	int			 rv;
 
+	engine_wait_ready(e);
 	*out = NULL;
 	findings_init(&f);
 	sn = snap_get(e);
@@ -900,6 +951,7 @@ engine_list(struct engine *e, const struct list_filter *lf, cJSON **out,
 	cJSON	*arr, *o;
 	size_t	 i;
 
+	engine_wait_ready(e);
 	(void)cause;
 	sn = snap_get(e);
 	arr = cJSON_CreateArray();

@@ -26,6 +26,14 @@ struct engine;
 struct sanitizer;
 
 #define ENGINE_REINDEX	0x1	/* incremental index before loading */
+/*
+ * Load index.db at once and run the incremental index on a thread: the
+ * engine answers at once, and engine_wait_ready() (which search, load,
+ * read and list call themselves) blocks until that first rescan is in,
+ * so nothing stale is ever served. serve uses it to answer initialize
+ * without waiting for the rescan.
+ */
+#define ENGINE_BACKGROUND 0x4
 #define ENGINE_QUIET	0x2	/* no progress on stderr */
 
 int	 engine_open(const struct config *cfg, int flags, struct engine **out,
@@ -48,6 +56,9 @@ const char *engine_telemetry_error(struct engine *);
  * The string is borrowed until the next call; engine_caller(NULL) resets.
  */
 void	 engine_caller(const char *session);
+
+/* Waits for the background rescan of ENGINE_BACKGROUND (no-op otherwise). */
+void	 engine_wait_ready(struct engine *);
 
 /* Searchable entries (winners without disable-model-invocation). */
 size_t	 engine_count(struct engine *);

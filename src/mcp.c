@@ -1763,6 +1763,23 @@ handle_batch(struct mcp_server *srv, struct mcp_session *sess,
 	return out;
 }
 
+/* 1 for initialize, ping and notifications: they need no index. */
+static int
+handshake_only(const cJSON *msg)
+{
+	const cJSON	*m;
+
+	if (!cJSON_IsObject(msg))
+		return 1;	/* answered with an error right away */
+	m = cJSON_GetObjectItemCaseSensitive(msg, "method");
+	if (!cJSON_IsString(m))
+		return 1;
+	return strcmp(m->valuestring, "initialize") == 0 ||
+	    strcmp(m->valuestring, "ping") == 0 ||
+	    strcmp(m->valuestring, "server/discover") == 0 ||
+	    strncmp(m->valuestring, "notifications/", 14) == 0;
+}
+
 char *
 mcp_handle_json(struct mcp_server *srv, struct mcp_session *sess,
     const cJSON *msg, int *info)
@@ -1773,6 +1790,12 @@ mcp_handle_json(struct mcp_server *srv, struct mcp_session *sess,
 
 	if (info == NULL)
 		info = &dummy;
+	/*
+	 * Everything but the handshake waits for serve's first rescan, so
+	 * initialize is answered at once and nothing stale is ever served.
+	 */
+	if (!handshake_only(msg))
+		engine_wait_ready(srv->engine);
 	/* One view for the whole message, even across a reload. */
 	v = view_acquire(srv);
 	thread_view = v;
