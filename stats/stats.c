@@ -410,6 +410,30 @@ conversion(struct stats_db *d, const struct stats_query *q,
 	    &s->n_after_miss, cause);
 }
 
+/* The columns event_from() reads, in its order. */
+#define EVENT_COLS	"ts, kind, session, client, query, skill, " \
+	"top1_score, n_results, latency_ms, trust, found, id"
+
+/* Fills *e from a row of EVENT_COLS whose kind is k. */
+static void
+event_from(sqlite3_stmt *st, int k, struct stats_event *e)
+{
+	e->ts = sqlite3_column_double(st, 0);
+	e->kind = (enum stats_kind)k;
+	e->session = col_str(st, 2);
+	e->client = col_str(st, 3);
+	e->query = col_str(st, 4);
+	e->skill = col_str(st, 5);
+	e->top1_score = sqlite3_column_type(st, 6) == SQLITE_NULL ||
+	    k != STATS_SEARCH ? -1 : sqlite3_column_double(st, 6);
+	e->n_results = sqlite3_column_int(st, 7);
+	e->latency_ms = sqlite3_column_double(st, 8);
+	e->trust = col_str(st, 9);
+	e->found = sqlite3_column_type(st, 10) == SQLITE_NULL ? -1 :
+	    sqlite3_column_int(st, 10) != 0;
+	e->id = sqlite3_column_int64(st, 11);
+}
+
 static int
 recent(struct stats_db *d, const struct stats_query *q, struct stats_snap *s,
     char **cause)
@@ -419,8 +443,7 @@ recent(struct stats_db *d, const struct stats_query *q, struct stats_snap *s,
 	size_t			 cap = 0;
 	int			 rc, rv, k;
 
-	if ((rv = prep(d, q, "SELECT ts, kind, session, client, query, skill, "
-	    "top1_score, n_results, latency_ms, trust, found FROM events "
+	if ((rv = prep(d, q, "SELECT " EVENT_COLS " FROM events "
 	    "WHERE ts >= ?1 ORDER BY ts DESC, id DESC LIMIT ?4", NULL, &st,
 	    cause)) != 0)
 		return rv;
@@ -434,19 +457,7 @@ recent(struct stats_db *d, const struct stats_query *q, struct stats_snap *s,
 			    sizeof *s->recent);
 		}
 		e = &s->recent[s->n_recent++];
-		e->ts = sqlite3_column_double(st, 0);
-		e->kind = (enum stats_kind)k;
-		e->session = col_str(st, 2);
-		e->client = col_str(st, 3);
-		e->query = col_str(st, 4);
-		e->skill = col_str(st, 5);
-		e->top1_score = sqlite3_column_type(st, 6) == SQLITE_NULL ||
-		    k != STATS_SEARCH ? -1 : sqlite3_column_double(st, 6);
-		e->n_results = sqlite3_column_int(st, 7);
-		e->latency_ms = sqlite3_column_double(st, 8);
-		e->trust = col_str(st, 9);
-		e->found = sqlite3_column_type(st, 10) == SQLITE_NULL ? -1 :
-		    sqlite3_column_int(st, 10) != 0;
+		event_from(st, k, e);
 	}
 	if (rc != SQLITE_DONE)
 		rv = db_fail(d, "recent events", cause);
@@ -644,6 +655,49 @@ static const char advice_yellow[] =
 static const char advice_green[] =
 	"Miss rate below 15 %: search finds the skills; nothing to tune.";
 
+/* min(id) and max(id) of events, 0 when empty: two probes of the key. */
+static int
+id_range(struct stats_db *d, long long *min_id, long long *max_id,
+    char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rv = 0;
+
+	*min_id = *max_id = 0;
+	if (sqlite3_prepare_v2(d->db, "SELECT coalesce((SELECT min(id) FROM "
+	    "events), 0), coalesce((SELECT max(id) FROM events), 0)", -1, &st,
+	    NULL) != SQLITE_OK)
+		return db_fail(d, "event ids", cause);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*min_id = sqlite3_column_int64(st, 0);
+		*max_id = sqlite3_column_int64(st, 1);
+	} else
+		rv = db_fail(d, "event ids", cause);
+	sqlite3_finalize(st);
+	return rv;
+}
+
+/* The figures derived from the counts: rates, badge, advice. */
+static void
+derive(struct stats_snap *s)
+{
+	/* A load in the range may follow a search just before it. */
+	if (s->conversions > s->searches)
+		s->conversions = s->searches;
+	s->miss_rate = s->conversion_rate = 0;
+	if (s->searches > 0) {
+		s->miss_rate = (double)s->misses / (double)s->searches;
+		s->conversion_rate = (double)s->conversions /
+		    (double)s->searches;
+	}
+	s->badge = s->miss_rate > 0.30 ? 2 : s->miss_rate > 0.15 ? 1 : 0;
+	if (s->searches == 0)
+		s->advice = advice_none;
+	else
+		s->advice = s->badge == 2 ? advice_red : s->badge == 1 ?
+		    advice_yellow : advice_green;
+}
+
 int
 stats_snapshot(struct stats_db *d, const struct stats_query *q,
     struct stats_snap *s, char **cause)
@@ -655,7 +709,8 @@ stats_snapshot(struct stats_db *d, const struct stats_query *q,
 	s->schema_version = d->version;
 	if (sqlite3_exec(d->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(d, "starting a read", cause);
-	if ((rv = totals(d, q, s, cause)) != 0 ||
+	if ((rv = id_range(d, &s->min_id, &s->last_id, cause)) != 0 ||
+	    (rv = totals(d, q, s, cause)) != 0 ||
 	    (rv = searches_pass(d, q, s, cause)) != 0 ||
 	    (rv = loads_pass(d, q, s, cause)) != 0)
 		goto out;
@@ -675,20 +730,7 @@ stats_snapshot(struct stats_db *d, const struct stats_query *q,
 	    "key = 'write_failures'", NULL, &v, NULL) == 0)
 		s->write_failures = v;
 
-	/* A load in the range may follow a search just before it. */
-	if (s->conversions > s->searches)
-		s->conversions = s->searches;
-	if (s->searches > 0) {
-		s->miss_rate = (double)s->misses / (double)s->searches;
-		s->conversion_rate = (double)s->conversions /
-		    (double)s->searches;
-	}
-	s->badge = s->miss_rate > 0.30 ? 2 : s->miss_rate > 0.15 ? 1 : 0;
-	if (s->searches == 0)
-		s->advice = advice_none;
-	else
-		s->advice = s->badge == 2 ? advice_red : s->badge == 1 ?
-		    advice_yellow : advice_green;
+	derive(s);
 out:
 	sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
 	if (rv != 0)
@@ -728,6 +770,366 @@ stats_snap_done(struct stats_snap *s)
 	}
 	free(s->recent);
 	memset(s, 0, sizeof *s);
+}
+
+static struct stats_count *
+counts_copy(const struct stats_count *v, size_t n)
+{
+	struct stats_count	*out;
+	size_t			 i;
+
+	if (n == 0)
+		return NULL;
+	out = xreallocarray(NULL, n, sizeof *out);
+	for (i = 0; i < n; i++) {
+		out[i] = v[i];
+		out[i].key = xstrdup(v[i].key != NULL ? v[i].key : "");
+	}
+	return out;
+}
+
+static char *
+strdup_or_null(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+static void
+event_copy(struct stats_event *dst, const struct stats_event *src)
+{
+	*dst = *src;
+	dst->session = strdup_or_null(src->session);
+	dst->client = strdup_or_null(src->client);
+	dst->query = strdup_or_null(src->query);
+	dst->skill = strdup_or_null(src->skill);
+	dst->trust = strdup_or_null(src->trust);
+}
+
+static void
+event_free(struct stats_event *e)
+{
+	free(e->session);
+	free(e->client);
+	free(e->query);
+	free(e->skill);
+	free(e->trust);
+}
+
+void
+stats_snap_copy(struct stats_snap *dst, const struct stats_snap *src)
+{
+	size_t	 i;
+
+	*dst = *src;
+	dst->top_queries = counts_copy(src->top_queries, src->n_top_queries);
+	dst->top_loads = counts_copy(src->top_loads, src->n_top_loads);
+	dst->missed = counts_copy(src->missed, src->n_missed);
+	dst->after_miss = counts_copy(src->after_miss, src->n_after_miss);
+	dst->load_ranks = counts_copy(src->load_ranks, src->n_load_ranks);
+	dst->never_loaded = counts_copy(src->never_loaded,
+	    src->n_never_loaded);
+	dst->recent = NULL;
+	if (src->n_recent > 0) {
+		dst->recent = xreallocarray(NULL, src->n_recent,
+		    sizeof *dst->recent);
+		for (i = 0; i < src->n_recent; i++)
+			event_copy(&dst->recent[i], &src->recent[i]);
+	}
+}
+
+/* ---- incremental: stats_since_id ------------------------------------- */
+
+/* The names the new rows touched: distinct, in first-seen order. */
+struct keyset {
+	char	**v;
+	size_t	  n;
+};
+
+static void
+keyset_add(struct keyset *ks, const char *key)
+{
+	size_t	 i;
+
+	for (i = 0; i < ks->n; i++) {
+		if (strcmp(ks->v[i], key) == 0)
+			return;
+	}
+	ks->v = xreallocarray(ks->v, ks->n + 1, sizeof *ks->v);
+	ks->v[ks->n++] = xstrdup(key);
+}
+
+static void
+keyset_done(struct keyset *ks)
+{
+	size_t	 i;
+
+	for (i = 0; i < ks->n; i++)
+		free(ks->v[i]);
+	free(ks->v);
+	memset(ks, 0, sizeof *ks);
+}
+
+/*
+ * Sets key's entry of a top list to (n, value): updated in place, added,
+ * or (n == 0) left out; then sorted like the snapshot's and cut to limit.
+ * Exact because counts only grow between two snapshots: a name the new
+ * rows did not touch keeps its count, so it cannot overtake the list.
+ */
+static void
+top_set(struct stats_count **v, size_t *nv, size_t limit, const char *key,
+    long long n, double value)
+{
+	size_t	 i;
+
+	for (i = 0; i < *nv; i++) {
+		if (strcmp((*v)[i].key, key) == 0)
+			break;
+	}
+	if (i == *nv) {
+		if (n <= 0)
+			return;
+		*v = xreallocarray(*v, *nv + 1, sizeof **v);
+		(*v)[i].key = xstrdup(key);
+		(*nv)++;
+	}
+	(*v)[i].n = n;
+	(*v)[i].value = value;
+	if (*nv > 1)
+		qsort(*v, *nv, sizeof **v, cmp_count);
+	while (*nv > limit) {
+		(*nv)--;
+		free((*v)[*nv].key);
+	}
+}
+
+/* One query re-counted over events_query: the search_sql group for it. */
+static const char query_one_sql[] =
+	"SELECT count(*), avg(top1_score), "
+	" sum(coalesce(top1_score, 0) < ?2), "
+	" avg(CASE WHEN coalesce(top1_score, 0) < ?2 THEN "
+	"  coalesce(top1_score, 0) END) "
+	"FROM events INDEXED BY events_query "
+	"WHERE kind = 'search' AND query = ?6 AND ts >= ?1";
+
+/* One skill re-counted over events_skill: the load_sql group for it. */
+static const char skill_one_sql[] =
+	"SELECT coalesce(sum(found = 1), 0), "
+	" avg(CASE WHEN found = 1 THEN latency_ms END) "
+	"FROM events INDEXED BY events_skill "
+	"WHERE kind = 'load' AND skill = ?6 AND ts >= ?1";
+
+static int
+refold_queries(struct stats_db *d, const struct stats_query *q,
+    struct stats_snap *s, const struct keyset *ks, size_t limit,
+    char **cause)
+{
+	sqlite3_stmt	*st;
+	size_t		 i;
+	int		 rv;
+
+	if (ks->n == 0)
+		return 0;
+	if ((rv = prep(d, q, query_one_sql, NULL, &st, cause)) != 0)
+		return rv;
+	for (i = 0; i < ks->n && rv == 0; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 6, ks->v[i], -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_ROW) {
+			rv = db_fail(d, "query counts", cause);
+			break;
+		}
+		top_set(&s->top_queries, &s->n_top_queries, limit, ks->v[i],
+		    sqlite3_column_int64(st, 0), sqlite3_column_double(st, 1));
+		top_set(&s->missed, &s->n_missed, limit, ks->v[i],
+		    sqlite3_column_int64(st, 2), sqlite3_column_double(st, 3));
+	}
+	sqlite3_finalize(st);
+	return rv;
+}
+
+static int
+refold_skills(struct stats_db *d, const struct stats_query *q,
+    struct stats_snap *s, const struct keyset *ks, size_t limit,
+    char **cause)
+{
+	sqlite3_stmt	*st;
+	size_t		 i, j;
+	int		 rv;
+
+	if (ks->n == 0)
+		return 0;
+	if ((rv = prep(d, q, skill_one_sql, NULL, &st, cause)) != 0)
+		return rv;
+	for (i = 0; i < ks->n && rv == 0; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 6, ks->v[i], -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_ROW) {
+			rv = db_fail(d, "load counts", cause);
+			break;
+		}
+		top_set(&s->top_loads, &s->n_top_loads, limit, ks->v[i],
+		    sqlite3_column_int64(st, 0), sqlite3_column_double(st, 1));
+		/* A found load takes the skill off never_loaded. */
+		for (j = 0; j < s->n_never_loaded; j++) {
+			if (strcmp(s->never_loaded[j].key, ks->v[i]) != 0)
+				continue;
+			free(s->never_loaded[j].key);
+			memmove(&s->never_loaded[j], &s->never_loaded[j + 1],
+			    (s->n_never_loaded - j - 1) *
+			    sizeof *s->never_loaded);
+			s->n_never_loaded--;
+			break;
+		}
+	}
+	sqlite3_finalize(st);
+	return rv;
+}
+
+/* Newest first, as recent() orders them: ts DESC, id DESC. */
+static int
+cmp_recent(const void *a, const void *b)
+{
+	const struct stats_event	*x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts > y->ts ? -1 : 1;
+	if (x->id != y->id)
+		return x->id > y->id ? -1 : 1;
+	return 0;
+}
+
+/* Counts one new row (kind k, in the range) into s and the key sets. */
+static void
+fold_row(sqlite3_stmt *st, int k, const struct stats_query *q,
+    struct stats_snap *s, struct keyset *queries, struct keyset *skills)
+{
+	const char	*key;
+	double		 ts = sqlite3_column_double(st, 0), top1;
+
+	s->by_kind[k]++;
+	s->total++;
+	if (sqlite3_column_type(st, 8) != SQLITE_NULL)
+		s->n_latency[k]++;
+	if (s->first_ts == 0 || ts < s->first_ts)
+		s->first_ts = ts;
+	if (ts > s->last_ts)
+		s->last_ts = ts;
+	if (k == STATS_SEARCH) {
+		top1 = sqlite3_column_double(st, 6);	/* NULL reads 0 */
+		if (top1 < q->miss_threshold)
+			s->misses++;
+		key = (const char *)sqlite3_column_text(st, 4);
+		if (key != NULL && *key != '\0')
+			keyset_add(queries, key);
+	} else if (k == STATS_LOAD && sqlite3_column_type(st, 10) !=
+	    SQLITE_NULL && sqlite3_column_int(st, 10) == 1) {
+		s->loads_found++;
+		key = (const char *)sqlite3_column_text(st, 5);
+		if (key != NULL)
+			keyset_add(skills, key);
+	}
+}
+
+/*
+ * Reads the rows after s->last_id (up to max_id) into s: the counts,
+ * the recent list, the names to re-count.
+ */
+static int
+read_new(struct stats_db *d, const struct stats_query *q,
+    struct stats_snap *s, long long max_id, size_t limit,
+    struct keyset *queries, struct keyset *skills, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc, rv, k;
+	size_t		 cap = s->n_recent;
+
+	if ((rv = prep(d, q, "SELECT " EVENT_COLS " FROM events WHERE "
+	    "id > ?6 AND id <= ?7 AND ts >= ?1 ORDER BY id", NULL, &st,
+	    cause)) != 0)
+		return rv;
+	sqlite3_bind_int64(st, 6, s->last_id);
+	sqlite3_bind_int64(st, 7, max_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((k = kind_from((const char *)sqlite3_column_text(st,
+		    1))) < 0)
+			continue;
+		fold_row(st, k, q, s, queries, skills);
+		if (s->n_recent == cap) {
+			cap = cap ? cap * 2 : 16;
+			s->recent = xreallocarray(s->recent, cap,
+			    sizeof *s->recent);
+		}
+		event_from(st, k, &s->recent[s->n_recent++]);
+	}
+	if (rc != SQLITE_DONE)
+		rv = db_fail(d, "new events", cause);
+	sqlite3_finalize(st);
+	if (s->n_recent > 1)
+		qsort(s->recent, s->n_recent, sizeof *s->recent, cmp_recent);
+	while (s->n_recent > limit)
+		event_free(&s->recent[--s->n_recent]);
+	return rv;
+}
+
+int
+stats_since_id(struct stats_db *d, const struct stats_query *q,
+    struct stats_snap *s, long long *n_new, char **cause)
+{
+	struct stats_snap	 t;
+	struct keyset		 queries, skills;
+	long long		 min_id, max_id, v;
+	size_t			 limit = q->limit > 0 ? (size_t)q->limit : 10;
+	int			 rv;
+
+	if (n_new != NULL)
+		*n_new = 0;
+	memset(&t, 0, sizeof t);
+	memset(&queries, 0, sizeof queries);
+	memset(&skills, 0, sizeof skills);
+	if (sqlite3_exec(d->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(d, "starting a read", cause);
+	if ((rv = id_range(d, &min_id, &max_id, cause)) != 0)
+		goto out;
+	/* A prune moved the oldest row, or rows went away at the end. */
+	if (s->last_id > 0 && (min_id != s->min_id || max_id < s->last_id)) {
+		rv = STATS_RESCAN;
+		goto out;
+	}
+	if (max_id - s->last_id > STATS_FOLD_MAX) {
+		rv = STATS_RESCAN;
+		goto out;
+	}
+	stats_snap_copy(&t, s);
+	if (s->last_id == 0)
+		t.min_id = min_id;
+	if (max_id > s->last_id) {
+		if ((rv = read_new(d, q, &t, max_id, limit, &queries, &skills,
+		    cause)) != 0 ||
+		    (rv = refold_queries(d, q, &t, &queries, limit,
+		    cause)) != 0 ||
+		    (rv = refold_skills(d, q, &t, &skills, limit, cause)) != 0)
+			goto out;
+		t.n_folded += max_id - s->last_id;
+		if (n_new != NULL)
+			*n_new = max_id - s->last_id;
+		t.last_id = max_id;
+	}
+	t.searches = t.by_kind[STATS_SEARCH];
+	if (one_int(d, q, "SELECT CAST(value AS INTEGER) FROM meta WHERE "
+	    "key = 'write_failures'", NULL, &v, NULL) == 0)
+		t.write_failures = v;
+	derive(&t);
+out:
+	sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
+	keyset_done(&queries);
+	keyset_done(&skills);
+	if (rv != 0) {
+		stats_snap_done(&t);
+		return rv;
+	}
+	stats_snap_done(s);
+	*s = t;
+	return 0;
 }
 
 /* Reads exactly n digits at *p into *out. */

@@ -3,7 +3,9 @@
  * dashboard show. No SQL outside this module. A struct stats_db is a
  * read-only handle; stats_open() never creates or migrates the database.
  * stats_snapshot() fills an embedded struct stats_snap that owns all its
- * arrays and strings; stats_snap_done() releases them.
+ * arrays and strings; stats_snap_done() releases them. stats_since_id()
+ * brings a snapshot up to date by reading only the rows written since
+ * (the dashboard's refresh); stats_snap_copy() duplicates one.
  */
 #ifndef SR_STATS_H
 #define SR_STATS_H
@@ -51,6 +53,7 @@ struct stats_event {
 	double		 latency_ms;
 	char		*trust;
 	int		 found;		/* load: 1 found, 0 not; -1 n/a */
+	long long	 id;		/* events.id (added): orders equal ts */
 };
 
 struct stats_snap {
@@ -83,6 +86,17 @@ struct stats_snap {
 	double			 first_ts, last_ts;	/* range of the events counted, 0 when none */
 	int			 schema_version;	/* PRAGMA user_version of the file */
 	long long		 n_latency[STATS_NKINDS];	/* events with a latency */
+
+	/*
+	 * Added for stats_since_id(): the events ids the snapshot covers.
+	 * last_id is the newest row counted (0: the table was empty);
+	 * min_id the oldest row of the table, which a retention prune
+	 * moves. n_folded counts the rows stats_since_id() added since
+	 * the last stats_snapshot().
+	 */
+	long long		 last_id;
+	long long		 min_id;
+	long long		 n_folded;
 };
 
 /*
@@ -100,6 +114,39 @@ long long stats_data_version(struct stats_db *);
 int	 stats_snapshot(struct stats_db *, const struct stats_query *,
 	    struct stats_snap *out, char **cause);
 void	 stats_snap_done(struct stats_snap *);
+
+/*
+ * Copies src into dst (which owns its copy: stats_snap_done). advice
+ * stays a pointer to static text.
+ */
+void	 stats_snap_copy(struct stats_snap *dst, const struct stats_snap *src);
+
+/* stats_since_id(): the rows changed under the snapshot; take a new one. */
+#define STATS_RESCAN	(-1)
+/* stats_since_id() refuses to fold more rows than this at once. */
+#define STATS_FOLD_MAX	2000
+
+/*
+ * Folds the events written since s was taken (q must be the query that
+ * took it) into s, reading only the rows with id > s->last_id through
+ * the primary key, so a refresh costs what was written, not the size of
+ * the table. Kept exact: the totals per kind, the latency counts, the
+ * misses and miss rate, first_ts/last_ts, loads_found, the top queries,
+ * missed queries and top loads (each query or skill the new rows touch
+ * is re-counted through its covering index, which is all a top list of
+ * counts that only grow can change), never_loaded, the recent events
+ * and write_failures. Left as the last snapshot had them, until the
+ * next stats_snapshot(): the percentiles p50_ms/p95_ms and the
+ * conversion figures (conversions, converted_loads, mean_load_rank,
+ * load_ranks, after_miss), whose exact update needs a scan.
+ * Returns 0 (s updated; *n_new, when not NULL, the rows read),
+ * STATS_RESCAN when rows were deleted or replaced under it (a retention
+ * prune moved min(id), or max(id) went back) or more than STATS_FOLD_MAX
+ * rows are new, leaving s unchanged: call stats_snapshot(); or SR_IO
+ * with *cause, s unchanged.
+ */
+int	 stats_since_id(struct stats_db *, const struct stats_query *,
+	    struct stats_snap *s, long long *n_new, char **cause);
 
 /* "search", "load", "index" */
 const char *stats_kind_name(enum stats_kind);

@@ -16,7 +16,10 @@
 #include "xmalloc.h"
 
 #define SNAP_LIMIT	200	/* rows per list in a snapshot */
-#define RANGE_TICK_S	30.0	/* re-snapshot a sliding range this often */
+#define RANGE_TICK_S	30.0	/* re-snapshot a sliding range this often, */
+#define RANGE_TICK_PART	1000.0	/* or each 1/1000 of the range, */
+#define RANGE_TICK_MAX	300.0	/* at most this long */
+#define FULL_EVERY_S	300.0	/* safety net: a full snapshot after writes */
 
 struct feed {
 	struct tui_opts		 o;
@@ -26,7 +29,15 @@ struct feed {
 	struct stats_db		*db;
 	long long		 version;
 	enum tui_range		 range;		/* of the last snapshot */
-	double			 snap_time;
+	double			 snap_time;	/* of the last full snapshot */
+	double			 since;		/* its lower bound on ts */
+	/*
+	 * The aggregates shown, which the feed keeps: a full snapshot at
+	 * the start, on a range change, a prune, or every FULL_EVERY_S;
+	 * in between, stats_since_id() folds in the new rows only.
+	 */
+	struct stats_snap	 cur;
+	int			 have_cur;
 	enum tui_stats_state	 state;		/* last reported */
 	int			 reported;
 };
@@ -114,6 +125,8 @@ feed_free(struct feed *f)
 		return;
 	if (f->db != NULL)
 		stats_close(f->db);
+	if (f->have_cur)
+		stats_snap_done(&f->cur);
 	free(f->path);
 	free(f);
 }
@@ -135,35 +148,101 @@ report_state(struct feed *f, enum tui_stats_state st, char *msg,
 	return 1;
 }
 
+static void
+query_init(struct feed *f, double since, struct stats_query *q)
+{
+	memset(q, 0, sizeof *q);
+	q->since = since;
+	q->limit = SNAP_LIMIT;
+	q->miss_threshold = f->miss_threshold;
+	q->conversion_window_s = f->conversion_window_s;
+}
+
+/* Hands a copy of the feed's aggregates to the result. */
+static int
+publish(struct feed *f, struct feed_result *res, double t0)
+{
+	stats_snap_copy(&res->snap, &f->cur);
+	res->snap_ms = mono_ms() - t0;
+	res->have_snap = 1;
+	res->range = f->range;
+	res->state = TS_OK;
+	f->state = TS_OK;
+	f->reported = 1;
+	return 1;
+}
+
+/* A full snapshot: stats_snapshot() over the whole range. */
 static int
 snapshot(struct feed *f, enum tui_range range, struct feed_result *res)
 {
 	struct stats_query	 q;
+	struct stats_snap	 s;
 	char			*cause = NULL;
-	double			 t0;
+	double			 t0, now;
 
-	memset(&q, 0, sizeof q);
-	res->snap_time = wall_now();
-	q.since = range_seconds(range) > 0 ?
-	    res->snap_time - range_seconds(range) : 0;
-	q.limit = SNAP_LIMIT;
-	q.miss_threshold = f->miss_threshold;
-	q.conversion_window_s = f->conversion_window_s;
+	now = wall_now();
+	query_init(f, range_seconds(range) > 0 ?
+	    now - range_seconds(range) : 0, &q);
 	t0 = mono_ms();
-	if (stats_snapshot(f->db, &q, &res->snap, &cause) != 0) {
+	if (stats_snapshot(f->db, &q, &s, &cause) != 0) {
 		memset(&res->snap, 0, sizeof res->snap);
 		return report_state(f, TS_ERROR, cause != NULL ? cause :
 		    xstrdup("snapshot failed"), res);
 	}
-	res->snap_ms = mono_ms() - t0;
-	res->have_snap = 1;
-	res->range = range;
-	res->state = TS_OK;
+	if (f->have_cur)
+		stats_snap_done(&f->cur);
+	f->cur = s;
+	f->have_cur = 1;
 	f->range = range;
-	f->snap_time = res->snap_time;
-	f->state = TS_OK;
-	f->reported = 1;
-	return 1;
+	f->since = q.since;
+	f->snap_time = res->snap_time = now;
+	return publish(f, res, t0);
+}
+
+/*
+ * New rows only (stats_since_id), or a full snapshot when the rows under
+ * the last one changed (a prune) or too many are new.
+ */
+static int
+refresh(struct feed *f, struct feed_result *res)
+{
+	struct stats_query	 q;
+	char			*cause = NULL;
+	double			 t0;
+	int			 rv;
+
+	query_init(f, f->since, &q);
+	t0 = mono_ms();
+	rv = stats_since_id(f->db, &q, &f->cur, &res->n_new, &cause);
+	if (rv == STATS_RESCAN)
+		return snapshot(f, f->range, res);
+	if (rv != 0)
+		return report_state(f, TS_ERROR, cause != NULL ? cause :
+		    xstrdup("refresh failed"), res);
+	res->incremental = 1;
+	res->snap_time = wall_now();
+	return publish(f, res, t0);
+}
+
+/*
+ * Does a sliding range need a new snapshot, its oldest events falling
+ * out? Every 30 s for 1h, 86 s for 24h, 5 min for 7d: a full snapshot
+ * of a large database costs a few hundred ms; in between, the range
+ * keeps the events up to one tick older than it says.
+ */
+static int
+range_slid(const struct feed *f, enum tui_range range)
+{
+	double	 tick = range_seconds(range) / RANGE_TICK_PART;
+
+	if (range_seconds(range) <= 0)
+		return 0;
+	if (tick < RANGE_TICK_S)
+		tick = RANGE_TICK_S;
+	if (tick > RANGE_TICK_MAX)
+		tick = RANGE_TICK_MAX;
+	return wall_now() - f->snap_time > tick;
 }
 
 int
@@ -191,11 +270,13 @@ feed_poll(struct feed *f, enum tui_range range, int force,
 	}
 	v = stats_data_version(f->db);
 	if (!force && v == f->version && range == f->range &&
-	    !(range_seconds(range) > 0 &&
-	    wall_now() - f->snap_time > RANGE_TICK_S))
+	    !range_slid(f, range))
 		return 0;
 	f->version = v;
-	return snapshot(f, range, res);
+	if (!f->have_cur || range != f->range || range_slid(f, range) ||
+	    wall_now() - f->snap_time > FULL_EVERY_S)
+		return snapshot(f, range, res);
+	return refresh(f, res);
 }
 
 /* ---- the worker ------------------------------------------------------- */

@@ -1,7 +1,15 @@
 /*
  * The telemetry feed: opens stats.db read-only when it appears, polls
- * PRAGMA data_version (stats_data_version) and takes a stats snapshot
- * when another process wrote, when the time range slid, or on request.
+ * PRAGMA data_version (stats_data_version) and, when another process
+ * wrote or on request, folds the rows newer than the last seen id into
+ * the aggregates it keeps (stats_since_id): a refresh costs what was
+ * written, not the size of the table. A full stats_snapshot() is taken
+ * at the start, on a range change, when the range slid (1h every 30 s,
+ * 24h every 86 s, 7d every 5 minutes), when a retention prune deleted
+ * rows (stats_since_id says STATS_RESCAN), and, after writes, every 5
+ * minutes as a safety net: it also refreshes the percentiles and the
+ * conversion figures, which the incremental path leaves as they were
+ * (see stats.h). A result is a copy of those aggregates.
  *
  * The dashboard runs the feed on a worker thread (feed_worker_*) so a
  * slow snapshot of a large database never blocks the keys or the screen;
@@ -23,6 +31,8 @@ struct feed_result {
 	struct stats_snap	 snap;
 	double			 snap_time;	/* wall clock when taken */
 	double			 snap_ms;	/* how long it took */
+	int			 incremental;	/* folded new rows only */
+	long long		 n_new;		/* the rows it read */
 	enum tui_range		 range;		/* the range it covers */
 	enum tui_stats_state	 state;
 	char			*msg;		/* TS_ERROR: why */

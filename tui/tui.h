@@ -5,8 +5,8 @@
  *
  * struct tui_model is what the panels show: the index summary (read
  * through store.h on the main thread, re-read when index.db or its WAL
- * changes) and the telemetry snapshot (taken by the feed's worker thread,
- * feed.h, when PRAGMA data_version changes). The model owns its strings
+ * changes) and the telemetry snapshot (kept by the feed's worker thread,
+ * feed.h, which folds in the new rows when PRAGMA data_version changes). The model owns its strings
  * and its snapshot. Panels borrow the model; pointers into the snapshot
  * stay valid until the next result is applied, which happens only
  * between two frames on the main thread.

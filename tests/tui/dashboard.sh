@@ -224,6 +224,14 @@ wait_for "while paused" 10 && r=1 || r=0
 ok $r "paused: no updates for 1 s"
 keys p
 wait_for "while paused" 20; ok $? "p resumes and catches up"
+wait_for "miss 14% of 7" 20; ok $? "the new rows are folded into the counts"
+
+# A retention prune deletes the oldest rows: a full snapshot, then folds.
+echo "DELETE FROM events WHERE ts < 1768471265;" | "$MKSTATS" "$T/stats.db"
+wait_for "miss 17% of 6" 30; ok $? "a prune: the counts go down"
+wait_gone "0.79" 30; ok $? "a prune: the pruned search leaves the events"
+event "after prune" 0.1
+wait_for "miss 29% of 7" 20; ok $? "after a prune: new rows are folded again"
 
 # Resize: fewer panels, then the too-small message, then back.
 tm resize-window -t tui -x 60 -y 20

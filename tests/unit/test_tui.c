@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "stats.h"
 #include "tap.h"
 #include "telemetry.h"
 #include "../../tui/colors.h"
@@ -214,6 +215,221 @@ test_feed(void)
 	rmdir(dir);
 }
 
+/* "" when the lists agree, else what differs; static buffer. */
+static const char *
+counts_diff(const char *what, const struct stats_count *a, size_t na,
+    const struct stats_count *b, size_t nb)
+{
+	static char	 why[256];
+	size_t		 i;
+
+	if (na != nb) {
+		snprintf(why, sizeof why, "%s: %zu rows, not %zu", what, na,
+		    nb);
+		return why;
+	}
+	for (i = 0; i < na; i++) {
+		if (strcmp(a[i].key, b[i].key) != 0 || a[i].n != b[i].n ||
+		    a[i].value != b[i].value) {
+			snprintf(why, sizeof why, "%s[%zu]: %s %lld %g, not "
+			    "%s %lld %g", what, i, a[i].key, a[i].n,
+			    a[i].value, b[i].key, b[i].n, b[i].value);
+			return why;
+		}
+	}
+	return "";
+}
+
+static int
+str_same(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) ||
+	    (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/*
+ * "" when the aggregates stats_since_id() keeps exact agree between an
+ * incremental snapshot a and a full one b.
+ */
+static const char *
+snap_diff(const struct stats_snap *a, const struct stats_snap *b)
+{
+	static char	 why[256];
+	const char	*d;
+	size_t		 i;
+	int		 k;
+
+	for (k = 0; k < STATS_NKINDS; k++) {
+		if (a->by_kind[k] != b->by_kind[k] ||
+		    a->n_latency[k] != b->n_latency[k]) {
+			snprintf(why, sizeof why, "%s: %lld/%lld, not %lld/%lld",
+			    stats_kind_name(k), a->by_kind[k], a->n_latency[k],
+			    b->by_kind[k], b->n_latency[k]);
+			return why;
+		}
+	}
+	if (a->total != b->total || a->misses != b->misses ||
+	    a->searches != b->searches || a->loads_found != b->loads_found ||
+	    a->miss_rate != b->miss_rate || a->badge != b->badge ||
+	    a->advice != b->advice || a->first_ts != b->first_ts ||
+	    a->last_ts != b->last_ts || a->last_id != b->last_id ||
+	    a->min_id != b->min_id || a->write_failures != b->write_failures)
+		return "totals, misses, rates, ts or id range";
+	if (*(d = counts_diff("top_queries", a->top_queries, a->n_top_queries,
+	    b->top_queries, b->n_top_queries)) != '\0' ||
+	    *(d = counts_diff("missed", a->missed, a->n_missed, b->missed,
+	    b->n_missed)) != '\0' ||
+	    *(d = counts_diff("top_loads", a->top_loads, a->n_top_loads,
+	    b->top_loads, b->n_top_loads)) != '\0' ||
+	    *(d = counts_diff("never_loaded", a->never_loaded,
+	    a->n_never_loaded, b->never_loaded, b->n_never_loaded)) != '\0')
+		return d;
+	if (a->n_recent != b->n_recent)
+		return "recent: not as many events";
+	for (i = 0; i < a->n_recent; i++) {
+		const struct stats_event *x = &a->recent[i], *y = &b->recent[i];
+
+		if (x->id != y->id || x->ts != y->ts || x->kind != y->kind ||
+		    !str_same(x->query, y->query) ||
+		    !str_same(x->skill, y->skill) ||
+		    !str_same(x->session, y->session) ||
+		    !str_same(x->client, y->client) ||
+		    !str_same(x->trust, y->trust) ||
+		    x->top1_score != y->top1_score ||
+		    x->n_results != y->n_results ||
+		    x->latency_ms != y->latency_ms || x->found != y->found) {
+			snprintf(why, sizeof why, "recent[%zu]: id %lld, not "
+			    "%lld", i, x->id, y->id);
+			return why;
+		}
+	}
+	return "";
+}
+
+/* The first rows, then batches that reorder the top lists. */
+static const char inc_base[] =
+	"INSERT INTO events(ts, kind, session, query, top1_score, latency_ms) "
+	"VALUES (100, 'search', 'a', 'alpha', 0.9, 1.5), "
+	"(101, 'search', 'a', 'alpha', 0.2, 2.5), "
+	"(102, 'search', 'a', 'beta', 0.8, NULL), "
+	"(103, 'search', 'a', 'gamma', NULL, 1), "
+	"(104, 'search', 'b', NULL, 0.1, 1);"
+	"INSERT INTO events(ts, kind, session, skill, found, latency_ms) "
+	"VALUES (105, 'load', 'a', 'pdf', 1, 0.5), "
+	"(106, 'load', 'a', 'pdf', 1, 0.7), (107, 'load', 'b', 'docx', 1, 2), "
+	"(108, 'load', 'b', 'xlsx', 0, 1);"
+	"INSERT INTO events(ts, kind, n_results, latency_ms) VALUES "
+	"(109, 'index', 6, 30);";
+static const char *const inc_batches[] = {
+	/* beta and gamma overtake; a query outside the list enters it. */
+	"INSERT INTO events(ts, kind, session, query, top1_score) VALUES "
+	"(110, 'search', 'c', 'beta', 0.3), (110, 'search', 'c', 'beta', 0.7),"
+	"(111, 'search', 'c', 'gamma', 0.95), (111, 'search', 'c', 'delta', 0),"
+	"(112, 'search', 'c', '', 0.5);",
+	/* Loads: xlsx found now, a new skill, a load out of order in time. */
+	"INSERT INTO events(ts, kind, session, skill, found, latency_ms) "
+	"VALUES (113, 'load', 'c', 'xlsx', 1, 3), (113, 'load', 'c', 'xlsx', "
+	"1, 4), (99, 'load', 'c', 'canvas', 1, 1), (114, 'load', 'c', NULL, "
+	"1, NULL);"
+	"UPDATE meta SET value = '3' WHERE key = 'write_failures';",
+	/* Nothing new. */
+	"",
+	/* Everything at once, with the same ts as older rows. */
+	"INSERT INTO events(ts, kind, session, query, top1_score, latency_ms) "
+	"VALUES (114, 'search', 'd', 'delta', 0.1, 9), (114, 'search', 'd', "
+	"'delta', 0.2, 8), (115, 'search', 'd', 'alpha', 0.6, 7);"
+	"INSERT INTO events(ts, kind, latency_ms) VALUES (115, 'index', NULL);",
+};
+
+/* An incremental update (stats_since_id) equals a full snapshot. */
+static void
+test_since_id(void)
+{
+	static const char *const skills[] = { "pdf", "docx", "xlsx", "canvas",
+	    "pptx" };
+	struct stats_query	 q;
+	struct stats_db		*d = NULL;
+	struct stats_snap	 inc, full;
+	sqlite3			*db;
+	char			 dir[] = "/tmp/test_tui.XXXXXX", path[64];
+	char			*cause = NULL;
+	const char		*why;
+	long long		 n;
+	size_t			 i;
+	int			 limit, rv;
+
+	if (mkdtemp(dir) == NULL) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof path, "%s/stats.db", dir);
+	for (limit = 2; limit <= 200; limit += 198) {
+		unlink(path);
+		ok(sqlite3_open(path, &db) == SQLITE_OK &&
+		    sqlite3_exec(db, telemetry_schema_sql, NULL, NULL, NULL) ==
+		    SQLITE_OK && sqlite3_exec(db, inc_base, NULL, NULL, NULL) ==
+		    SQLITE_OK, "limit %d: the first rows", limit);
+		ok(stats_open(path, &d, &cause) == 0, "stats_open");
+		if (d == NULL) {
+			diag("%s", cause);
+			free(cause);
+			sqlite3_close(db);
+			break;
+		}
+		memset(&q, 0, sizeof q);
+		q.limit = limit;
+		q.miss_threshold = 0.4;
+		q.conversion_window_s = 300;
+		q.since = 100;
+		q.skills = skills;
+		q.n_skills = 5;
+		ok(stats_snapshot(d, &q, &inc, &cause) == 0, "a first snapshot");
+		for (i = 0; i < sizeof inc_batches / sizeof *inc_batches; i++) {
+			ok(sqlite3_exec(db, inc_batches[i], NULL, NULL, NULL) ==
+			    SQLITE_OK, "batch %zu written", i);
+			rv = stats_since_id(d, &q, &inc, &n, &cause);
+			is_int(rv, 0, "limit %d, batch %zu: folded (%lld rows)",
+			    limit, i, n);
+			if (rv != 0) {
+				diag("%s", cause != NULL ? cause : "rescan");
+				free(cause);
+				cause = NULL;
+			}
+			if (stats_snapshot(d, &q, &full, &cause) != 0) {
+				ok(0, "a full snapshot: %s", cause);
+				free(cause);
+				cause = NULL;
+				continue;
+			}
+			why = snap_diff(&inc, &full);
+			ok(*why == '\0', "limit %d, batch %zu: the incremental "
+			    "aggregates equal a full snapshot", limit, i);
+			if (*why != '\0')
+				diag("%s", why);
+			stats_snap_done(&full);
+		}
+		is_int(inc.n_folded, 13, "13 new rows read, one of them out of range");
+		ok(sqlite3_exec(db, "DELETE FROM events WHERE ts < 101", NULL,
+		    NULL, NULL) == SQLITE_OK, "a retention prune");
+		is_int(stats_since_id(d, &q, &inc, NULL, &cause), STATS_RESCAN,
+		    "a prune asks for a full snapshot");
+		stats_snap_done(&inc);
+		ok(stats_snapshot(d, &q, &inc, &cause) == 0, "a new snapshot");
+		ok(sqlite3_exec(db, "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL "
+		    "SELECT i + 1 FROM c WHERE i <= 2000) INSERT INTO "
+		    "events(ts, kind, query) SELECT 200, 'search', 'q' || i "
+		    "FROM c", NULL, NULL, NULL) == SQLITE_OK, "2001 new rows");
+		is_int(stats_since_id(d, &q, &inc, NULL, &cause), STATS_RESCAN,
+		    "more than STATS_FOLD_MAX new rows: a full snapshot");
+		stats_snap_done(&inc);
+		stats_close(d);
+		d = NULL;
+		sqlite3_close(db);
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
 static void
 test_worker(void)
 {
@@ -250,6 +466,7 @@ main(void)
 	test_grid();
 	test_colors();
 	test_feed();
+	test_since_id();
 	test_worker();
 	return done_testing();
 }
