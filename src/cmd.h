@@ -41,6 +41,7 @@ int	cmd_read(struct cmd_ctx *, int, char **);
 int	cmd_validate(struct cmd_ctx *, int, char **);
 int	cmd_serve(struct cmd_ctx *, int, char **);
 int	cmd_doctor(struct cmd_ctx *, int, char **);
+int	cmd_client(struct cmd_ctx *, int, char **);
 int	cmd_stats(struct cmd_ctx *, int, char **);
 int	cmd_tui(struct cmd_ctx *, int, char **);
 int	cmd_mini_index(struct cmd_ctx *, int, char **);

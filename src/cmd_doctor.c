@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "budget.h"
+#include "clients.h"
 #include "cmd.h"
 #include "config.h"
 #include "sanitize.h"
@@ -75,7 +76,7 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 	struct store_rejects	 rej;
 	struct store		*st = NULL;
 	struct sanitizer	*san = NULL;
-	cJSON			*o, *roots, *r, *ix;
+	cJSON			*o, *roots, *r, *ix, *clients, *cl;
 	char			*cause = NULL, *cfgpath, *datadir;
 	size_t			 i, added = 0, changed = 0, vanished = 0;
 	int			 ch, json = 0, problems = 0, rv;
@@ -168,6 +169,9 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 		cJSON_AddStringToObject(o, "sanitizer_problem", cause);
 		problems++;
 	}
+	/* Which MCP clients have skills-radar in their configuration. */
+	clients = clients_report("skills-radar");
+	cJSON_AddItemToObject(o, "clients", clients);
 	/* What the user's agent pays today for the indexed skills. */
 	if (cJSON_IsTrue(cJSON_GetObjectItem(ix, "exists"))) {
 		budget = budget_report(&set, cfg, context_tokens);
@@ -211,6 +215,30 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 			printf("sanitiser: %zu patterns\n", sanitize_count(san));
 		else
 			printf("sanitiser: %s\n", cause);
+		printf("clients:\n");
+		i = 0;
+		cJSON_ArrayForEach(cl, clients) {
+			if (!cJSON_IsTrue(cJSON_GetObjectItem(cl, "configured")) &&
+			    cJSON_GetObjectItem(cl, "problem") == NULL)
+				continue;
+			i++;
+			if (cJSON_IsTrue(cJSON_GetObjectItem(cl, "configured")))
+				printf("  %s (%s, %s): %s\n",
+				    cJSON_GetStringValue(cJSON_GetObjectItem(cl,
+				    "client")), cJSON_GetStringValue(
+				    cJSON_GetObjectItem(cl, "scope")),
+				    cJSON_GetObjectItem(cl, "transport") != NULL ?
+				    cJSON_GetStringValue(cJSON_GetObjectItem(cl,
+				    "transport")) : "unknown transport",
+				    cJSON_GetStringValue(cJSON_GetObjectItem(cl,
+				    "path")));
+			else
+				printf("  problem: %s\n", cJSON_GetStringValue(
+				    cJSON_GetObjectItem(cl, "problem")));
+		}
+		if (i == 0)
+			printf("  none configured: run 'skills-radar client add "
+			    "CLIENT'\n");
 		if (budget != NULL)
 			budget_print(stdout, budget);
 		printf("%d problem%s\n", problems, problems == 1 ? "" : "s");

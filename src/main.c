@@ -76,6 +76,9 @@ usage(FILE *fp)
 {
 	const struct cmd_entry	*c;
 
+	if (fp == stdout)
+		fprintf(fp, "skills-radar %s: find and load agent skills on "
+		    "demand\n\n", PACKAGE_VERSION);
 	fprintf(fp, "usage: skills-radar [--config FILE] [-v] COMMAND "
 	    "[ARGS]\n\ncommands:\n");
 	for (c = cmds; c->name != NULL; c++)

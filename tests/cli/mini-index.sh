@@ -9,7 +9,11 @@ FIX="$DATA/tier1"
 export SKILL_PATHS="$FIX/skills:$FIX/dup"
 IDX="$HOME/.claude/SKILLS-INDEX.md"
 MD="$HOME/.claude/CLAUDE.md"
+# tests/e2e/run.sh installs into the build tree in a VPATH build.
 NODE_MODULES="$TOP_SRCDIR/tests/e2e/node_modules"
+if [ -n "${TOP_BUILDDIR:-}" ] && [ -d "$TOP_BUILDDIR/tests/e2e/node_modules" ]; then
+	NODE_MODULES="$TOP_BUILDDIR/tests/e2e/node_modules"
+fi
 have_tokenizer=0
 if [ -d "$NODE_MODULES/@anthropic-ai/tokenizer" ] && command -v node >/dev/null 2>&1 &&
     NODE_PATH="$NODE_MODULES" node -e 'require("@anthropic-ai/tokenizer")' >/dev/null 2>&1; then

@@ -500,6 +500,14 @@ test_real_tokenizer(struct strlist *files)
 		top = SR_SRCDIR;
 	xasprintf(&mods, "%s/tests/e2e/node_modules", top);
 	xasprintf(&cmd, "%s/@anthropic-ai/tokenizer", mods);
+	/* tests/e2e/run.sh installs into the build tree in a VPATH build. */
+	if (stat(cmd, &st) == -1 && getenv("TOP_BUILDDIR") != NULL) {
+		free(mods);
+		free(cmd);
+		xasprintf(&mods, "%s/tests/e2e/node_modules",
+		    getenv("TOP_BUILDDIR"));
+		xasprintf(&cmd, "%s/@anthropic-ai/tokenizer", mods);
+	}
 	if (stat(cmd, &st) == -1 || system("node --version >/dev/null 2>&1")) {
 		ok(1, "real tokenizer # SKIP tests/e2e/node_modules or node "
 		    "missing");

@@ -1,0 +1,216 @@
+#!/bin/sh
+# client add/remove on fixture configuration files of each client: other
+# servers and keys kept, JSON/TOML still valid, a second run changes
+# nothing, unparsable files left alone, doctor reports what is configured.
+. "$(dirname "$0")/setup.sh"
+. "$TESTDIR/fixture.sh"
+C="$DATA/clients"
+SELF=$(realpath "$SR")
+mkdir -p "$T/proj"
+cd "$T/proj"
+
+# toml_ok FILE: python3's tomllib parses it (skipped without python 3.11).
+if command -v python3 >/dev/null 2>&1 && python3 -c 'import tomllib' 2>/dev/null; then
+	toml() { python3 -c 'import sys,tomllib,json;print(json.dumps(tomllib.load(open(sys.argv[1],"rb"))))' "$1"; }
+else
+	toml() { echo "SKIP"; }
+fi
+
+# ---- Claude Code, user scope (~/.claude.json) ----
+cp "$C/claude.json" "$HOME/.claude.json"
+out=$("$SR" client add claude-code)
+contains "$out" "added to $HOME/.claude.json" "claude-code: add reports the file"
+contains "$out" "backup: $HOME/.claude.json.bak" "claude-code: add reports the backup"
+check "claude-code: the backup is the old file" cmp "$C/claude.json" "$HOME/.claude.json.bak"
+j=$(json 'j.mcpServers["skills-radar"].type+" "+j.mcpServers["skills-radar"].command+" "+j.mcpServers["skills-radar"].args.join(",")' <"$HOME/.claude.json")
+is "$j" "stdio $SELF serve" "claude-code: a stdio entry with this binary's path"
+is "$(json 'j.mcpServers.github.env.GITHUB_TOKEN+" "+j.numStartups+" "+j.lastCost+" "+Object.keys(j.projects)[0]' <"$HOME/.claude.json")" \
+    "x 42 0.12345678901234566 /home/u/src/app" "claude-code: other servers and keys kept exactly"
+is "$(json 'Object.keys(j).join(",")' <"$HOME/.claude.json")" "numStartups,firstStartTime,lastCost,mcpServers,projects" \
+    "claude-code: key order kept"
+cp "$HOME/.claude.json" "$T/before"
+rm "$HOME/.claude.json.bak"
+out=$("$SR" client add claude-code)
+contains "$out" "nothing changed" "claude-code: a second add changes nothing"
+check "claude-code: the file is byte-identical after the second add" cmp "$T/before" "$HOME/.claude.json"
+ok "$([ ! -e "$HOME/.claude.json.bak" ]; echo $?)" "claude-code: no backup when nothing changed"
+"$SR" client add claude-code --http http://127.0.0.1:6580/mcp >/dev/null
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$HOME/.claude.json")" \
+    '{"type":"http","url":"http://127.0.0.1:6580/mcp"}' "claude-code: --http switches the entry to HTTP"
+out=$("$SR" client remove claude-code)
+contains "$out" "removed from" "claude-code: remove"
+is "$(json '"skills-radar" in j.mcpServers' <"$HOME/.claude.json")" false "claude-code: the entry is gone"
+is "$(json 'Object.keys(j.mcpServers).join(",")' <"$HOME/.claude.json")" github "claude-code: the other server stays"
+cp "$HOME/.claude.json" "$T/before"
+out=$("$SR" client remove claude-code)
+contains "$out" "not configured" "claude-code: a second remove says so"
+check "claude-code: ... and leaves the file alone" cmp "$T/before" "$HOME/.claude.json"
+ok "$([ "$(stat -c %a "$HOME/.claude.json")" = "$(stat -c %a "$C/claude.json")" ]; echo $?)" "claude-code: the file mode is kept"
+
+# a new ~/.claude.json is private; CLAUDE_CONFIG_DIR moves it
+mkdir -p "$T/ccdir"
+CLAUDE_CONFIG_DIR="$T/ccdir" "$SR" client add claude-code >/dev/null
+is "$(stat -c %a "$T/ccdir/.claude.json")" 600 "claude-code: a new ~/.claude.json is mode 600, under CLAUDE_CONFIG_DIR"
+
+# --config is passed on to the server
+echo "paths: []" >"$T/cfg.yaml"
+"$SR" --config "$T/cfg.yaml" client add cursor --scope project >/dev/null
+is "$(json 'j.mcpServers["skills-radar"].args.join(" ")' <.cursor/mcp.json)" "--config $T/cfg.yaml serve" \
+    "--config FILE is written into the server's arguments"
+rm -rf .cursor
+
+# ---- Claude Code, project scope (.mcp.json) ----
+cp "$C/mcp.json" .mcp.json
+"$SR" client add claude-code --scope project >/dev/null
+is "$(json 'Object.keys(j.mcpServers).join(",")' <.mcp.json)" "postgres,skills-radar" "project: .mcp.json keeps postgres and gains skills-radar"
+cp .mcp.json "$T/before"
+"$SR" client add claude-code --scope project >/dev/null
+check "project: second add is a no-op" cmp "$T/before" .mcp.json
+"$SR" client remove claude-code --scope project >/dev/null
+check "project: remove restores the servers" test "$(json 'JSON.stringify(j)' <.mcp.json)" = "$(json 'JSON.stringify(j)' <"$C/mcp.json")"
+
+# a project's shared file names the binary by PATH when that finds this one
+mkdir -p "$T/bin"
+ln -s "$SELF" "$T/bin/skills-radar"
+PATH="$T/bin:$PATH" "$SR" client add claude-code --scope project >/dev/null
+is "$(json 'j.mcpServers["skills-radar"].command' <.mcp.json)" skills-radar "project: the command is 'skills-radar' when PATH finds this binary"
+PATH="$T/bin:$PATH" "$SR" client add claude-code >/dev/null
+is "$(json 'j.mcpServers["skills-radar"].command' <"$HOME/.claude.json")" "$SELF" "user: the command stays absolute"
+"$SR" client remove claude-code --scope project >/dev/null
+
+# ---- Claude Desktop ----
+D="$XDG_CONFIG_HOME/Claude/claude_desktop_config.json"
+mkdir -p "${D%/*}"
+cp "$C/claude_desktop_config.json" "$D"
+"$SR" client add claude-desktop >/dev/null
+is "$(json 'Object.keys(j.mcpServers).join(",")+" "+j.globalShortcut+" "+("type" in j.mcpServers["skills-radar"])' <"$D")" \
+    "filesystem,skills-radar Ctrl+Space false" "claude-desktop: entry added, no type key, others kept"
+cp "$D" "$T/before"
+"$SR" client add claude-desktop >/dev/null
+check "claude-desktop: second add is a no-op" cmp "$T/before" "$D"
+status 2 "claude-desktop: --http is refused" "$SR" client add claude-desktop --http http://127.0.0.1:6580/mcp
+contains "$(cat "$T/.out")" "only starts stdio servers" "claude-desktop: ... with the reason"
+status 2 "claude-desktop: --scope project is refused" "$SR" client add claude-desktop --scope project
+check "claude-desktop: refused calls leave the file alone" cmp "$T/before" "$D"
+"$SR" client remove claude-desktop >/dev/null
+is "$(json 'Object.keys(j.mcpServers).join(",")' <"$D")" filesystem "claude-desktop: remove"
+
+# ---- Cursor: an old entry of ours is updated, its env kept ----
+mkdir -p "$HOME/.cursor"
+cp "$C/cursor.json" "$HOME/.cursor/mcp.json"
+out=$("$SR" client add cursor)
+contains "$out" "updated in" "cursor: an existing entry is updated"
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$HOME/.cursor/mcp.json")" \
+    "{\"command\":\"$SELF\",\"args\":[\"serve\"],\"env\":{\"SKILL_PATHS\":\"/home/u/skills\"}}" "cursor: command replaced, env kept"
+is "$(json 'j.mcpServers.linear.url' <"$HOME/.cursor/mcp.json")" "https://mcp.linear.app/sse" "cursor: the other server stays"
+"$SR" client add cursor --http http://localhost:6580/mcp >/dev/null
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$HOME/.cursor/mcp.json")" \
+    '{"url":"http://localhost:6580/mcp","env":{"SKILL_PATHS":"/home/u/skills"}}' "cursor: --http writes url and drops command/args"
+"$SR" client add cursor --scope project >/dev/null
+check "cursor: --scope project writes .cursor/mcp.json" test -f .cursor/mcp.json
+
+# ---- Gemini CLI ----
+mkdir -p "$HOME/.gemini"
+cp "$C/gemini-settings.json" "$HOME/.gemini/settings.json"
+"$SR" client add gemini --http http://127.0.0.1:6580/mcp >/dev/null
+is "$(json 'j.mcpServers["skills-radar"].httpUrl+" "+j.theme+" "+j.mcpServers.context7.timeout' <"$HOME/.gemini/settings.json")" \
+    "http://127.0.0.1:6580/mcp GitHub 30000" "gemini: httpUrl for Streamable HTTP, the rest kept"
+cp "$HOME/.gemini/settings.json" "$T/before"
+"$SR" client add gemini --http http://127.0.0.1:6580/mcp >/dev/null
+check "gemini: second add is a no-op" cmp "$T/before" "$HOME/.gemini/settings.json"
+"$SR" client add gemini --scope project >/dev/null
+is "$(json 'j.mcpServers["skills-radar"].command' <.gemini/settings.json)" "$SELF" "gemini: a new project settings.json"
+
+# ---- Codex (TOML) ----
+mkdir -p "$HOME/.codex"
+X="$HOME/.codex/config.toml"
+cp "$C/codex.toml" "$X"
+"$SR" client add codex >/dev/null
+check "codex: the block is appended" grep -q "^\[mcp_servers.skills-radar\]$" "$X"
+check "codex: the original text is kept as a prefix" cmp -n "$(wc -c <"$C/codex.toml")" "$C/codex.toml" "$X"
+t=$(toml "$X")
+if [ "$t" = SKIP ]; then
+	echo "ok $((tap_n + 1)) # SKIP python3 tomllib not available"; tap_n=$((tap_n + 1))
+else
+	is "$(printf '%s' "$t" | json 'j.mcp_servers["skills-radar"].command+" "+j.mcp_servers["skills-radar"].args+" "+j.mcp_servers.github.env.GITHUB_TOKEN+" "+j.profiles.fast.model')" \
+	    "$SELF serve x gpt-5" "codex: valid TOML with our table and the others"
+fi
+cp "$X" "$T/before"
+"$SR" client add codex >/dev/null
+check "codex: second add is a no-op" cmp "$T/before" "$X"
+"$SR" client remove codex >/dev/null
+check "codex: remove restores the file byte for byte" cmp "$C/codex.toml" "$X"
+out=$("$SR" client remove codex)
+contains "$out" "nothing changed" "codex: a second remove changes nothing"
+# an existing table: command/args replaced in place, other keys and the env subtable kept
+cp "$C/codex-existing.toml" "$X"
+"$SR" client add codex --http http://127.0.0.1:6580/mcp >/dev/null
+is "$(sed -n '3,6p' "$X" | tr '\n' '|')" '[mcp_servers.skills-radar]|url = "http://127.0.0.1:6580/mcp"|startup_timeout_sec = 30||' \
+    "codex: --http rewrites the table in place"
+check "codex: the env subtable and the other server stay" grep -q '^SKILL_PATHS = "/home/u/skills"$' "$X"
+"$SR" client remove codex >/dev/null
+is "$(cat "$X")" "$(printf 'model = "gpt-5-codex"\n\n[mcp_servers.other]\ncommand = "other"')" \
+    "codex: remove drops the table and its subtable, nothing else"
+# a new file
+rm -f "$X"
+CODEX_HOME="$T/codexhome" "$SR" client add codex >/dev/null
+is "$(cat "$T/codexhome/config.toml")" "$(printf '[mcp_servers.skills-radar]\ncommand = "%s"\nargs = ["serve"]' "$SELF")" \
+    "codex: a new config.toml under CODEX_HOME"
+"$SR" client add codex --scope project >/dev/null
+check "codex: --scope project writes .codex/config.toml" test -f .codex/config.toml
+# an inline definition is not rewritten
+cp "$C/codex-inline.toml" "$X"
+status 3 "codex: an inline-table definition is refused" "$SR" client add codex
+contains "$(cat "$T/.out")" "edit it by hand" "codex: ... with advice"
+check "codex: ... and the file is untouched" cmp "$C/codex-inline.toml" "$X"
+
+# ---- unparsable files are never overwritten ----
+cp "$C/bad.json" "$HOME/.cursor/mcp.json"
+status 3 "a JSON file with a trailing comma: exit 3" "$SR" client add cursor
+contains "$(cat "$T/.out")" "mcp.json:4:" "... with file:line:column"
+check "... and the file is untouched" cmp "$C/bad.json" "$HOME/.cursor/mcp.json"
+status 3 "... remove refuses it too" "$SR" client remove cursor
+cp "$C/bad.toml" "$X"
+status 3 "an unterminated TOML string: exit 3" "$SR" client add codex
+contains "$(cat "$T/.out")" "config.toml:1: not valid TOML" "... with file:line"
+check "... and the file is untouched" cmp "$C/bad.toml" "$X"
+echo '[1, 2]' >"$HOME/.claude.json"
+status 3 "a top level that is not an object is refused" "$SR" client add claude-code
+echo '{"mcpServers": []}' >"$HOME/.claude.json"
+status 3 "an mcpServers that is not an object is refused" "$SR" client add claude-code
+
+# ---- a symlinked file is written through the link ----
+mkdir -p "$T/dotfiles"
+cp "$C/mcp.json" "$T/dotfiles/claude.json"
+ln -sf "$T/dotfiles/claude.json" "$HOME/.claude.json"
+"$SR" client add claude-code >/dev/null
+check "symlink: the link stays a link" test -L "$HOME/.claude.json"
+is "$(json 'Object.keys(j.mcpServers).join(",")' <"$T/dotfiles/claude.json")" "postgres,skills-radar" "symlink: its target is updated"
+
+# ---- usage errors ----
+status 2 "no action" "$SR" client
+status 2 "unknown action" "$SR" client list
+status 2 "missing client" "$SR" client add
+status 2 "unknown client" "$SR" client add vim
+contains "$(cat "$T/.out")" "claude-code, claude-desktop, cursor, codex, gemini" "the error lists the clients"
+status 2 "bad scope" "$SR" client add cursor --scope global
+status 2 "a URL that is not http(s)" "$SR" client add cursor --http ftp://x/mcp
+status 2 "a URL without host" "$SR" client add cursor --http http:///mcp
+status 2 "--http with remove" "$SR" client remove cursor --http http://x/mcp
+status 2 "extra argument" "$SR" client add cursor extra
+status 0 "--help" "$SR" client --help
+
+# ---- doctor reports the clients ----
+rm -f "$HOME/.claude.json"
+cp "$C/claude.json" "$HOME/.claude.json"
+"$SR" client add claude-code >/dev/null
+"$SR" doctor --json >"$T/d.json" || true
+is "$(json 'j.clients.filter(c=>c.configured).map(c=>c.client+"/"+c.scope+"/"+(c.transport||"")).join(" ")' <"$T/d.json")" \
+    "claude-code/user/stdio cursor/project/stdio codex/project/stdio gemini/user/http gemini/project/stdio" \
+    "doctor --json: configured clients with scope and transport"
+is "$(json 'j.clients.find(c=>c.client=="codex"&&c.scope=="user").problem.includes("not valid TOML")' <"$T/d.json")" true \
+    "doctor --json: an unparsable client file is reported"
+out=$("$SR" doctor || true)
+contains "$out" "clients:" "doctor text lists the clients"
+contains "$out" "claude-code (user" "doctor text names a configured client"
+done_testing
