@@ -9,6 +9,7 @@
 #include "autoconfig.h"
 
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,11 +36,11 @@ on_signal(int sig)
 	serve_stop = 1;
 }
 
+/* Installs the handlers: SIGTERM and SIGINT stop, SIGPIPE is ignored. */
 static void
-set_signals(sigset_t *old)
+set_signals(void)
 {
 	struct sigaction	 sa;
-	sigset_t		 block;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;	/* no SA_RESTART: read(2) returns */
@@ -48,12 +49,6 @@ set_signals(sigset_t *old)
 	sigaction(SIGINT, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
-	if (old != NULL) {
-		sigemptyset(&block);
-		sigaddset(&block, SIGTERM);
-		sigaddset(&block, SIGINT);
-		sigprocmask(SIG_BLOCK, &block, old);
-	}
 }
 
 static void
@@ -99,20 +94,35 @@ on_reload_error(void *arg, const char *cause)
 	cmd_warn("%s", cause);
 }
 
+/* Blocks SIGTERM and SIGINT in the calling thread; *old gets the mask. */
+static void
+block_signals(sigset_t *old)
+{
+	sigset_t	 block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &block, old);
+}
+
+/*
+ * Serves HTTP until SIGTERM or SIGINT. The signals are blocked in every
+ * thread (cmd_serve); this one waits for them with sigsuspend() and the
+ * mask from before the block, orig.
+ */
 static int
-serve_http(struct cmd_ctx *ctx, struct mcp_server *srv, struct engine *e)
+serve_http(struct cmd_ctx *ctx, struct mcp_server *srv, struct engine *e,
+    const sigset_t *orig)
 {
 	struct config	*cfg = ctx->cfg;
 	struct mcp_http	*h = NULL;
-	sigset_t	 old;
 	char		*cause = NULL;
 	int		 rv;
 
-	set_signals(&old);
-	if ((rv = mcp_http_start(srv, cfg, &h, &cause)) != 0) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
+	set_signals();
+	if ((rv = mcp_http_start(srv, cfg, &h, &cause)) != 0)
 		return cmd_fail(rv, cause);
-	}
 	fprintf(stderr, "skills-radar: serving %zu skills over MCP on "
 	    "http://%s%s%s:%d%s (%s)\n", engine_count(e),
 	    strchr(cfg->http_host, ':') ? "[" : "", cfg->http_host,
@@ -120,8 +130,7 @@ serve_http(struct cmd_ctx *ctx, struct mcp_server *srv, struct engine *e)
 	    cfg->http_path, cfg->stateless ? "stateless" : "sessions");
 	fflush(stderr);
 	while (!serve_stop)
-		sigsuspend(&old);	/* atomically unblock and wait */
-	sigprocmask(SIG_SETMASK, &old, NULL);
+		sigsuspend(orig);	/* atomically unblock and wait */
 	mcp_http_stop(h);
 	if (ctx->verbose)
 		fprintf(stderr, "skills-radar: stopped\n");
@@ -149,6 +158,7 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 	struct watch		*w = NULL;
 	struct watch_hooks	 hooks;
 	struct reload_ctx	 reload;
+	sigset_t		 mask;
 	const char		*transport = "stdio";
 	char			*cause = NULL;
 	long			 port;
@@ -202,6 +212,12 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_usage("serve", "unknown transport '%s' (use stdio "
 		    "or http)", transport);
 
+	/*
+	 * Every thread started from here on (telemetry writer, start-up
+	 * rescan, watcher, HTTP pool) inherits SIGTERM and SIGINT blocked,
+	 * so the signal always reaches this thread and ends the server.
+	 */
+	block_signals(&mask);
 	/* The rescan runs in the background: initialize is answered at once. */
 	if ((rv = cmd_engine_open(ctx, ENGINE_BACKGROUND | ENGINE_QUIET, &e)) != 0)
 		return rv;
@@ -233,9 +249,10 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 			    watch_count(w));
 	}
 	if (strcmp(transport, "http") == 0)
-		rv = serve_http(ctx, srv, e);
+		rv = serve_http(ctx, srv, e, &mask);
 	else {
-		set_signals(NULL);
+		set_signals();
+		pthread_sigmask(SIG_SETMASK, &mask, NULL);	/* only here */
 		if (ctx->verbose)
 			fprintf(stderr, "skills-radar: serving %zu skills over "
 			    "MCP on stdio\n", engine_count(e));
