@@ -151,10 +151,11 @@ cmp_int(const void *a, const void *b)
  * Existing watches are never dropped first (adding a watched directory
  * again returns its descriptor), so no event is lost while this runs;
  * only descriptors no longer wanted are removed at the end. Returns -1
- * when the kernel's limit on watches is reached (the caller polls then).
+ * when the kernel's limit on watches is reached (the caller polls then);
+ * *added (may be NULL) counts the directories watched for the first time.
  */
 static int
-rewatch(struct watch *w)
+rewatch(struct watch *w, size_t *added)
 {
 	struct scan_result	 roots;
 	struct idset		 seen;
@@ -187,6 +188,16 @@ rewatch(struct watch *w)
 		if (j == w->nwds || w->wds[j] != old[i])
 			inotify_rm_watch(w->fd, old[i]);
 	}
+	if (added != NULL) {
+		/* New descriptors: in the new list but not in the old one. */
+		*added = 0;
+		for (i = j = 0; i < w->nwds; i++) {
+			while (j < nold && old[j] < w->wds[i])
+				j++;
+			if (j == nold || old[j] != w->wds[i])
+				(*added)++;
+		}
+	}
 	free(old);
 	pthread_mutex_lock(&w->lock);
 	w->count = (int)w->nwds;
@@ -194,23 +205,31 @@ rewatch(struct watch *w)
 	return rv;
 }
 
-static void
+/*
+ * Runs one update. Returns 1 when directories appeared that were not
+ * watched during the rescan: a file written into one of them after the
+ * scan and before its watch existed raised no event, so the caller runs
+ * one more update after the debounce.
+ */
+static int
 update(struct watch *w)
 {
 	char	*cause = NULL;
 	double	 t0 = now_ms();
+	size_t	 added = 0;
 	int	 changed = 0;
 
 	if (engine_reload(w->engine, "watch", &changed, &cause) != 0) {
 		fail(w, cause != NULL ? cause : "hot reload failed");
 		free(cause);
 	}
-	if (w->backend == 0 && rewatch(w) == -1) {
+	if (w->backend == 0 && rewatch(w, &added) == -1) {
 		fail(w, limit_msg);
 		w->backend = 1;
 	}
 	if (w->hooks.updated != NULL)
 		w->hooks.updated(w->hooks.arg, changed, now_ms() - t0);
+	return w->backend == 0 && added > 0;
 }
 
 /* Reads the pending events; returns 1 when any was not our own IN_IGNORED. */
@@ -265,7 +284,7 @@ watch_main(void *arg)
 		}
 		if (w->backend == 1) {
 			if (n == 0)
-				update(w);
+				(void)update(w);
 			continue;
 		}
 		if (n > 0 && (pfd[1].revents & POLLIN) && drain(w)) {
@@ -279,7 +298,12 @@ watch_main(void *arg)
 		}
 		if (pending && now_ms() >= deadline) {
 			pending = 0;
-			update(w);
+			if (update(w)) {
+				/* New directories: look once more after a pause. */
+				pending = 1;
+				first = now_ms();
+				deadline = first + debounce;
+			}
 		}
 	}
 	return NULL;
@@ -311,7 +335,7 @@ watch_start(struct engine *e, const struct config *cfg,
 			fail(w, "hot reload: inotify is not available; "
 			    "polling instead");
 			w->backend = 1;
-		} else if (rewatch(w) == -1) {
+		} else if (rewatch(w, NULL) == -1) {
 			fail(w, limit_msg);
 			w->backend = 1;
 		}

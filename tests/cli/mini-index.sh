@@ -5,7 +5,11 @@
 # the whole ../shared/corpus when it is there.
 . "$(dirname "$0")/setup.sh"
 
-FIX="$DATA/tier1"
+# A copy: the duplicate must be the older file (precedence falls back to
+# the newest mtime), whatever times a checkout or a tarball gave them.
+cp -R "$DATA/tier1" "$T/tier1"
+FIX="$T/tier1"
+touch -d '2001-01-01 00:00' "$FIX/dup/pdf-extract/SKILL.md"
 export SKILL_PATHS="$FIX/skills:$FIX/dup"
 IDX="$HOME/.claude/SKILLS-INDEX.md"
 MD="$HOME/.claude/CLAUDE.md"

@@ -11,9 +11,24 @@ B="$T/build"
 DF="$TOP_SRCDIR/Dockerfile"
 DC="$TOP_SRCDIR/docker-compose.yml"
 
+# The Dockerfile builds from a clean source tree. When this one is
+# configured in place (an in-tree build), configure refuses a second,
+# out-of-tree build from it: build from the distribution tree instead,
+# which is what a release tarball (and the image) holds.
+SRC="$TOP_SRCDIR"
+if [ -f "$TOP_SRCDIR/config.status" ]; then
+	SRC="$T/src"
+	if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	    make -C "${TOP_BUILDDIR:?}" distdir distdir="$SRC" >"$T/distdir.log" 2>&1; then
+		ok 1 "make distdir for the image build"
+		tail -20 "$T/distdir.log" | sed 's/^/#   /'
+		done_testing
+		exit 1
+	fi
+fi
 # The nested build must not join the outer make's jobserver.
 if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL JOBS=2 \
-    sh "$TOP_SRCDIR/tests/image/install-tree.sh" "$TOP_SRCDIR" "$B" "$ROOT" \
+    sh "$TOP_SRCDIR/tests/image/install-tree.sh" "$SRC" "$B" "$ROOT" \
     >"$T/tree.log" 2>&1; then
 	ok 0 "install-tree.sh builds and installs into DESTDIR"
 else
