@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "buf.h"
 #include "config.h"
 #include "engine.h"
@@ -66,15 +67,6 @@ void
 engine_caller(const char *session)
 {
 	caller_session = session;
-}
-
-static double
-now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 struct telemetry *
@@ -637,7 +629,7 @@ engine_search(struct engine *e, const struct search_opts *opts, cJSON **out,
 	engine_wait_ready(e);
 	*out = NULL;
 	memset(&res, 0, sizeof res);
-	t0 = now_ms();
+	t0 = clock_ms();
 	sn = snap_get(e);
 	if ((rv = search_run(sn->idx, opts, &res, cause)) != 0) {
 		snap_put(e, sn);
@@ -659,7 +651,7 @@ engine_search(struct engine *e, const struct search_opts *opts, cJSON **out,
 		for (k = 0; k < n; k++)
 			names[k] = res.v[k].skill->uid;
 		telemetry_search(e->tel, opts->query, res.n > 0 ?
-		    res.v[0].score : 0, (int)res.n, names, n, now_ms() - t0,
+		    res.v[0].score : 0, (int)res.n, names, n, clock_ms() - t0,
 		    res.miss, caller_session);
 	}
 	search_result_done(&res);
@@ -769,7 +761,7 @@ engine_load(struct engine *e, const char *name, size_t offset,
 	struct engine_snap	*sn;
 	const struct skill	*s;
 	const char		*content;
-	double			 t0 = now_ms();
+	double			 t0 = clock_ms();
 	int			 rv;
 
 	engine_wait_ready(e);
@@ -782,7 +774,7 @@ engine_load(struct engine *e, const char *name, size_t offset,
 		    "content")) : NULL;
 		telemetry_load(e->tel, name, s != NULL ? s->uid : NULL, rv == 0,
 		    s != NULL ? tier_name(s->trust) : NULL,
-		    content != NULL ? strlen(content) : 0, now_ms() - t0,
+		    content != NULL ? strlen(content) : 0, clock_ms() - t0,
 		    caller_session);
 		snap_put(e, sn);
 	}

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "buf.h"
 #include "config.h"
 #include "frontmatter.h"
@@ -686,15 +687,6 @@ add_examples(const struct config *cfg, struct index_report *rep)
 	rep->examples = rep->scan.n_items > 0;
 }
 
-static double
-now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* 1 when some scanned file has no unchanged counterpart in the old index. */
 static int
 needs_parse(struct skill_set *old, struct store_rejects *oldrej,
@@ -729,7 +721,7 @@ indexer_run(const struct config *cfg, struct sanitizer *san,
 	struct skill_set	 old;
 	struct store_rejects	 oldrej;
 	char			*fp = NULL, *oldfp = NULL, *digest = NULL, *olddigest = NULL;
-	double			 t0 = now_ms();
+	double			 t0 = clock_ms();
 	int			 rv = 0, own_san = 0, reparse;
 
 	memset(&c, 0, sizeof c);
@@ -784,7 +776,7 @@ indexer_run(const struct config *cfg, struct sanitizer *san,
 		rep->digest = xstrdup(digest);
 	}
 out:
-	rep->duration_ms = now_ms() - t0;
+	rep->duration_ms = clock_ms() - t0;
 	store_close(st);
 	skill_set_done(&old);
 	store_rejects_done(&oldrej);

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "config.h"
 #include "engine.h"
 #include "idset.h"
@@ -47,15 +48,6 @@ struct watch {
 	pthread_t		 thread;
 	pthread_mutex_t		 lock;		/* count */
 };
-
-static double
-now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static void
 fail(struct watch *w, const char *msg)
@@ -215,7 +207,7 @@ static int
 update(struct watch *w)
 {
 	char	*cause = NULL;
-	double	 t0 = now_ms();
+	double	 t0 = clock_ms();
 	size_t	 added = 0;
 	int	 changed = 0;
 
@@ -228,7 +220,7 @@ update(struct watch *w)
 		w->backend = 1;
 	}
 	if (w->hooks.updated != NULL)
-		w->hooks.updated(w->hooks.arg, changed, now_ms() - t0);
+		w->hooks.updated(w->hooks.arg, changed, clock_ms() - t0);
 	return w->backend == 0 && added > 0;
 }
 
@@ -267,7 +259,7 @@ watch_main(void *arg)
 		if (w->backend == 1)
 			timeout = w->cfg->poll_interval_ms;
 		else if (pending) {
-			t = deadline - now_ms();
+			t = deadline - clock_ms();
 			timeout = t > 0 ? (int)t + 1 : 0;
 		} else
 			timeout = -1;
@@ -288,7 +280,7 @@ watch_main(void *arg)
 			continue;
 		}
 		if (n > 0 && (pfd[1].revents & POLLIN) && drain(w)) {
-			t = now_ms();
+			t = clock_ms();
 			if (!pending)
 				first = t;
 			pending = 1;
@@ -296,12 +288,12 @@ watch_main(void *arg)
 			if (deadline > first + (double)debounce * MAX_WAIT_FACTOR)
 				deadline = first + (double)debounce * MAX_WAIT_FACTOR;
 		}
-		if (pending && now_ms() >= deadline) {
+		if (pending && clock_ms() >= deadline) {
 			pending = 0;
 			if (update(w)) {
 				/* New directories: look once more after a pause. */
 				pending = 1;
-				first = now_ms();
+				first = clock_ms();
 				deadline = first + debounce;
 			}
 		}

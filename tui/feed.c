@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "feed.h"
 #include "stats.h"
 #include "status.h"
@@ -59,24 +60,6 @@ struct feed_worker {
 	int			 pending;
 	struct feed_result	 res;
 };
-
-static double
-wall_now(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double
-mono_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static double
 range_seconds(enum tui_range r)
@@ -163,7 +146,7 @@ static int
 publish(struct feed *f, struct feed_result *res, double t0)
 {
 	stats_snap_copy(&res->snap, &f->cur);
-	res->snap_ms = mono_ms() - t0;
+	res->snap_ms = clock_ms() - t0;
 	res->have_snap = 1;
 	res->range = f->range;
 	res->state = TS_OK;
@@ -181,10 +164,10 @@ snapshot(struct feed *f, enum tui_range range, struct feed_result *res)
 	char			*cause = NULL;
 	double			 t0, now;
 
-	now = wall_now();
+	now = clock_wall();
 	query_init(f, range_seconds(range) > 0 ?
 	    now - range_seconds(range) : 0, &q);
-	t0 = mono_ms();
+	t0 = clock_ms();
 	if (stats_snapshot(f->db, &q, &s, &cause) != 0) {
 		memset(&res->snap, 0, sizeof res->snap);
 		return report_state(f, TS_ERROR, cause != NULL ? cause :
@@ -213,7 +196,7 @@ refresh(struct feed *f, struct feed_result *res)
 	int			 rv;
 
 	query_init(f, f->since, &q);
-	t0 = mono_ms();
+	t0 = clock_ms();
 	rv = stats_since_id(f->db, &q, &f->cur, &res->n_new, &cause);
 	if (rv == STATS_RESCAN)
 		return snapshot(f, f->range, res);
@@ -221,7 +204,7 @@ refresh(struct feed *f, struct feed_result *res)
 		return report_state(f, TS_ERROR, cause != NULL ? cause :
 		    xstrdup("refresh failed"), res);
 	res->incremental = 1;
-	res->snap_time = wall_now();
+	res->snap_time = clock_wall();
 	return publish(f, res, t0);
 }
 
@@ -242,7 +225,7 @@ range_slid(const struct feed *f, enum tui_range range)
 		tick = RANGE_TICK_S;
 	if (tick > RANGE_TICK_MAX)
 		tick = RANGE_TICK_MAX;
-	return wall_now() - f->snap_time > tick;
+	return clock_wall() - f->snap_time > tick;
 }
 
 int
@@ -274,7 +257,7 @@ feed_poll(struct feed *f, enum tui_range range, int force,
 		return 0;
 	f->version = v;
 	if (!f->have_cur || range != f->range || range_slid(f, range) ||
-	    wall_now() - f->snap_time > FULL_EVERY_S)
+	    clock_wall() - f->snap_time > FULL_EVERY_S)
 		return snapshot(f, range, res);
 	return refresh(f, res);
 }

@@ -22,6 +22,7 @@
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 
+#include "clock.h"
 #include "colors.h"
 #include "config.h"
 #include "feed.h"
@@ -82,24 +83,6 @@ tui_range_parse(const char *s)
 			return i;
 	}
 	return -1;
-}
-
-static double
-now_wall(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double
-now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 void
@@ -322,7 +305,7 @@ model_init(struct tui_model *m, const struct config *cfg,
 	m->miss_threshold = cfg != NULL ? cfg->miss_threshold : 0.4;
 	if (m->miss_threshold <= 0 || m->miss_threshold > 1)
 		m->miss_threshold = 0.4;
-	m->now = now_wall();
+	m->now = clock_wall();
 	m->stats_state = TS_LOADING;
 	load_index(m);
 }
@@ -947,7 +930,7 @@ tui_once(const struct config *cfg, const struct tui_opts *o, char **cause)
 	struct tui		 t;
 	struct feed		*feed;
 	struct feed_result	 res;
-	double			 t0 = now_ms(), t1;
+	double			 t0 = clock_ms(), t1;
 	int			 h, w, i, rv = SR_OK;
 
 	*cause = NULL;
@@ -960,7 +943,7 @@ tui_once(const struct config *cfg, const struct tui_opts *o, char **cause)
 	once_size(o, &h, &w);
 	tui_update(&t);
 	layout(&t, h, w);
-	t1 = now_ms();
+	t1 = clock_ms();
 	draw_frame(&t);
 	for (i = 0; i < PANEL_COUNT; i++) {
 		if (t.panels[i]->visible)
@@ -974,7 +957,7 @@ tui_once(const struct config *cfg, const struct tui_opts *o, char **cause)
 	if (o->verbose)
 		fprintf(stderr, "skills-radar: tui: load+snapshot %.2f ms "
 		    "(snapshot %.2f ms), frame %.2f ms\n", t1 - t0,
-		    t.m.snap_ms, now_ms() - t1);
+		    t.m.snap_ms, clock_ms() - t1);
 	tui_done(&t);
 	return rv;
 }
@@ -1263,7 +1246,7 @@ tui_run(const struct config *cfg, const struct tui_opts *o, char **cause)
 	}
 	tui_update(&t);
 	layout(&t, LINES, COLS);
-	last_index = now_ms();
+	last_index = clock_ms();
 
 	while (!got_quit) {
 		if (dirty) {
@@ -1290,7 +1273,7 @@ tui_run(const struct config *cfg, const struct tui_opts *o, char **cause)
 			tui_update(&t);
 			dirty = 1;
 		}
-		now = now_ms();
+		now = clock_ms();
 		if (now - last_index >= INDEX_CHECK_MS) {
 			last_index = now;
 			if (!t.paused && model_poll_index(&t.m)) {
