@@ -25,6 +25,27 @@ struct term {
 	double		 idf;
 };
 
+/*
+ * A finished index is flat: fixed-size term records, one open-addressing
+ * table of term ids, one array of postings and one pool of term bytes.
+ * bm25_write() dumps these arrays and bm25_read() points into the
+ * caller's (mapped) bytes after checking the sizes, so a loaded index
+ * costs no copy; offsets and ids are checked where they are used.
+ * own_* are the allocations a built index frees. Offsets are 32-bit:
+ * 4G postings would take 32 GB to build.
+ */
+struct bm25_term {
+	uint64_t	 h;
+	double		 idf;
+	uint32_t	 str;		/* offset in strs */
+	uint32_t	 len;		/* FLAT_HASHED: a hashed token */
+	uint32_t	 post;		/* first posting in posts */
+	uint32_t	 npost;
+};
+
+#define FLAT_HASHED	UINT32_MAX
+#define FLAT_EMPTY	UINT32_MAX
+
 struct bm25 {
 	int		 nfields;
 	double		 w[BM25_FIELDS_MAX];
@@ -40,6 +61,18 @@ struct bm25 {
 	size_t		 caplen;
 	uint32_t	 ndocs;
 	int		 finished;
+
+	/* after finish */
+	const struct bm25_term	*ft;
+	size_t		 nft;
+	const uint32_t	*fslots;	/* FLAT_EMPTY or a term id */
+	size_t		 nfslots;	/* a power of two > nft */
+	const struct bm25_posting *posts;
+	size_t		 nposts;
+	const char	*strs;
+	size_t		 nstrs;
+	void		*own_ft, *own_slots, *own_posts, *own_strs;
+	int		 borrowed;	/* bm25_read(): checked on use */
 };
 
 static uint64_t
@@ -93,6 +126,10 @@ bm25_free(struct bm25 *x)
 	free(x->terms);
 	free(x->slots);
 	free(x->len);
+	free(x->own_ft);
+	free(x->own_slots);
+	free(x->own_posts);
+	free(x->own_strs);
 	free(x);
 }
 
@@ -226,6 +263,103 @@ add_token(struct bm25 *x, uint32_t doc, int field, const char *tok,
 	x->len[(size_t)doc * x->nfields + field]++;
 }
 
+/*
+ * Moves the finished terms into the flat arrays (same term ids, so the
+ * same answers) and drops the build-time table.
+ */
+static void
+flatten(struct bm25 *x)
+{
+	struct bm25_term	*ft;
+	struct bm25_posting	*posts;
+	uint32_t		*slots;
+	char			*strs;
+	size_t			 i, j, mask, np = 0, ns = 0;
+	size_t			 nslots = 1024;
+
+	for (i = 0; i < x->nterms; i++) {
+		np += x->terms[i].npost;
+		if (x->terms[i].s != NULL)
+			ns += x->terms[i].len;
+	}
+	if (np >= UINT32_MAX || ns >= UINT32_MAX || x->nterms >= UINT32_MAX)
+		abort();	/* see struct bm25_term */
+	while (nslots < 2 * (x->nterms + 1))
+		nslots *= 2;
+	ft = xcalloc(x->nterms ? x->nterms : 1, sizeof(*ft));
+	posts = xreallocarray(NULL, np ? np : 1, sizeof(*posts));
+	strs = xmalloc(ns ? ns : 1);
+	slots = xreallocarray(NULL, nslots, sizeof(*slots));
+	memset(slots, 0xff, nslots * sizeof(*slots));
+	mask = nslots - 1;
+	np = ns = 0;
+	for (i = 0; i < x->nterms; i++) {
+		struct term *t = &x->terms[i];
+
+		ft[i].h = t->h;
+		ft[i].idf = t->idf;
+		ft[i].post = (uint32_t)np;
+		ft[i].npost = (uint32_t)t->npost;
+		if (t->npost > 0)
+			memcpy(posts + np, t->post, t->npost * sizeof(*posts));
+		np += t->npost;
+		if (t->s != NULL) {
+			ft[i].str = (uint32_t)ns;
+			ft[i].len = (uint32_t)t->len;
+			memcpy(strs + ns, t->s, t->len);
+			ns += t->len;
+		} else
+			ft[i].len = FLAT_HASHED;
+		j = t->h & mask;
+		while (slots[j] != FLAT_EMPTY)
+			j = (j + 1) & mask;
+		slots[j] = (uint32_t)i;
+		free(t->s);
+		free(t->post);
+	}
+	free(x->terms);
+	x->terms = NULL;
+	free(x->slots);
+	x->slots = NULL;
+	x->nft = x->nterms;
+	x->nterms = x->capterms = 0;
+	x->ft = x->own_ft = ft;
+	x->posts = x->own_posts = posts;
+	x->nposts = np;
+	x->strs = x->own_strs = strs;
+	x->nstrs = ns;
+	x->fslots = x->own_slots = slots;
+	x->nfslots = nslots;
+}
+
+/*
+ * A read index is checked where it is used: a probe sequence is at most
+ * nfslots long, and a slot, a term's bytes or its postings out of bounds
+ * read as "no such term" (damaged data never reads outside the arrays).
+ */
+static long
+flat_lookup(const struct bm25 *x, const char *s, size_t len, uint64_t h)
+{
+	size_t			 j, k, mask = x->nfslots - 1;
+	uint32_t		 t;
+	const struct bm25_term	*e;
+
+	for (j = h & mask, k = 0; k < x->nfslots; j = (j + 1) & mask, k++) {
+		if ((t = x->fslots[j]) == FLAT_EMPTY || t >= x->nft)
+			return -1;
+		e = &x->ft[t];
+		if (e->h != h)
+			continue;
+		if (s == NULL)
+			return (long)t;
+		if (e->len == len && e->str <= x->nstrs &&
+		    len <= x->nstrs - e->str &&
+		    memcmp(x->strs + e->str, s, len) == 0)
+			return (long)t;
+	}
+	return -1;
+}
+
 void
 bm25_finish(struct bm25 *x, uint32_t ndocs)
 {
@@ -282,6 +416,7 @@ bm25_finish(struct bm25 *x, uint32_t ndocs)
 		t->raw = NULL;
 		t->nraw = t->capraw = 0;
 	}
+	flatten(x);
 }
 
 long
@@ -289,32 +424,47 @@ bm25_term(const struct bm25 *x, const char *token)
 {
 	size_t	 len = strlen(token);
 
+	if (x->finished)
+		return flat_lookup(x, token, len, hash_str(token, len));
 	return lookup(x, token, len, hash_str(token, len), NULL);
 }
 
 long
 bm25_term_hashed(const struct bm25 *x, uint64_t h)
 {
+	if (x->finished)
+		return flat_lookup(x, NULL, 0, h);
 	return lookup(x, NULL, 0, h, NULL);
 }
 
 double
 bm25_idf(const struct bm25 *x, long t)
 {
-	if (t < 0 || (size_t)t >= x->nterms)
+	if (!x->finished || t < 0 || (size_t)t >= x->nft)
 		return 0;
-	return x->terms[t].idf;
+	return x->ft[t].idf;
 }
 
 const struct bm25_posting *
 bm25_postings(const struct bm25 *x, long t, size_t *n)
 {
-	if (t < 0 || (size_t)t >= x->nterms || !x->finished) {
-		*n = 0;
+	const struct bm25_term		*e;
+	const struct bm25_posting	*p;
+	size_t				 i;
+
+	*n = 0;
+	if (t < 0 || !x->finished || (size_t)t >= x->nft)
 		return NULL;
-	}
-	*n = x->terms[t].npost;
-	return x->terms[t].post;
+	e = &x->ft[t];
+	if (e->post > x->nposts || e->npost > x->nposts - e->post)
+		return NULL;
+	p = x->posts + e->post;
+	if (x->borrowed)
+		for (i = 0; i < e->npost; i++)
+			if (p[i].doc >= x->ndocs)
+				return NULL;
+	*n = e->npost;
+	return p;
 }
 
 uint32_t
@@ -326,49 +476,52 @@ bm25_ndocs(const struct bm25 *x)
 size_t
 bm25_nterms(const struct bm25 *x)
 {
-	return x->nterms;
+	return x->finished ? x->nft : x->nterms;
 }
 
 /* ---- serialisation ---------------------------------------------------- */
 
-static void
-put_bytes(struct buf *b, const void *p, size_t n)
-{
-	buf_add(b, p, n);
-}
-
+/*
+ * Layout (native endianness and struct layout; the cache key holds the
+ * sizes): u64 nfields, double w[4], b[4], k1, u64 ndocs, nterms, nslots,
+ * nposts, nstrs; then the terms, the slots, the postings and the term
+ * bytes, each section padded to 8 bytes.
+ */
 static void
 put_u64(struct buf *b, uint64_t v)
 {
-	put_bytes(b, &v, sizeof(v));
+	buf_add(b, &v, sizeof(v));
+}
+
+static void
+put_section(struct buf *b, const void *p, size_t n)
+{
+	static const char	 zero[8];
+
+	if (n > 0)
+		buf_add(b, p, n);
+	if (n % 8 != 0)
+		buf_add(b, zero, 8 - n % 8);
 }
 
 int
 bm25_write(const struct bm25 *x, struct buf *b)
 {
-	size_t	 i;
-	uint64_t v;
-
 	if (!x->finished)
 		return -1;
 	put_u64(b, (uint64_t)x->nfields);
-	put_bytes(b, x->w, sizeof(x->w));
-	put_bytes(b, x->b, sizeof(x->b));
-	put_bytes(b, &x->k1, sizeof(x->k1));
+	buf_add(b, x->w, sizeof(x->w));
+	buf_add(b, x->b, sizeof(x->b));
+	buf_add(b, &x->k1, sizeof(x->k1));
 	put_u64(b, x->ndocs);
-	put_u64(b, x->nterms);
-	for (i = 0; i < x->nterms; i++) {
-		const struct term *t = &x->terms[i];
-
-		v = t->s != NULL ? t->len : UINT64_MAX;
-		put_u64(b, v);
-		if (t->s != NULL)
-			put_bytes(b, t->s, t->len);
-		put_u64(b, t->h);
-		put_bytes(b, &t->idf, sizeof(t->idf));
-		put_u64(b, t->npost);
-		put_bytes(b, t->post, t->npost * sizeof(*t->post));
-	}
+	put_u64(b, x->nft);
+	put_u64(b, x->nfslots);
+	put_u64(b, x->nposts);
+	put_u64(b, x->nstrs);
+	put_section(b, x->ft, x->nft * sizeof(*x->ft));
+	put_section(b, x->fslots, x->nfslots * sizeof(*x->fslots));
+	put_section(b, x->posts, x->nposts * sizeof(*x->posts));
+	put_section(b, x->strs, x->nstrs);
 	return 0;
 }
 
@@ -388,56 +541,62 @@ get_u64(struct bm25_reader *r, uint64_t *v)
 	return get_bytes(r, v, sizeof(*v));
 }
 
+/* Borrows n elements of size sz at r (8-aligned), or NULL. */
+static const void *
+get_section(struct bm25_reader *r, uint64_t n, size_t sz)
+{
+	const void	*p;
+	size_t		 bytes;
+
+	if (n > (r->len - r->off) / sz)
+		return NULL;
+	bytes = (size_t)n * sz;
+	p = r->p + r->off;
+	if (((uintptr_t)p & 7) != 0)
+		return NULL;
+	bytes = (bytes + 7) & ~(size_t)7;
+	if (bytes > r->len - r->off)
+		return NULL;
+	r->off += bytes;
+	return p;
+}
+
 struct bm25 *
 bm25_read(struct bm25_reader *r)
 {
 	struct bm25	*x;
-	uint64_t	 nf, nd, nt, len, np;
-	size_t		 i;
+	uint64_t	 nf, nd, nt, nsl, np, ns;
 	double		 w[BM25_FIELDS_MAX], bb[BM25_FIELDS_MAX], k1;
+	int		 f;
 
 	if (get_u64(r, &nf) || nf < 1 || nf > BM25_FIELDS_MAX ||
 	    get_bytes(r, w, sizeof(w)) || get_bytes(r, bb, sizeof(bb)) ||
 	    get_bytes(r, &k1, sizeof(k1)) || get_u64(r, &nd) ||
-	    nd > BM25_DOCS_MAX || get_u64(r, &nt) ||
-	    nt > (r->len - r->off) / 32)
+	    nd > BM25_DOCS_MAX || get_u64(r, &nt) || get_u64(r, &nsl) ||
+	    get_u64(r, &np) || get_u64(r, &ns) ||
+	    nt >= UINT32_MAX || np >= UINT32_MAX || ns >= UINT32_MAX ||
+	    nsl <= nt || nsl >= UINT32_MAX || (nsl & (nsl - 1)) != 0)
 		return NULL;
-	x = bm25_new((int)nf, w, bb, k1);
-	x->finished = 1;
-	x->ndocs = (uint32_t)nd;
-	x->capterms = nt ? nt : 1;
-	x->terms = xcalloc(x->capterms, sizeof(*x->terms));
-	for (i = 0; i < nt; i++) {
-		struct term *t = &x->terms[i];
-
-		x->nterms++;
-		if (get_u64(r, &len))
-			goto bad;
-		if (len != UINT64_MAX) {
-			if (len > r->len - r->off)
-				goto bad;
-			t->s = xstrndup((const char *)r->p + r->off, len);
-			t->len = len;
-			r->off += len;
-		}
-		if (get_u64(r, &t->h) || get_bytes(r, &t->idf, sizeof(t->idf)) ||
-		    get_u64(r, &np) ||
-		    np > (r->len - r->off) / sizeof(*t->post))
-			goto bad;
-		t->npost = np;
-		t->post = xreallocarray(NULL, np ? np : 1, sizeof(*t->post));
-		if (get_bytes(r, t->post, np * sizeof(*t->post)))
-			goto bad;
-		for (len = 0; len < np; len++)
-			if (t->post[len].doc >= nd)
-				goto bad;
+	x = xcalloc(1, sizeof(*x));
+	x->nfields = (int)nf;
+	for (f = 0; f < x->nfields; f++) {
+		x->w[f] = w[f];
+		x->b[f] = bb[f];
 	}
-	while (x->nslots < 2 * (x->nterms + 1))
-		x->nslots *= 2;
-	x->nslots /= 2;		/* rehash() doubles it */
-	rehash(x);
+	x->k1 = k1;
+	x->finished = 1;
+	x->borrowed = 1;
+	x->ndocs = (uint32_t)nd;
+	x->nft = nt;
+	x->nfslots = nsl;
+	x->nposts = np;
+	x->nstrs = ns;
+	if ((x->ft = get_section(r, nt, sizeof(*x->ft))) == NULL ||
+	    (x->fslots = get_section(r, nsl, sizeof(*x->fslots))) == NULL ||
+	    (x->posts = get_section(r, np, sizeof(*x->posts))) == NULL ||
+	    (x->strs = get_section(r, ns, 1)) == NULL) {
+		free(x);
+		return NULL;
+	}
 	return x;
-bad:
-	bm25_free(x);
-	return NULL;
 }

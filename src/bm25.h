@@ -8,8 +8,9 @@
  * postings of its terms. idf(t) = ln(1 + (N - n_t + 0.5) / (n_t + 0.5)),
  * always positive.
  *
- * The index owns everything it stores (terms are copied). After
- * bm25_finish() it is read-only and may be shared between threads.
+ * The index owns everything it stores (terms are copied), except that a
+ * bm25_read() index borrows its arrays (see there). After bm25_finish()
+ * it is read-only and may be shared between threads.
  */
 #ifndef SR_BM25_H
 #define SR_BM25_H
@@ -21,6 +22,7 @@
 
 #define BM25_FIELDS_MAX	4
 #define BM25_DOCS_MAX	((1u << 28) - 1)
+#define BM25_CACHE_FORMAT 2	/* bm25_write() layout version */
 
 struct bm25;
 
@@ -66,10 +68,14 @@ uint32_t	 bm25_ndocs(const struct bm25 *);
 
 /*
  * Serialisation for a cache file (same build only: the layout is the
- * in-memory one). bm25_write() appends a finished index to b; returns 0
- * or -1. bm25_read() parses one from r (advancing r->off) with every
- * count checked against the bytes left; returns a new index or NULL when
- * the data is damaged.
+ * in-memory one, flat arrays padded to 8 bytes). bm25_write() appends a
+ * finished index to b; returns 0 or -1. bm25_read() parses one from r
+ * (advancing r->off; r->p + r->off must be 8-aligned): it checks the
+ * counts against the bytes and returns a new index that borrows its
+ * arrays from r->p (which must stay valid and unchanged until
+ * bm25_free()), or NULL when they do not fit. Nothing is copied and the
+ * rest is checked on use: a damaged slot, term or posting list makes
+ * that term unknown (-1, no postings), never an access out of bounds.
  */
 struct buf;
 struct bm25_reader {

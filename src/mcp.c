@@ -63,8 +63,15 @@ struct mcp_view {
 	const struct engine_snap *snap;		/* holds a reference */
 	unsigned long		 gen;
 	char			*instructions;
+	/*
+	 * skills and nskills are collected on first use (view_skills()):
+	 * initialize needs none of them. Once collected is set, under
+	 * skills_lock, they never change.
+	 */
 	struct mcp_skill	*skills;	/* sorted by name */
 	size_t			 nskills;
+	int			 collected;
+	pthread_mutex_t		 skills_lock;
 	int			 refs;		/* under mcp_server.view_lock */
 };
 
@@ -850,8 +857,24 @@ view_new(struct mcp_server *srv)
 	v->gen = engine_snap_generation(v->snap);
 	v->instructions = instructions_for(srv->cfg,
 	    engine_snap_skills(v->snap), srv->cfg->instructions_budget);
-	skills_collect(srv, v);
+	pthread_mutex_init(&v->skills_lock, NULL);
 	v->refs = 1;
+	return v;
+}
+
+/*
+ * Returns v with its skills collected: the first caller parses the
+ * frontmatter, any other thread asking meanwhile waits for it.
+ */
+static struct mcp_view *
+view_skills(struct mcp_server *srv, struct mcp_view *v)
+{
+	pthread_mutex_lock(&v->skills_lock);
+	if (!v->collected) {
+		skills_collect(srv, v);
+		v->collected = 1;
+	}
+	pthread_mutex_unlock(&v->skills_lock);
 	return v;
 }
 
@@ -864,6 +887,7 @@ view_free(struct mcp_server *srv, struct mcp_view *v)
 		cJSON_Delete(v->skills[i].frontmatter);
 	free(v->skills);
 	free(v->instructions);
+	pthread_mutex_destroy(&v->skills_lock);
 	engine_snap_put(srv->engine, v->snap);
 	free(v);
 }
@@ -910,7 +934,7 @@ view_acquire(struct mcp_server *srv)
 static const struct mcp_skill *
 skill_by_name(struct mcp_server *srv, const char *name, size_t len)
 {
-	struct mcp_view	*v = cur_view(srv);
+	struct mcp_view	*v = view_skills(srv, cur_view(srv));
 	size_t		 lo = 0, hi = v->nskills, mid;
 	int		 c;
 
@@ -1272,7 +1296,7 @@ static int
 m_resources_list(struct mcp_req *r)
 {
 	struct mcp_server	*srv = r->srv;
-	struct mcp_view		*v = cur_view(srv);
+	struct mcp_view		*v = view_skills(srv, cur_view(srv));
 	cJSON			*arr, *o;
 	char			*uri;
 	size_t			 off, i;
@@ -1417,7 +1441,7 @@ static int
 m_skills_list(struct mcp_req *r)
 {
 	struct mcp_server	*srv = r->srv;
-	struct mcp_view		*v = cur_view(srv);
+	struct mcp_view		*v = view_skills(srv, cur_view(srv));
 	cJSON			*arr, *e;
 	char			*cause = NULL;
 	size_t			 off, i, n = 0;

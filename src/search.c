@@ -57,6 +57,12 @@
  * "shadowed" when it is the one that matched or scores at least 0.9 of
  * the winner (both without the margin bonus).
  */
+#include "autoconfig.h"
+
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,11 +107,16 @@ struct search_index {
 	struct embedder		*emb;
 	int			 dim;
 	int			 dense_only;	/* cosine for every entry */
-	float			*vec;		/* ndocs * dim */
-	float			*mean;		/* dim */
-	struct doc		*docs;
+	const float		*vec;		/* ndocs * dim */
+	const float		*mean;		/* dim */
+	const struct doc	*docs;
 	uint32_t		 ndocs;
 	size_t			 total;		/* searchable */
+	/* built: the arrays above; loaded: NULL, they point into map */
+	float			*own_vec, *own_mean;
+	struct doc		*own_docs;
+	void			*map;		/* the mapped cache */
+	size_t			 maplen;
 };
 
 void
@@ -360,13 +371,13 @@ link_winners(struct search_index *x)
 	for (i = 0; i < x->ndocs; i++) {
 		const struct skill *s = x->set->v[x->docs[i].skill];
 
-		x->docs[i].winner = -1;
+		x->own_docs[i].winner = -1;
 		if (!x->docs[i].shadowed)
 			continue;
 		hit = bsearch(&s->shadowed_by, keys, nk, 2 * sizeof(*keys),
 		    path_cmp);
 		if (hit != NULL)
-			x->docs[i].winner = (int32_t)(uintptr_t)hit[1];
+			x->own_docs[i].winner = (int32_t)(uintptr_t)hit[1];
 	}
 	free(keys);
 }
@@ -408,7 +419,8 @@ search_index_build_params(const struct skill_set *set,
 		if (x->p.w_pfx > 0)
 			x->pfx = bm25_new(1, &gw, &gb, x->p.gram_k1);
 	}
-	x->docs = xreallocarray(NULL, set->n ? set->n : 1, sizeof(*x->docs));
+	x->docs = x->own_docs = xreallocarray(NULL, set->n ? set->n : 1,
+	    sizeof(*x->own_docs));
 	texts = xreallocarray(NULL, set->n ? set->n : 1, sizeof(*texts));
 	tc = text_ctx_new();
 	strlist_init(&tok);
@@ -418,16 +430,16 @@ search_index_build_params(const struct skill_set *set,
 		if (s->disable_model_invocation)
 			continue;
 		d = x->ndocs++;
-		memset(&x->docs[d], 0, sizeof(x->docs[d]));
-		x->docs[d].skill = (uint32_t)i;
-		x->docs[d].shadowed = s->shadowed_by != NULL;
-		x->docs[d].project = s->is_project != 0;
-		if (!x->docs[d].shadowed)
+		memset(&x->own_docs[d], 0, sizeof(x->own_docs[d]));
+		x->own_docs[d].skill = (uint32_t)i;
+		x->own_docs[d].shadowed = s->shadowed_by != NULL;
+		x->own_docs[d].project = s->is_project != 0;
+		if (!x->own_docs[d].shadowed)
 			x->total++;
-		x->docs[d].namehash = compact_hash(s->name ? s->name : "");
+		x->own_docs[d].namehash = compact_hash(s->name ? s->name : "");
 
 		name_tokens(tc, s->name ? s->name : "", &tok);
-		x->docs[d].nname = (uint16_t)count_distinct(&tok);
+		x->own_docs[d].nname = (uint16_t)count_distinct(&tok);
 		bm25_add(x->bm, d, F_NAME, &tok);
 		strlist_done(&tok);
 		add_field(x->bm, tc, d, F_WHEN,
@@ -449,11 +461,11 @@ search_index_build_params(const struct skill_set *set,
 		bm25_finish(x->pfx, x->ndocs);
 	link_winners(x);
 
-	x->vec = xcalloc((size_t)(x->ndocs ? x->ndocs : 1) * x->dim,
-	    sizeof(float));
-	x->mean = xcalloc((size_t)x->dim, sizeof(float));
+	x->vec = x->own_vec = xcalloc((size_t)(x->ndocs ? x->ndocs : 1) *
+	    x->dim, sizeof(float));
+	x->mean = x->own_mean = xcalloc((size_t)x->dim, sizeof(float));
 	rv = x->emb->embed(x->emb, (const char *const *)texts, x->ndocs,
-	    x->vec, cause);
+	    x->own_vec, cause);
 	for (d = 0; d < x->ndocs; d++)
 		free(texts[d]);
 	free(texts);
@@ -464,14 +476,15 @@ search_index_build_params(const struct skill_set *set,
 	if (x->ndocs > 0) {
 		for (d = 0; d < x->ndocs; d++)
 			for (j = 0; j < (size_t)x->dim; j++)
-				x->mean[j] += x->vec[(size_t)d * x->dim + j];
+				x->own_mean[j] +=
+				    x->vec[(size_t)d * x->dim + j];
 		for (j = 0; j < (size_t)x->dim; j++)
-			x->mean[j] /= (float)x->ndocs;
+			x->own_mean[j] /= (float)x->ndocs;
 		/* Small sets have no reliable background: centre less. */
 		for (j = 0; j < (size_t)x->dim; j++)
-			x->mean[j] *= (float)x->ndocs / (x->ndocs + 20.0f);
+			x->own_mean[j] *= (float)x->ndocs / (x->ndocs + 20.0f);
 		for (d = 0; d < x->ndocs; d++)
-			center_vec(x, x->vec + (size_t)d * x->dim);
+			center_vec(x, x->own_vec + (size_t)d * x->dim);
 	}
 	*out = x;
 	return SR_OK;
@@ -493,9 +506,11 @@ search_index_free(struct search_index *x)
 	bm25_free(x->gram);
 	bm25_free(x->pfx);
 	embed_free(x->emb);
-	free(x->vec);
-	free(x->mean);
-	free(x->docs);
+	free(x->own_vec);
+	free(x->own_mean);
+	free(x->own_docs);
+	if (x->map != NULL)
+		munmap(x->map, x->maplen);
 	free(x);
 }
 
@@ -1286,32 +1301,43 @@ search_run(const struct search_index *x, const struct search_opts *o,
 /* ---- cache file ------------------------------------------------------- */
 
 #define CACHE_MAGIC	"srsearch"
-#define CACHE_VERSION	1
+#define CACHE_VERSION	2	/* 2: flat arrays, used in place */
+#define CACHE_MAX	((uint64_t)1 << 34)	/* a sanity cap */
 
-static void
-key_str(uint64_t *h, const char *s)
+/*
+ * The cache key hashes every indexed text at each load, so it goes a
+ * word at a time (multiply and fold); the length ends each field.
+ */
+static uint64_t
+key_mix(uint64_t h, uint64_t w)
 {
-	size_t	 n = s != NULL ? strlen(s) + 1 : 0;
-	size_t	 i;
-
-	for (i = 0; i < n; i++) {
-		*h ^= (unsigned char)s[i];
-		*h *= 0x100000001b3ULL;
-	}
-	*h ^= 0xff;
-	*h *= 0x100000001b3ULL;
+	h ^= w;
+	h *= 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
 }
 
 static void
 key_bytes(uint64_t *h, const void *p, size_t n)
 {
 	const unsigned char	*c = p;
+	uint64_t		 w;
 	size_t			 i;
 
-	for (i = 0; i < n; i++) {
-		*h ^= c[i];
-		*h *= 0x100000001b3ULL;
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, c + i, 8);
+		*h = key_mix(*h, w);
 	}
+	w = 0;
+	if (n > i)
+		memcpy(&w, c + i, n - i);
+	*h = key_mix(*h, w ^ ((uint64_t)n << 56));
+}
+
+static void
+key_str(uint64_t *h, const char *s)
+{
+	key_bytes(h, s, s != NULL ? strlen(s) + 1 : 0);
+	*h = key_mix(*h, 0xff);
 }
 
 /*
@@ -1331,6 +1357,8 @@ cache_key(const struct skill_set *set, const struct search_params *p,
 	v[2] = (int)sizeof(struct bm25_posting);
 	v[3] = e->dim;
 	key_bytes(&h, v, sizeof(v));
+	v[0] = BM25_CACHE_FORMAT;
+	key_bytes(&h, v, sizeof(v[0]));
 	key_bytes(&h, &p->k1, sizeof(p->k1));
 	key_bytes(&h, p->w_field, sizeof(p->w_field));
 	key_bytes(&h, p->b_field, sizeof(p->b_field));
@@ -1359,6 +1387,63 @@ cache_key(const struct skill_set *set, const struct search_params *p,
 	return h;
 }
 
+/* Appends n bytes and zeros up to a multiple of 8 (the arrays stay aligned). */
+static void
+put_padded(struct buf *b, const void *p, size_t n)
+{
+	static const char	 zero[8];
+
+	if (n > 0)
+		buf_add(b, p, n);
+	if (n % 8 != 0)
+		buf_add(b, zero, 8 - n % 8);
+}
+
+/* Borrows n bytes at r->off and skips them and their padding, or NULL. */
+static const void *
+take_padded(struct bm25_reader *r, size_t n)
+{
+	const void	*p = r->p + r->off;
+
+	if (n > r->len - r->off || ((n + 7) & ~(size_t)7) > r->len - r->off)
+		return NULL;
+	r->off += (n + 7) & ~(size_t)7;
+	return p;
+}
+
+/*
+ * Maps path read-only; the pages come from the page cache when first
+ * touched (a search touches few), so a load copies nothing. Writers
+ * replace the file by rename (search_index_save()), never in place, so
+ * the mapped inode stays whole. Returns 0, or -1 when there is no usable
+ * file.
+ */
+static int
+map_file(const char *path, void **map, size_t *len)
+{
+	struct stat	 sb;
+	void		*p;
+	int		 fd;
+
+	*map = NULL;
+	*len = 0;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode) || sb.st_size <= 0 ||
+	    (uint64_t)sb.st_size > CACHE_MAX ||
+	    (uint64_t)sb.st_size > SIZE_MAX) {
+		close(fd);
+		return -1;
+	}
+	p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return -1;
+	*map = p;
+	*len = (size_t)sb.st_size;
+	return 0;
+}
+
 int
 search_index_save(const struct search_index *x, const char *path,
     char **cause)
@@ -1377,9 +1462,9 @@ search_index_save(const struct search_index *x, const char *path,
 	v[2] = (uint64_t)x->dim;
 	v[3] = x->total;
 	buf_add(&b, v, sizeof(v));
-	buf_add(&b, x->docs, (size_t)x->ndocs * sizeof(*x->docs));
-	buf_add(&b, x->mean, (size_t)x->dim * sizeof(float));
-	buf_add(&b, x->vec, (size_t)x->ndocs * x->dim * sizeof(float));
+	put_padded(&b, x->docs, (size_t)x->ndocs * sizeof(*x->docs));
+	put_padded(&b, x->mean, (size_t)x->dim * sizeof(float));
+	put_padded(&b, x->vec, (size_t)x->ndocs * x->dim * sizeof(float));
 	if (bm25_write(x->bm, &b) != 0 || bm25_write(x->gram, &b) != 0 ||
 	    (x->pfx != NULL && bm25_write(x->pfx, &b) != 0)) {
 		xasprintf(cause, "%s: the index is not finished", path);
@@ -1415,55 +1500,49 @@ search_index_load(const struct skill_set *set, const struct config *cfg,
 {
 	struct search_index	*x = NULL;
 	struct bm25_reader	 r;
-	char			*data = NULL;
-	size_t			 len, n;
+	void			*map;
+	size_t			 len;
 	uint64_t		 v[4];
 	uint32_t		 d;
 	int			 rv;
 
 	*out = NULL;
 	*cause = NULL;
-	if (buf_read_file(path, 0, &data, &len) != 0) {
+	if (map_file(path, &map, &len) != 0) {
 		xasprintf(cause, "%s: no search cache", path);
 		return SR_NOTFOUND;
 	}
 	x = xcalloc(1, sizeof(*x));
 	x->set = set;
+	x->map = map;
+	x->maplen = len;
 	search_params_default(&x->p);
 	x->miss_threshold = cfg != NULL ? cfg->miss_threshold : 0.4;
 	x->project_boost = cfg != NULL ? cfg->project_boost : 0.0;
 	if ((rv = embed_new(cfg, &x->emb, cause)) != SR_OK) {
-		free(x);
-		free(data);
+		search_index_free(x);
 		return rv;
 	}
 	x->dim = x->emb->dim;
 	x->dense_only = strcmp(x->emb->name, "builtin") != 0;
-	r.p = (const unsigned char *)data;
+	r.p = map;
 	r.len = len;
 	r.off = 8 + sizeof(v);
-	if (len < r.off || memcmp(data, CACHE_MAGIC, 8) != 0)
+	if (len < r.off || memcmp(map, CACHE_MAGIC, 8) != 0)
 		goto stale;
-	memcpy(v, data + 8, sizeof(v));
+	memcpy(v, r.p + 8, sizeof(v));
 	if (v[0] != cache_key(set, &x->p, x->emb) || v[1] > set->n ||
-	    v[2] != (uint64_t)x->dim)
+	    v[2] != (uint64_t)x->dim || v[3] > v[1])
 		goto stale;
 	x->ndocs = (uint32_t)v[1];
 	x->total = v[3];
-	n = (size_t)x->ndocs * sizeof(*x->docs) + (size_t)x->dim *
-	    sizeof(float) * ((size_t)x->ndocs + 1);
-	if (n > r.len - r.off)
+	if ((x->docs = take_padded(&r, (size_t)x->ndocs *
+	    sizeof(*x->docs))) == NULL ||
+	    (x->mean = take_padded(&r, (size_t)x->dim *
+	    sizeof(float))) == NULL ||
+	    (x->vec = take_padded(&r, (size_t)x->ndocs * x->dim *
+	    sizeof(float))) == NULL)
 		goto stale;
-	x->docs = xreallocarray(NULL, x->ndocs ? x->ndocs : 1, sizeof(*x->docs));
-	memcpy(x->docs, data + r.off, (size_t)x->ndocs * sizeof(*x->docs));
-	r.off += (size_t)x->ndocs * sizeof(*x->docs);
-	x->mean = xcalloc((size_t)x->dim, sizeof(float));
-	memcpy(x->mean, data + r.off, (size_t)x->dim * sizeof(float));
-	r.off += (size_t)x->dim * sizeof(float);
-	x->vec = xcalloc((size_t)(x->ndocs ? x->ndocs : 1) * x->dim,
-	    sizeof(float));
-	memcpy(x->vec, data + r.off, (size_t)x->ndocs * x->dim * sizeof(float));
-	r.off += (size_t)x->ndocs * x->dim * sizeof(float);
 	for (d = 0; d < x->ndocs; d++)
 		if (x->docs[d].skill >= set->n || (x->docs[d].winner >= 0 &&
 		    (uint32_t)x->docs[d].winner >= x->ndocs))
@@ -1475,11 +1554,9 @@ search_index_load(const struct skill_set *set, const struct config *cfg,
 	if (x->p.w_pfx > 0 && ((x->pfx = bm25_read(&r)) == NULL ||
 	    bm25_ndocs(x->pfx) != x->ndocs))
 		goto stale;
-	free(data);
 	*out = x;
 	return SR_OK;
 stale:
-	free(data);
 	search_index_free(x);
 	xasprintf(cause, "%s: stale or damaged search cache", path);
 	return SR_NOTFOUND;

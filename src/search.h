@@ -108,8 +108,10 @@ int	 search_index_build_params(const struct skill_set *set,
  * (embedder, dim) and the default parameters; a missing, stale or damaged
  * file is SR_NOTFOUND with *cause, and the caller builds (and saves)
  * instead. The layout is this build's in-memory one: the key includes
- * the format version and struct sizes. Like search_index_build(), the
- * loaded index borrows set.
+ * the format version and struct sizes. The loaded index maps the file
+ * read-only and uses its arrays in place (bounds are checked on load and
+ * on use), so a load copies nothing; the mapping lives until
+ * search_index_free(). Like search_index_build(), it borrows set.
  */
 int	 search_index_save(const struct search_index *, const char *path,
 	    char **cause);

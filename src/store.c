@@ -246,12 +246,56 @@ list_json(const struct strlist *l)
 	return s;
 }
 
+/*
+ * The lists are written by list_json() (cJSON, unformatted): ["a","b"].
+ * Plain ones (no escapes, no control characters, nothing around the
+ * brackets) are cut out directly; anything else goes through cJSON, so
+ * both paths give the same strings.
+ */
+static int
+list_is_plain(const char *t)
+{
+	if (*t++ != '[')
+		return 0;
+	if (*t == ']')
+		return t[1] == '\0';
+	for (;;) {
+		if (*t++ != '"')
+			return 0;
+		for (; *t != '"'; t++)
+			if (*t == '\\' || (unsigned char)*t < 0x20)
+				return 0;	/* an escape, control, NUL */
+		t++;
+		if (*t == ']')
+			return t[1] == '\0';
+		if (*t++ != ',')
+			return 0;
+	}
+}
+
+static void
+list_add_plain(struct strlist *l, const char *t)
+{
+	const char	*q;
+
+	for (t++; *t == '"'; t = q + 2) {
+		q = strchr(t + 1, '"');
+		strlist_add_take(l, xstrndup(t + 1, (size_t)(q - t - 1)));
+	}
+}
+
 static void
 list_parse(struct strlist *l, const unsigned char *text)
 {
 	cJSON	*a, *it;
 
-	if (text == NULL || (a = cJSON_Parse((const char *)text)) == NULL)
+	if (text == NULL)
+		return;
+	if (list_is_plain((const char *)text)) {
+		list_add_plain(l, (const char *)text);
+		return;
+	}
+	if ((a = cJSON_Parse((const char *)text)) == NULL)
 		return;
 	cJSON_ArrayForEach(it, a) {
 		if (cJSON_IsString(it))
@@ -283,9 +327,16 @@ store_load(struct store *st, struct skill_set *set, char **cause)
 	char		*t;
 	int		 rc;
 
+	/*
+	 * Read through a mapping for this scan (no copy per page); it is
+	 * switched off again so that writers never run with one.
+	 */
+	sqlite3_exec(st->db, "PRAGMA mmap_size=268435456", NULL, NULL, NULL);
 	if (sqlite3_prepare_v2(st->db, "SELECT id, " ENTRY_COLS
-	    " FROM entries ORDER BY id", -1, &stmt, NULL) != SQLITE_OK)
+	    " FROM entries ORDER BY id", -1, &stmt, NULL) != SQLITE_OK) {
+		sqlite3_exec(st->db, "PRAGMA mmap_size=0", NULL, NULL, NULL);
 		return db_fail(st, "reading entries", cause);
+	}
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		s = skill_new();
 		s->id = sqlite3_column_int64(stmt, 0);
@@ -339,8 +390,12 @@ store_load(struct store *st, struct skill_set *set, char **cause)
 		skill_set_add(set, s);
 	}
 	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
-		return db_fail(st, "reading entries", cause);
+	if (rc != SQLITE_DONE) {
+		rc = db_fail(st, "reading entries", cause);
+		sqlite3_exec(st->db, "PRAGMA mmap_size=0", NULL, NULL, NULL);
+		return rc;
+	}
+	sqlite3_exec(st->db, "PRAGMA mmap_size=0", NULL, NULL, NULL);
 	return 0;
 }
 
