@@ -345,8 +345,11 @@ engine_reload(struct engine *e, const char *trigger, int *changed,
 	*changed = 0;
 	pthread_mutex_lock(&e->reload_lock);
 	index_report_init(&rep);
-	if ((rv = get_sanitizer(e, &san, cause)) != 0 ||
-	    (rv = indexer_run(e->cfg, san, NULL, 0, &rep, cause)) != 0)
+	/* The indexer compiles its own sanitiser only if a file changed. */
+	pthread_mutex_lock(&e->san_lock);
+	san = e->san;
+	pthread_mutex_unlock(&e->san_lock);
+	if ((rv = indexer_run(e->cfg, san, NULL, 0, &rep, cause)) != 0)
 		goto out;
 	/* Unchanged, and not changed under us by another process either. */
 	pthread_mutex_lock(&e->snap_lock);
