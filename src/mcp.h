@@ -5,8 +5,9 @@
  * message at a time and write back what it returns.
  *
  * Ownership: a struct mcp_server borrows the engine and the config (both
- * must outlive it) and precomputes the instructions, the tool list and the
- * servable skill list; after mcp_server_new() it is read-only, so several
+ * must outlive it). It builds the tool list once, and the instructions
+ * and the servable skill list per engine snapshot (a refcounted view,
+ * rebuilt after a hot reload; the skill list on first use), so several
  * threads may call mcp_handle*() at once, each with its own session.
  * A struct mcp_session is embedded (mcp_session_init/_done) and holds one
  * client's state; it must not be used by two threads at the same time.
