@@ -125,6 +125,20 @@ project_path(const char *rel)
 	return s;
 }
 
+/* rel below the project (project scope) or below the home directory. */
+static char *
+scoped_path(enum client_scope scope, const char *rel)
+{
+	char	*dir, *p;
+
+	if (scope == CLIENT_SCOPE_PROJECT)
+		return project_path(rel);
+	dir = home_dir();
+	xasprintf(&p, "%s/%s", dir, rel);
+	free(dir);
+	return p;
+}
+
 int
 client_config_path(const char *client, enum client_scope scope, char **path,
     char **cause)
@@ -169,23 +183,11 @@ client_config_path(const char *client, enum client_scope scope, char **path,
 		return 0;
 	}
 	if (strcmp(client, "cursor") == 0) {
-		if (scope == CLIENT_SCOPE_PROJECT)
-			*path = project_path(".cursor/mcp.json");
-		else {
-			dir = home_dir();
-			xasprintf(path, "%s/.cursor/mcp.json", dir);
-			free(dir);
-		}
+		*path = scoped_path(scope, ".cursor/mcp.json");
 		return 0;
 	}
 	if (strcmp(client, "gemini") == 0) {
-		if (scope == CLIENT_SCOPE_PROJECT)
-			*path = project_path(".gemini/settings.json");
-		else {
-			dir = home_dir();
-			xasprintf(path, "%s/.gemini/settings.json", dir);
-			free(dir);
-		}
+		*path = scoped_path(scope, ".gemini/settings.json");
 		return 0;
 	}
 	/* codex */
