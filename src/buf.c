@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "status.h"
 #include "xmalloc.h"
 
 void
@@ -167,4 +168,105 @@ fail:
 	close(fd);
 	errno = saved;
 	return -1;
+}
+
+int
+buf_mkparents(const char *path, int mode)
+{
+	struct stat	 st;
+	char		*p, *s;
+	int		 saved;
+
+	p = xstrdup(path);
+	for (s = p + 1; (s = strchr(s, '/')) != NULL; s++) {
+		*s = '\0';
+		if (mkdir(p, (mode_t)mode) == -1 && errno != EEXIST)
+			goto fail;
+		if (stat(p, &st) == -1)
+			goto fail;
+		if (!S_ISDIR(st.st_mode)) {
+			errno = ENOTDIR;
+			goto fail;
+		}
+		*s = '/';
+	}
+	free(p);
+	return 0;
+fail:
+	saved = errno;
+	free(p);
+	errno = saved;
+	return -1;
+}
+
+int
+buf_write_atomic(const char *path, const void *data, size_t len, int mode)
+{
+	const char	*d = data;
+	struct stat	 st;
+	mode_t		 mask;
+	char		*tmp;
+	size_t		 off = 0;
+	ssize_t		 n;
+	int		 fd, saved;
+
+	if (mode < 0) {
+		if (stat(path, &st) == 0)
+			mode = (int)(st.st_mode & 07777);
+		else {
+			mask = umask(022);
+			umask(mask);
+			mode = (int)(0666 & ~mask);
+		}
+	}
+	xasprintf(&tmp, "%s.XXXXXX", path);
+	if ((fd = mkstemp(tmp)) == -1) {
+		saved = errno;
+		free(tmp);
+		errno = saved;
+		return -1;
+	}
+	while (off < len) {
+		if ((n = write(fd, d + off, len - off)) == -1) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		off += (size_t)n;
+	}
+	if (fchmod(fd, (mode_t)mode) == -1 || fsync(fd) == -1)
+		goto fail;
+	if (close(fd) == -1) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) == -1)
+		goto fail;
+	free(tmp);
+	return 0;
+fail:
+	saved = errno;
+	if (fd != -1)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	errno = saved;
+	return -1;
+}
+
+int
+buf_save(const char *path, const void *data, size_t len, int mode,
+    int mkdirs, char **cause)
+{
+	if (mkdirs && buf_mkparents(path, 0755) == -1) {
+		xasprintf(cause, "%s: cannot create its directory: %s", path,
+		    strerror(errno));
+		return SR_IO;
+	}
+	if (buf_write_atomic(path, data, len, mode) == -1) {
+		xasprintf(cause, "%s: %s", path, strerror(errno));
+		return SR_IO;
+	}
+	return 0;
 }

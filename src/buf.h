@@ -38,4 +38,29 @@ char	*buf_take(struct buf *);
  */
 int	 buf_read_file(const char *path, size_t max, char **out, size_t *len);
 
+/*
+ * Creates the missing parent directories of path with mode (like mkdir
+ * -p of its dirname). Returns 0, or -1 with errno set (ENOTDIR when a
+ * component exists but is not a directory).
+ */
+int	 buf_mkparents(const char *path, int mode);
+
+/*
+ * Replaces path with len bytes of data atomically: written to a temporary
+ * file in the same directory, fsynced, then renamed over path, so a
+ * reader sees the old or the new file. mode < 0 keeps the mode of an
+ * existing file (0666 less the umask for a new one). Returns 0, or -1
+ * with errno set; the temporary file is removed on failure.
+ */
+int	 buf_write_atomic(const char *path, const void *data, size_t len,
+	    int mode);
+
+/*
+ * buf_write_atomic() for callers with a cause: with mkdirs, the missing
+ * parent directories are created first (0755). Returns 0, or SR_IO with
+ * *cause "path: reason" (free it).
+ */
+int	 buf_save(const char *path, const void *data, size_t len, int mode,
+	    int mkdirs, char **cause);
+
 #endif

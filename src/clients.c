@@ -232,72 +232,6 @@ client_check_url(const char *url, char **cause)
 
 /* ---- files -------------------------------------------------------------- */
 
-/* Creates the directories above path (mode 0755 less the umask). */
-static int
-make_parents(const char *path, char **cause)
-{
-	char	*dir, *p;
-	int	 rv = 0;
-
-	dir = xstrdup(path);
-	for (p = dir + 1; (p = strchr(p, '/')) != NULL; p++) {
-		*p = '\0';
-		if (mkdir(dir, 0755) == -1 && errno != EEXIST) {
-			xasprintf(cause, "%s: %s", dir, strerror(errno));
-			rv = SR_IO;
-			break;
-		}
-		*p = '/';
-	}
-	free(dir);
-	return rv;
-}
-
-/*
- * Writes len bytes to path through a temporary file in the same
- * directory, fsynced and renamed over it, with the given mode.
- */
-static int
-write_atomic(const char *path, const char *data, size_t len, mode_t mode,
-    char **cause)
-{
-	char	*tmp;
-	ssize_t	 n;
-	size_t	 off = 0;
-	int	 fd, rv = 0;
-
-	xasprintf(&tmp, "%s.tmp.XXXXXX", path);
-	if ((fd = mkstemp(tmp)) == -1) {
-		xasprintf(cause, "%s: %s", tmp, strerror(errno));
-		free(tmp);
-		return SR_IO;
-	}
-	while (off < len) {
-		if ((n = write(fd, data + off, len - off)) == -1) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		off += (size_t)n;
-	}
-	if (off < len || fchmod(fd, mode) == -1 || fsync(fd) == -1) {
-		xasprintf(cause, "%s: %s", tmp, strerror(errno ? errno : EIO));
-		rv = SR_IO;
-	}
-	if (close(fd) == -1 && rv == 0) {
-		xasprintf(cause, "%s: %s", tmp, strerror(errno));
-		rv = SR_IO;
-	}
-	if (rv == 0 && rename(tmp, path) == -1) {
-		xasprintf(cause, "%s: %s", path, strerror(errno));
-		rv = SR_IO;
-	}
-	if (rv != 0)
-		unlink(tmp);
-	free(tmp);
-	return rv;
-}
-
 /* A client file as read: its real path, bytes and mode. */
 struct cfile {
 	char	*path;		/* as the user knows it */
@@ -361,15 +295,14 @@ cfile_write(struct cfile *f, const char *data, size_t len,
 
 	if (f->exists) {
 		xasprintf(&bak, "%s.bak", f->real);
-		if ((rv = write_atomic(bak, f->data, f->len, f->mode,
+		if ((rv = buf_save(bak, f->data, f->len, (int)f->mode, 0,
 		    cause)) != 0) {
 			free(bak);
 			return rv;
 		}
 		out->backup = bak;
-	} else if ((rv = make_parents(f->real, cause)) != 0)
-		return rv;
-	return write_atomic(f->real, data, len, f->mode, cause);
+	}
+	return buf_save(f->real, data, len, (int)f->mode, !f->exists, cause);
 }
 
 /* ---- JSON --------------------------------------------------------------- */

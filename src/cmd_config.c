@@ -15,40 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "cmd.h"
 #include "config.h"
 #include "status.h"
 #include "xmalloc.h"
-
-/* Creates every missing parent directory of path. */
-static int
-make_parents(const char *path, char **cause)
-{
-	struct stat	 st;
-	char		*p, *s;
-	int		 rv = 0;
-
-	p = xstrdup(path);
-	for (s = p + 1; *s != '\0'; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0755) == -1 && errno != EEXIST) {
-			xasprintf(cause, "%s: %s", p, strerror(errno));
-			rv = SR_IO;
-			goto out;
-		}
-		if (stat(p, &st) == -1 || !S_ISDIR(st.st_mode)) {
-			xasprintf(cause, "%s: not a directory", p);
-			rv = SR_IO;
-			goto out;
-		}
-		*s = '/';
-	}
-out:
-	free(p);
-	return rv;
-}
 
 /* Writes the template to fd and closes it. */
 static int
@@ -85,8 +56,11 @@ write_template(const char *path, int force, char **cause)
 	char	*tmp = NULL;
 	int	 fd, rv;
 
-	if ((rv = make_parents(path, cause)) != 0)
-		return rv;
+	if (buf_mkparents(path, 0755) == -1) {
+		xasprintf(cause, "%s: cannot create its directory: %s", path,
+		    strerror(errno));
+		return SR_IO;
+	}
 	if (!force) {
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (fd == -1 && errno == EEXIST) {

@@ -1598,87 +1598,12 @@ miniindex_mcp_instructions(const struct skill_set *set,
 
 /* ---- files ---------------------------------------------------------- */
 
-/* Creates the parent directories of path (mode 0755). */
-static int
-make_parents(const char *path, char **cause)
-{
-	char	*p, *s;
-
-	p = xstrdup(path);
-	for (s = p + 1; *s != '\0'; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0755) == -1 && errno != EEXIST) {
-			xasprintf(cause, "%s: %s", p, strerror(errno));
-			free(p);
-			return SR_IO;
-		}
-		*s = '/';
-	}
-	free(p);
-	return 0;
-}
-
 int
 miniindex_write_file(const char *path, const char *data, size_t len,
     char **cause)
 {
-	struct stat	 st;
-	char		*tmp = NULL;
-	mode_t		 mode, mask;
-	size_t		 off = 0;
-	ssize_t		 w;
-	int		 fd = -1, rv = SR_IO;
-
 	*cause = NULL;
-	if ((rv = make_parents(path, cause)) != 0)
-		return rv;
-	rv = SR_IO;
-	if (stat(path, &st) == 0)
-		mode = st.st_mode & 07777;
-	else {
-		mask = umask(022);
-		umask(mask);
-		mode = 0666 & ~mask;
-	}
-	xasprintf(&tmp, "%s.XXXXXX", path);
-	if ((fd = mkstemp(tmp)) == -1) {
-		xasprintf(cause, "%s: %s", tmp, strerror(errno));
-		free(tmp);
-		return SR_IO;
-	}
-	while (off < len) {
-		if ((w = write(fd, data + off, len - off)) == -1) {
-			if (errno == EINTR)
-				continue;
-			xasprintf(cause, "%s: %s", tmp, strerror(errno));
-			goto out;
-		}
-		off += (size_t)w;
-	}
-	if (fchmod(fd, mode) == -1 || fsync(fd) == -1) {
-		xasprintf(cause, "%s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	if (close(fd) == -1) {
-		fd = -1;
-		xasprintf(cause, "%s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp, path) == -1) {
-		xasprintf(cause, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	rv = 0;
-out:
-	if (fd != -1)
-		close(fd);
-	if (rv != 0)
-		unlink(tmp);
-	free(tmp);
-	return rv;
+	return buf_save(path, data, len, -1, 1, cause);
 }
 
 int

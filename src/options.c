@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "options.h"
+#include "strlist.h"
 
 #define OFF(f)	offsetof(struct config, f)
 
@@ -260,46 +261,6 @@ options_is_section(const char *key)
 	return 0;
 }
 
-/* Levenshtein distance, two rows; keys are short. */
-static size_t
-edit_distance(const char *a, const char *b)
-{
-	size_t	 la, lb, i, j, *prev, *cur, *tmp, cost, best;
-
-	la = strlen(a);
-	lb = strlen(b);
-	if (la > 256 || lb > 256)
-		return (size_t)-1;
-	prev = calloc(lb + 1, sizeof *prev);
-	cur = calloc(lb + 1, sizeof *cur);
-	if (prev == NULL || cur == NULL) {
-		free(prev);
-		free(cur);
-		return (size_t)-1;
-	}
-	for (j = 0; j <= lb; j++)
-		prev[j] = j;
-	for (i = 1; i <= la; i++) {
-		cur[0] = i;
-		for (j = 1; j <= lb; j++) {
-			cost = a[i - 1] == b[j - 1] ? 0 : 1;
-			best = prev[j - 1] + cost;
-			if (prev[j] + 1 < best)
-				best = prev[j] + 1;
-			if (cur[j - 1] + 1 < best)
-				best = cur[j - 1] + 1;
-			cur[j] = best;
-		}
-		tmp = prev;
-		prev = cur;
-		cur = tmp;
-	}
-	best = prev[lb];
-	free(prev);
-	free(cur);
-	return best;
-}
-
 const char *
 options_suggest(const char *key)
 {
@@ -311,7 +272,7 @@ options_suggest(const char *key)
 	if (limit < 2)
 		limit = 2;
 	for (i = 0; i < options_count; i++) {
-		d = edit_distance(key, options_table[i].key);
+		d = strlist_distance(key, options_table[i].key, 64);
 		if (d < bestd) {
 			bestd = d;
 			best = options_table[i].key;

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 #include <sqlite3.h>
 
+#include "buf.h"
 #include "status.h"
 #include "store.h"
 #include "xmalloc.h"
@@ -126,26 +127,6 @@ exec(struct store *st, const char *sql, char **cause)
 }
 
 static int
-mkparents(const char *path)
-{
-	char	*p, *s;
-
-	p = xstrdup(path);
-	for (s = p + 1; *s != '\0'; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0700) == -1 && errno != EEXIST) {
-			free(p);
-			return -1;
-		}
-		*s = '/';
-	}
-	free(p);
-	return 0;
-}
-
-static int
 migrate(struct store *st, char **cause)
 {
 	sqlite3_stmt	*stmt;
@@ -195,7 +176,7 @@ store_open(const char *path, int readonly, struct store **out, char **cause)
 		    path);
 		return SR_NOTFOUND;
 	}
-	if (!readonly && mkparents(path) == -1) {
+	if (!readonly && buf_mkparents(path, 0700) == -1) {
 		xasprintf(cause, "%s: cannot create its directory: %s", path,
 		    strerror(errno));
 		return SR_IO;

@@ -111,3 +111,42 @@ strlist_split(struct strlist *l, const char *s, const char *seps)
 			s++;
 	}
 }
+
+size_t
+strlist_distance(const char *a, const char *b, size_t cap)
+{
+	size_t	 la = strlen(a), lb = strlen(b), i, j, *row, prev, tmp, best, d;
+
+	if (la > 128 || lb > 128)
+		return cap + 1;
+	if ((la > lb ? la - lb : lb - la) > cap)
+		return cap + 1;
+	row = xreallocarray(NULL, lb + 1, sizeof *row);
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		best = row[0];
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			d = prev + (tolower((unsigned char)a[i - 1]) !=
+			    tolower((unsigned char)b[j - 1]));
+			if (row[j] + 1 < d)
+				d = row[j] + 1;
+			if (row[j - 1] + 1 < d)
+				d = row[j - 1] + 1;
+			row[j] = d;
+			prev = tmp;
+			if (d < best)
+				best = d;
+		}
+		if (best > cap) {
+			free(row);
+			return cap + 1;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}

@@ -27,4 +27,11 @@ char	*strlist_join(const struct strlist *, const char *sep);
 /* Splits s on any byte of seps, trimming blanks and dropping empty items. */
 void	 strlist_split(struct strlist *, const char *s, const char *seps);
 
+/*
+ * Levenshtein distance between a and b, ignoring ASCII case, for "did you
+ * mean" suggestions. Stops early: returns cap + 1 when the distance is
+ * larger than cap (or a string is over 128 bytes).
+ */
+size_t	 strlist_distance(const char *a, const char *b, size_t cap);
+
 #endif

@@ -25,6 +25,7 @@
 #include <sqlite3.h>
 #include <utf8proc.h>
 
+#include "buf.h"
 #include "config.h"
 #include "sha256.h"
 #include "status.h"
@@ -158,24 +159,6 @@ event_done(struct tm_event *e)
 	free(e->trust);
 	free(e->detail);
 	memset(e, 0, sizeof *e);
-}
-
-static int
-mkparents(const char *path)
-{
-	char	*p, *s;
-
-	p = xstrdup(path);
-	for (s = p + 1; (s = strchr(s, '/')) != NULL; s++) {
-		*s = '\0';
-		if (mkdir(p, 0700) == -1 && errno != EEXIST) {
-			free(p);
-			return -1;
-		}
-		*s = '/';
-	}
-	free(p);
-	return 0;
 }
 
 static int
@@ -526,7 +509,7 @@ telemetry_open(const struct config *cfg, const char *session,
 	pthread_cond_init(&t->work, NULL);
 	pthread_cond_init(&t->done, NULL);
 
-	if (mkparents(t->path) == -1) {
+	if (buf_mkparents(t->path, 0700) == -1) {
 		xasprintf(cause, "%s: cannot create its directory: %s",
 		    t->path, strerror(errno));
 		rv = SR_IO;
