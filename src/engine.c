@@ -759,6 +759,10 @@ load_locked(struct engine *e, const char *name, size_t offset,
 	int			 rv;
 
 	*out = NULL;
+	if (name == NULL || *name == '\0') {
+		xasprintf(cause, "a skill name is required");
+		return SR_USAGE;
+	}
 	findings_init(&f);
 	memset(&fm, 0, sizeof fm);
 	sn = snap_get(e);
@@ -850,6 +854,10 @@ engine_read(struct engine *e, const char *name, const char *relpath,
 
 	engine_wait_ready(e);
 	*out = NULL;
+	if (name == NULL || *name == '\0' || relpath == NULL) {
+		xasprintf(cause, "a skill name and a file path are required");
+		return SR_USAGE;
+	}
 	findings_init(&f);
 	sn = snap_get(e);
 	if ((s = resolve(sn, name)) == NULL) {
