@@ -24,7 +24,7 @@ report(const char *verb, const char *path, const struct miniindex_info *in,
 	printf("%s %s: %zu skill%s, %zu named, %zu with a gist", verb, path,
 	    in->skills, in->skills == 1 ? "" : "s", in->named, in->with_gist);
 	if (in->level == MINIINDEX_SHORT)
-		printf(" (keywords, <= %zu tokens each)", in->gist_tokens);
+		printf(" (keywords, <= %zu words each)", in->gist_words);
 	printf(", %zu group%s, ~%zu tokens", in->groups,
 	    in->groups == 1 ? "" : "s", in->tokens);
 	if (budget > 0)

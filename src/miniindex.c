@@ -30,15 +30,10 @@
 #include "tokens.h"
 #include "xmalloc.h"
 
-/*
- * Keyword gists under tight budgets, in estimated tokens: fewer than the
- * minimum tell nothing (names only then); at the maximum a gist is about
- * as long as a full one.
- */
-#define GIST_MIN_TOKENS	2
-#define GIST_MAX_TOKENS	20
-/* When not every entry fits a gist: gists of this size for some. */
-#define GIST_SOME_TOKENS	4
+/* A group of this many names or more may factor out a shared part. */
+#define FACTOR_MIN	3
+/* Long words without spaces (CJK) are gist words of this many characters. */
+#define GLUE_CHARS	4
 /* Name-part clusters: a part shared by this many entries is a group. */
 #define CLUSTER_MIN	3
 /* Fewer entries than this are listed without group headings. */
@@ -89,15 +84,22 @@ struct ent {
 	const struct skill	*s;
 	const char		*label;		/* uid */
 	const char		*group;		/* borrowed from the group table */
+	size_t			 skip;		/* label bytes shown: */
+	size_t			 keep;		/* label[skip .. skip + keep) */
 	char			*full;		/* FULL gist, made when needed */
-	char			*kw[GIST_MAX_TOKENS + 1]; /* by token cap */
-	struct kwplan		*plan;		/* for kw, made when needed */
+	struct kwplan		*plan;		/* keyword gist words */
 	size_t			 opaque;	/* place in cmp_opaque order */
 	size_t			 rank;		/* place in its group's cmp_rank */
 };
 
+/*
+ * A group; when every name in it shares a prefix ("baoyu-") or a suffix
+ * ("-patterns") that is written once in its heading ("baoyu-*"), the
+ * lines show the rest of each name.
+ */
 struct group {
 	char		*name;
+	char		*pat;		/* "baoyu-*", "*-patterns" or NULL */
 	size_t		 first;		/* index into the sorted entries */
 	size_t		 n;
 };
@@ -118,6 +120,13 @@ struct ucache {
 	struct buf	 keys;
 };
 
+/* The gists an attempt renders. */
+enum gist_mode {
+	GISTS_NONE,
+	GISTS_FULL,		/* the summary, <= MINIINDEX_SUMMARY_MAX */
+	GISTS_WORDS		/* keywords, dealt out in rounds (ent_words) */
+};
+
 struct mi {
 	const struct miniindex_opts	*opts;
 	struct ent			*e;
@@ -126,9 +135,11 @@ struct mi {
 	size_t				 ng;
 	int				 headings;
 	int				 tiny;		/* one-line header */
-	size_t				 gist_cap;	/* set_gists*() */
-	int				 gist_some;
-	size_t				 gist_n;
+	int				 factored;	/* a group has pat */
+	int				 factor;	/* render with pats */
+	enum gist_mode			 gists;		/* set_gists() */
+	size_t				 gist_x;
+	size_t				 gist_wmax;
 	const struct group		**by_size;
 	struct ucache			 cache;
 };
@@ -460,19 +471,46 @@ static int
 is_filler(const char *w, size_t n)
 {
 	static const struct word	 filler[] = {
-		WORD("a"), WORD("about"), WORD("an"), WORD("and"),
-		WORD("any"), WORD("are"), WORD("as"), WORD("asks"),
+		WORD("a"), WORD("about"), WORD("across"), WORD("after"),
+		WORD("all"), WORD("also"), WORD("before"), WORD("between"),
+		WORD("during"), WORD("each"), WORD("every"), WORD("if"),
+		WORD("more"), WORD("not"), WORD("then"), WORD("whether"),
+		WORD("while"), WORD("within"),
+		WORD("an"), WORD("and"),
+		WORD("any"), WORD("are"), WORD("as"), WORD("asked"),
+		WORD("asks"),
 		WORD("at"), WORD("be"), WORD("by"), WORD("can"),
 		WORD("complete"), WORD("comprehensive"), WORD("expert"),
 		WORD("for"), WORD("from"), WORD("guidance"), WORD("guide"),
 		WORD("help"), WORD("helps"), WORD("in"), WORD("into"),
+		/* verbs that the rest of a gist implies */
+		WORD("build"), WORD("builds"), WORD("building"),
+		WORD("create"), WORD("creates"), WORD("creating"),
+		WORD("generate"), WORD("generates"), WORD("generating"),
+		WORD("handle"), WORD("handles"), WORD("implement"),
+		WORD("implements"), WORD("make"), WORD("makes"),
+		WORD("perform"), WORD("performs"), WORD("produce"),
+		WORD("produces"), WORD("understand"), WORD("work"),
+		WORD("working"), WORD("works"), WORD("various"),
 		WORD("is"), WORD("it"), WORD("its"), WORD("master"),
+		WORD("how"), WORD("including"), WORD("like"),
+		WORD("need"), WORD("needs"),
 		WORD("of"), WORD("on"), WORD("or"), WORD("provides"),
-		WORD("skill"), WORD("such"), WORD("that"), WORD("the"),
+		WORD("should"), WORD("skill"), WORD("skills"), WORD("such"),
+		WORD("that"), WORD("the"), WORD("these"),
 		WORD("their"), WORD("this"), WORD("to"), WORD("tool"),
 		WORD("toolkit"), WORD("use"), WORD("used"), WORD("user"),
 		WORD("using"), WORD("via"), WORD("wants"), WORD("when"),
-		WORD("which"), WORD("with"), WORD("you"), WORD("your")
+		WORD("whenever"), WORD("which"), WORD("with"), WORD("you"),
+		WORD("your"),
+		/* Spanish, German, French */
+		WORD("con"), WORD("de"), WORD("del"), WORD("el"), WORD("en"),
+		WORD("la"), WORD("las"), WORD("los"), WORD("para"),
+		WORD("por"), WORD("un"), WORD("una"), WORD("y"),
+		WORD("das"), WORD("der"), WORD("die"), WORD("für"),
+		WORD("mit"), WORD("oder"), WORD("und"), WORD("von"),
+		WORD("zu"), WORD("des"), WORD("et"), WORD("le"), WORD("les"),
+		WORD("pour")
 	};
 	size_t	 i;
 
@@ -516,6 +554,42 @@ is_ascii_word(const char *w, size_t n)
 	return 1;
 }
 
+/*
+ * Does the word hold a character of a script written without spaces
+ * (from U+2E80: CJK, kana, hangul, and the full-width forms)?
+ */
+static int
+spaceless(const char *w, size_t n)
+{
+	utf8proc_int32_t	 c;
+	utf8proc_ssize_t	 k;
+	size_t			 i = 0;
+
+	while (i < n) {
+		k = utf8proc_iterate((const utf8proc_uint8_t *)w + i,
+		    (utf8proc_ssize_t)(n - i), &c);
+		if (k <= 0)
+			return 0;
+		if (c >= 0x2e80)
+			return 1;
+		i += (size_t)k;
+	}
+	return 0;
+}
+
+/* A bare number ("5", "20+") says nothing without its noun. */
+static int
+is_number(const char *w, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (!isdigit((unsigned char)w[i]) && w[i] != '+' &&
+		    w[i] != '%')
+			return 0;
+	return 1;
+}
+
 /* The longest cut of s (summary rules) within max_tokens; allocated. */
 static char *
 cut_to_tokens(const char *s, size_t max_chars, size_t max_tokens)
@@ -541,7 +615,7 @@ kwplan_init(struct kwplan *p, const char *description, const char *name,
     size_t max)
 {
 	const char	*w, *e, *end;
-	size_t		 n, chars = 0, wc, sp, cap = 0;
+	size_t		 n, chars = 0, wc, sp, cap = 0, piece;
 
 	memset(p, 0, sizeof *p);
 	p->max = max;
@@ -560,7 +634,7 @@ kwplan_init(struct kwplan *p, const char *description, const char *name,
 			n = (size_t)(e - w) - 1;
 		else
 			n = (size_t)(e - w);
-		if (n == 0 || is_filler(w, n) ||
+		if (n == 0 || is_filler(w, n) || is_number(w, n) ||
 		    (name != NULL && in_name(name, w, n)))
 			continue;
 		/* Characters, not bytes: count code points. */
@@ -572,11 +646,6 @@ kwplan_init(struct kwplan *p, const char *description, const char *name,
 			p->stop_n = n;
 			break;
 		}
-		if (p->n == cap) {
-			cap = cap > 0 ? cap * 2 : 16;
-			p->end = xreallocarray(p->end, cap, sizeof *p->end);
-			p->tok = xreallocarray(p->tok, cap, sizeof *p->tok);
-		}
 		if (p->n == 0) {
 			p->first = w;
 			p->first_n = n;
@@ -584,9 +653,30 @@ kwplan_init(struct kwplan *p, const char *description, const char *name,
 		if (p->b.len > 0)
 			buf_addc(&p->b, ' ');
 		chars += wc + (p->b.len > 0);
-		buf_add(&p->b, w, n);
-		p->end[p->n] = p->b.len;
-		p->tok[p->n++] = (size_t)-1;
+		/*
+		 * A long word of text written without spaces (CJK) is
+		 * taken in pieces of a few characters, cut at grapheme
+		 * boundaries and joined without a space, so a gist of k
+		 * words is a natural prefix of it.
+		 */
+		for (sp = 0; sp < n; sp += piece) {
+			piece = n - sp;
+			if (wc > GLUE_CHARS * 2 && spaceless(w, n))
+				piece = grapheme_prefix(w + sp, n - sp,
+				    GLUE_CHARS, NULL);
+			if (piece == 0)
+				piece = n - sp;
+			if (p->n == cap) {
+				cap = cap > 0 ? cap * 2 : 16;
+				p->end = xreallocarray(p->end, cap,
+				    sizeof *p->end);
+				p->tok = xreallocarray(p->tok, cap,
+				    sizeof *p->tok);
+			}
+			buf_add(&p->b, w + sp, piece);
+			p->end[p->n] = p->b.len;
+			p->tok[p->n++] = (size_t)-1;
+		}
 	}
 }
 
@@ -1016,6 +1106,7 @@ build_groups(struct mi *m)
 		    strcmp(m->g[m->ng - 1].name, m->e[i].group) != 0) {
 			m->g = xreallocarray(m->g, m->ng + 1, sizeof *m->g);
 			m->g[m->ng].name = xstrdup(m->e[i].group);
+			m->g[m->ng].pat = NULL;
 			m->g[m->ng].first = i;
 			m->g[m->ng].n = 0;
 			m->ng++;
@@ -1035,7 +1126,86 @@ build_groups(struct mi *m)
 	}
 }
 
+/*
+ * Factors a shared name prefix or suffix out of each group's lines: when
+ * all of a group's (at least FACTOR_MIN) names start with the same text
+ * up to a "-" ("baoyu-"), or end with one from a "-" ("-patterns"), the
+ * heading shows it once ("baoyu-*") and the lines the rest. Every entry
+ * shows its whole label otherwise.
+ */
+static void
+factor_groups(struct mi *m)
+{
+	const char	*a, *l;
+	size_t		 i, j, pre, suf, n, la;
+
+	for (i = 0; i < m->n; i++) {
+		m->e[i].skip = 0;
+		m->e[i].keep = strlen(m->e[i].label);
+	}
+	for (i = 0; m->headings && i < m->ng; i++) {
+		if (m->g[i].n < FACTOR_MIN)
+			continue;
+		a = m->e[m->g[i].first].label;
+		la = strlen(a);
+		pre = suf = la;
+		for (j = 1; j < m->g[i].n; j++) {
+			l = m->e[m->g[i].first + j].label;
+			n = strlen(l);
+			for (pre = pre < n ? pre : n;
+			    pre > 0 && strncmp(a, l, pre) != 0; pre--)
+				;
+			for (suf = suf < n ? suf : n; suf > 0 &&
+			    strcmp(a + la - suf, l + n - suf) != 0; suf--)
+				;
+		}
+		/* To a "-", leaving something of every name. */
+		while (pre > 0 && a[pre - 1] != '-')
+			pre--;
+		while (suf > 0 && a[la - suf] != '-')
+			suf--;
+		for (j = 0; j < m->g[i].n; j++) {
+			n = m->e[m->g[i].first + j].keep;
+			if (pre >= n)
+				pre = 0;
+			if (suf >= n)
+				suf = 0;
+		}
+		if (pre < 3 && suf < 3)
+			continue;
+		if (pre >= suf) {
+			xasprintf(&m->g[i].pat, "%.*s*", (int)pre, a);
+			suf = 0;
+		} else {
+			xasprintf(&m->g[i].pat, "*%s", a + la - suf);
+			pre = 0;
+		}
+		m->factored = 1;
+		for (j = 0; j < m->g[i].n; j++) {
+			m->e[m->g[i].first + j].skip = pre;
+			m->e[m->g[i].first + j].keep -= pre + suf;
+		}
+	}
+}
+
 /* ---- rendering ------------------------------------------------------ */
+
+/* An entry's name as shown (less its group's factored part). */
+static void
+render_name(const struct mi *m, struct buf *b, const struct ent *e)
+{
+	if (m->factor)
+		buf_add(b, e->label + e->skip, e->keep);
+	else
+		buf_addstr(b, e->label);
+}
+
+/* A group's name as shown: its pattern when names are factored. */
+static const char *
+group_shown(const struct mi *m, const struct group *g)
+{
+	return m->factor && g->pat != NULL ? g->pat : g->name;
+}
 
 static void
 render_header(const struct mi *m, struct buf *b, enum miniindex_level lv)
@@ -1045,78 +1215,71 @@ render_header(const struct mi *m, struct buf *b, enum miniindex_level lv)
 		    "load_skill(\"name\") (skills-radar MCP).\n", m->n);
 		return;
 	}
-	if ((m->opts->flags & MINIINDEX_MCP) == 0)
-		buf_addstr(b, "<!-- skills-radar mini-index: generated, "
-		    "do not edit -->\n");
-	buf_printf(b, "# Skills\n%zu skill%s via the skills-radar MCP server. "
-	    "Before a task, check this list, then call search_skills(\"task "
-	    "in plain words\") or load_skill(\"name\") and follow what it "
-	    "returns.", m->n, m->n == 1 ? "" : "s");
+	/*
+	 * Every token here is paid on every turn: short, but it must say
+	 * what to call and when.
+	 */
+	buf_printf(b, "# Skills\n%zu skill%s (skills-radar MCP). Before a "
+	    "task, call search_skills(\"task\") or load_skill(\"name\") and "
+	    "follow it.", m->n, m->n == 1 ? "" : "s");
 	if (lv >= MINIINDEX_TOP)
-		buf_addstr(b, " Not every skill is named here: search_skills "
-		    "finds the rest.");
+		buf_addstr(b, " Only some are named; search finds all.");
+	if (m->factor && m->factored && lv <= MINIINDEX_TOP)
+		buf_addstr(b, " In a group like x-*, * stands for each name "
+		    "listed.");
 	buf_addstr(b, "\n");
 }
 
 static void
-render_heading(const struct mi *m, struct buf *b, const struct group *g,
-    int with_count)
+render_heading(const struct mi *m, struct buf *b, const struct group *g)
 {
-	if (!m->headings && !with_count)
-		return;
-	if (with_count)
-		buf_printf(b, "\n## %s (%zu)\n", g->name, g->n);
-	else
-		buf_printf(b, "\n## %s\n", g->name);
+	if (m->headings)
+		buf_printf(b, "\n## %s\n", group_shown(m, g));
+}
+
+/* Gists for the next attempts: none, the summaries, or x keywords. */
+static void
+set_gists(struct mi *m, enum gist_mode mode, size_t x)
+{
+	m->gists = mode;
+	m->gist_x = x;
 }
 
 /*
- * Gists at cap characters (0: none) for every entry: the first sentence
- * when it fits whole, else keywords. The gists themselves are made when
- * first rendered (ent_gist()) and kept for later attempts.
+ * Keyword gists are dealt out in rounds, a word at a time, to the
+ * entries whose names say least first (ent.opaque): with x words to deal,
+ * each entry gets x / n of them, and the first x % n one more, within
+ * what its description holds.
  */
-static void
-set_gists(struct mi *m, size_t cap)
+static size_t
+ent_words(const struct mi *m, const struct ent *e)
 {
-	m->gist_cap = cap;
-	m->gist_some = 0;
+	size_t	 w;
+
+	if (m->n == 0)
+		return 0;
+	w = m->gist_x / m->n + (e->opaque < m->gist_x % m->n);
+	return w < e->plan->n ? w : e->plan->n;
 }
 
-/*
- * Gists of cap tokens for the n entries whose names say least (the
- * shortest, ent.opaque), none for the rest.
- */
-static void
-set_gists_some(struct mi *m, size_t cap, size_t n)
-{
-	m->gist_cap = cap;
-	m->gist_some = 1;
-	m->gist_n = n;
-}
-
-/* The entry's gist under the current set_gists*() (NULL: none). */
+/* The entry's gist under set_gists() (NULL or "": none); *len its bytes. */
 static const char *
-ent_gist(const struct mi *m, struct ent *e)
+ent_gist(const struct mi *m, struct ent *e, size_t *len)
 {
-	size_t	 cap = m->gist_cap;
+	size_t	 w;
 
-	if (cap == 0 || (m->gist_some && e->opaque >= m->gist_n))
-		return NULL;
-	if (cap >= MINIINDEX_SUMMARY_MAX) {
-		/* Only MINIINDEX_SUMMARY_MAX itself is ever asked for. */
+	*len = 0;
+	if (m->gists == GISTS_FULL) {
 		if (e->full == NULL)
-			e->full = miniindex_summary(e->s->description, cap);
+			e->full = miniindex_summary(e->s->description,
+			    MINIINDEX_SUMMARY_MAX);
+		*len = strlen(e->full);
 		return e->full;
 	}
-	if (e->kw[cap] == NULL) {
-		if (e->plan == NULL) {
-			e->plan = xmalloc(sizeof *e->plan);
-			kwplan_init(e->plan, e->s->description, e->s->name,
-			    MINIINDEX_SUMMARY_MAX - 1);
-		}
-		e->kw[cap] = kwplan_gist(e->plan, cap);
-	}
-	return e->kw[cap];
+	if (m->gists != GISTS_WORDS || (w = ent_words(m, e)) == 0)
+		return NULL;
+	*len = e->plan->end[w - 1];
+	return e->plan->b.p;
 }
 
 static int
@@ -1151,6 +1314,12 @@ cmp_group_size(const void *a, const void *b)
 	const struct group	*x = *(const struct group *const *)a;
 	const struct group	*y = *(const struct group *const *)b;
 
+	int			 xo = strcmp(x->name, "other") == 0;
+	int			 yo = strcmp(y->name, "other") == 0;
+
+	/* The least telling group last, whatever its size. */
+	if (xo != yo)
+		return xo - yo;
 	if (x->n != y->n)
 		return x->n < y->n ? 1 : -1;
 	return cmp_group_name(x->name, y->name);
@@ -1314,27 +1483,58 @@ pricer_end(struct pricer *pr)
 	return pr->units;
 }
 
-/* An entry's line at FULL or SHORT. */
+/*
+ * An entry's line: "- name: gist" at FULL; at SHORT and NAMES, where
+ * every token counts, without the bullet (a token a line).
+ */
 static void
 render_entry(struct mi *m, struct buf *b, struct ent *e,
     enum miniindex_level lv)
 {
-	const char	*gist = ent_gist(m, e);
+	const char	*gist;
+	size_t		 len;
 
-	/* Short gists go without the bullet. */
+	gist = ent_gist(m, e, &len);
 	if (lv == MINIINDEX_FULL)
 		buf_add(b, "- ", 2);
-	buf_addstr(b, e->label);
-	if (gist != NULL && *gist != '\0') {
+	render_name(m, b, e);
+	if (gist != NULL && len > 0) {
 		buf_add(b, ": ", 2);
-		buf_addstr(b, gist);
+		buf_add(b, gist, len);
 	}
 	buf_addc(b, '\n');
 }
 
 /*
- * Renders the text at a level into pr: arg is the gist cap (FULL, SHORT),
- * the share of each group named, per mille (TOP), or the groups shown
+ * How many of group g's names TOP shows for x names in all: dealt out in
+ * rounds over the groups by size (m->by_size), one name each per round,
+ * so the most topics get a name before any gets two. Its slot is gi in
+ * by_size order.
+ */
+static size_t
+top_share(const struct mi *m, size_t gi, size_t x)
+{
+	size_t	 r, i, k = 0, left = x, live;
+
+	for (r = 0; left > 0; r++) {
+		live = 0;
+		for (i = 0; i < m->ng && left > 0; i++) {
+			if (m->by_size[i]->n <= r)
+				continue;
+			live++;
+			left--;
+			if (i == gi)
+				k++;
+		}
+		if (live == 0)
+			break;
+	}
+	return k;
+}
+
+/*
+ * Renders the text at a level into pr: arg is the number of gist words
+ * dealt (SHORT), the names shown in all (TOP), or the groups shown
  * (COUNTS). Returns 0, stopping early, once the text is over the budget.
  */
 static int
@@ -1344,14 +1544,14 @@ render(struct mi *m, enum miniindex_level lv, size_t arg, size_t *named,
 	struct buf		*b = &pr->b;
 	const struct group	*g;
 	const struct ent	*e;
-	size_t			 i, j, k, n;
+	size_t			 i, j, k, n, rest;
 
 	*named = 0;
 	render_header(m, b, lv);
 	if (lv == MINIINDEX_COUNTS && m->ng > 0) {
 		buf_addstr(b, "\nGroups: ");
 		for (i = 0; i < m->ng && i < arg; i++)
-			buf_printf(b, "%s%s (%zu)", i > 0 ? ", " : "",
+			buf_printf(b, "%s%s %zu", i > 0 ? ", " : "",
 			    m->by_size[i]->name, m->by_size[i]->n);
 		if (i < m->ng)
 			buf_printf(b, ", %zu more", m->ng - i);
@@ -1361,53 +1561,60 @@ render(struct mi *m, enum miniindex_level lv, size_t arg, size_t *named,
 		return 1;
 	if (pricer_over(pr))
 		return 0;
+	if (lv == MINIINDEX_TOP)
+		goto top;
+	if (!m->headings)
+		buf_addstr(b, "\n");
 	for (i = 0; i < m->ng; i++) {
 		g = &m->g[i];
-		if (lv != MINIINDEX_TOP)
-			render_heading(m, b, g, 0);
-		else if (i == 0)
-			buf_addstr(b, "\n");
-		if (lv == MINIINDEX_FULL || lv == MINIINDEX_SHORT) {
-			if (!m->headings && i == 0)
-				buf_addstr(b, "\n");
-			for (j = 0; j < g->n; j++) {
-				render_entry(m, b, &m->e[g->first + j], lv);
-				if (pricer_over(pr))
-					return 0;
-			}
-			*named += g->n;
+		render_heading(m, b, g);
+		for (j = 0; j < g->n; j++) {
+			render_entry(m, b, &m->e[g->first + j], lv);
+			if (pricer_over(pr))
+				return 0;
+		}
+		*named += g->n;
+	}
+	return 1;
+
+top:
+	/*
+	 * One line per group given a name, "group (n): a, b" (the count
+	 * says how many more there are), largest first; the groups given
+	 * none share one last line.
+	 */
+	buf_addstr(b, "\n");
+	for (i = 0, rest = 0; i < m->ng; i++) {
+		g = m->by_size[i];
+		if ((k = top_share(m, i, arg)) == 0) {
+			rest++;
 			continue;
 		}
-		if (!m->headings && lv == MINIINDEX_NAMES && i == 0)
-			buf_addstr(b, "\n");
-		k = g->n;
-		if (lv == MINIINDEX_TOP) {
-			/*
-			 * One line per group, "group (n): a, b, +k more"; the
-			 * same share of every group is named, rounded down.
-			 */
-			k = g->n * arg / 1000;
-			buf_printf(b, "%s (%zu)%s", g->name, g->n,
-			    k > 0 ? ": " : "");
-		}
-		/*
-		 * The k first by rank, in name order: the group is in name
-		 * order already (equal names print the same).
-		 */
+		buf_printf(b, "%s (%zu): ", group_shown(m, g), g->n);
+		/* The k first by rank, in name order. */
 		for (j = 0, n = 0; j < g->n && n < k; j++) {
 			e = &m->e[g->first + j];
 			if (e->rank >= k)
 				continue;
 			if (n++ > 0)
 				buf_add(b, ", ", 2);
-			buf_addstr(b, e->label);
+			render_name(m, b, e);
 		}
-		if (k < g->n && k > 0)
-			buf_printf(b, ", +%zu more", g->n - k);
 		buf_addstr(b, "\n");
 		*named += k;
 		if (pricer_over(pr))
 			return 0;
+	}
+	if (rest > 0) {
+		buf_addstr(b, "Also: ");
+		for (i = 0, n = 0; i < m->ng; i++) {
+			g = m->by_size[i];
+			if (top_share(m, i, arg) > 0)
+				continue;
+			buf_printf(b, "%s%s %zu", n++ > 0 ? ", " : "",
+			    group_shown(m, g), g->n);
+		}
+		buf_addstr(b, "\n");
 	}
 	return 1;
 }
@@ -1449,20 +1656,19 @@ attempt(struct mi *m, enum miniindex_level lv, size_t arg, struct try *best)
 
 /*
  * Largest arg in [lo, hi] for which the level fits, by bisection (the
- * cost grows with arg); 0 when even lo does not fit.
+ * cost grows with arg); 0 when even lo does not fit. With words, arg is
+ * the number of keyword gist words dealt.
  */
 static size_t
 bisect(struct mi *m, enum miniindex_level lv, size_t lo, size_t hi,
-    struct try *best, int gists)
+    struct try *best, int words)
 {
 	size_t	 mid, good = 0;
 
 	while (lo <= hi) {
 		mid = lo + (hi - lo) / 2;
-		if (gists == 1)
-			set_gists(m, mid);
-		else if (gists == 2)
-			set_gists_some(m, GIST_SOME_TOKENS, mid);
+		if (words)
+			set_gists(m, GISTS_WORDS, mid);
 		if (attempt(m, lv, mid, best)) {
 			good = mid;
 			lo = mid + 1;
@@ -1475,6 +1681,24 @@ bisect(struct mi *m, enum miniindex_level lv, size_t lo, size_t hi,
 	return good;
 }
 
+/* Keyword plans for every entry; returns the most words one holds. */
+static size_t
+make_plans(struct mi *m)
+{
+	size_t	 i, w = 0;
+
+	for (i = 0; i < m->n; i++) {
+		if (m->e[i].plan == NULL) {
+			m->e[i].plan = xmalloc(sizeof *m->e[i].plan);
+			kwplan_init(m->e[i].plan, m->e[i].s->description,
+			    m->e[i].s->name, MINIINDEX_SUMMARY_MAX - 1);
+		}
+		if (m->e[i].plan->n > w)
+			w = m->e[i].plan->n;
+	}
+	return w;
+}
+
 char *
 miniindex_text(const struct skill_set *set, const struct miniindex_opts *opts,
     size_t *tokens_out, struct miniindex_info *info)
@@ -1484,7 +1708,7 @@ miniindex_text(const struct skill_set *set, const struct miniindex_opts *opts,
 	struct try		 best = { NULL, 0, 0 };
 	struct miniindex_info	 in;
 	const char		*gist;
-	size_t			 i, j, maxg = 0, arg;
+	size_t			 i, arg, len, w, words = 0;
 	enum miniindex_level	 lv;
 
 	memset(&m, 0, sizeof m);
@@ -1504,36 +1728,34 @@ miniindex_text(const struct skill_set *set, const struct miniindex_opts *opts,
 	strlist_init(&names);
 	assign_groups(&m, opts->group_by, &names);
 	build_groups(&m);
+	factor_groups(&m);
 	build_orders(&m);
 	ucache_init(&m.cache);
-	for (i = 0; i < m.ng; i++)
-		if (m.g[i].n > maxg)
-			maxg = m.g[i].n;
 
 	lv = MINIINDEX_FULL;
 	arg = MINIINDEX_SUMMARY_MAX;
-	set_gists(&m, arg);
+	set_gists(&m, GISTS_FULL, 0);
 	if (attempt(&m, lv, arg, &best))
 		goto done;
+	/* From here on, shared name parts are written once. */
+	m.factor = m.factored;
+	if (m.factor && attempt(&m, lv, arg, &best))
+		goto done;
+	/* Keywords, dealt a word at a time to every entry in turn. */
 	lv = MINIINDEX_SHORT;
-	if ((arg = bisect(&m, lv, GIST_MIN_TOKENS, GIST_MAX_TOKENS,
-	    &best, 1)) != 0) {
-		set_gists(&m, arg);
+	w = make_plans(&m);
+	if (m.n > 0 && w > 0 &&
+	    (arg = bisect(&m, lv, 1, w * m.n, &best, 1)) != 0) {
+		set_gists(&m, GISTS_WORDS, arg);
 		goto done;
 	}
-	/* Gists for some: the shortest, most opaque names first. */
-	if (m.n > 1 && (arg = bisect(&m, lv, 1, m.n - 1, &best, 2)) != 0) {
-		set_gists_some(&m, GIST_SOME_TOKENS, arg);
-		arg = GIST_SOME_TOKENS;
-		goto done;
-	}
-	set_gists(&m, 0);
+	set_gists(&m, GISTS_NONE, 0);
 	lv = MINIINDEX_NAMES;
 	arg = 0;
 	if (attempt(&m, lv, 0, &best))
 		goto done;
 	lv = MINIINDEX_TOP;
-	if (maxg > 1 && (arg = bisect(&m, lv, 1, 999, &best, 0)) != 0)
+	if (m.n > 0 && (arg = bisect(&m, lv, 1, m.n, &best, 0)) != 0)
 		goto done;
 	lv = MINIINDEX_COUNTS;
 	if ((arg = bisect(&m, lv, 1, m.ng, &best, 0)) != 0)
@@ -1552,11 +1774,14 @@ done:
 	in.level = lv;
 	in.skills = m.n;
 	in.named = best.named;
-	for (i = 0; lv <= MINIINDEX_SHORT && i < m.n; i++)
-		in.with_gist += (gist = ent_gist(&m, &m.e[i])) != NULL &&
-		    *gist != '\0';
+	for (i = 0; lv <= MINIINDEX_SHORT && i < m.n; i++) {
+		gist = ent_gist(&m, &m.e[i], &len);
+		in.with_gist += gist != NULL && len > 0;
+		if (lv == MINIINDEX_SHORT && ent_words(&m, &m.e[i]) > words)
+			words = ent_words(&m, &m.e[i]);
+	}
 	in.gist_chars = lv == MINIINDEX_FULL ? arg : 0;
-	in.gist_tokens = lv == MINIINDEX_SHORT ? arg : 0;
+	in.gist_words = words;
 	in.groups = m.ng;
 	in.tokens = best.tokens;
 	if (tokens_out != NULL)
@@ -1565,15 +1790,15 @@ done:
 		*info = in;
 	for (i = 0; i < m.n; i++) {
 		free(m.e[i].full);
-		for (j = 0; j <= GIST_MAX_TOKENS; j++)
-			free(m.e[i].kw[j]);
 		if (m.e[i].plan != NULL) {
 			kwplan_done(m.e[i].plan);
 			free(m.e[i].plan);
 		}
 	}
-	for (i = 0; i < m.ng; i++)
+	for (i = 0; i < m.ng; i++) {
 		free(m.g[i].name);
+		free(m.g[i].pat);
+	}
 	free(m.by_size);
 	ucache_done(&m.cache);
 	free(m.g);

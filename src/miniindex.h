@@ -32,9 +32,9 @@ enum miniindex_group {
 /* How far the text had to degrade to fit (miniindex_info.level). */
 enum miniindex_level {
 	MINIINDEX_FULL = 0,	/* every skill with its gist (<= 80 chars) */
-	MINIINDEX_SHORT,	/* every skill, gists shortened to fit */
+	MINIINDEX_SHORT,	/* every skill, keyword gists dealt to fit */
 	MINIINDEX_NAMES,	/* every skill by name, no gists */
-	MINIINDEX_TOP,		/* per group: count, first names, "search" */
+	MINIINDEX_TOP,		/* per group: count and a share of names */
 	MINIINDEX_COUNTS,	/* per group: count only */
 	MINIINDEX_HEADER	/* only the header and the total */
 };
@@ -58,7 +58,8 @@ struct miniindex_info {
 	size_t			 named;		/* entries named in the text */
 	size_t			 with_gist;	/* entries given a gist */
 	size_t			 gist_chars;	/* FULL: gist cap (characters) */
-	size_t			 gist_tokens;	/* SHORT: gist cap (tokens) */
+	size_t			 gist_words;	/* SHORT: most keywords a gist
+						   got (dealt a word at a time) */
 	size_t			 groups;
 	size_t			 tokens;	/* estimated tokens of the text */
 };

@@ -123,8 +123,11 @@ test_tokens(void)
 	is_int(tokens_estimate_str(""), 0, "tokens: empty text is 0");
 	is_int(tokens_estimate_str(NULL), 0, "tokens: NULL is 0");
 	a = tokens_estimate_str(s);
-	/* The real count is 9 (@anthropic-ai/tokenizer). */
-	ok(a >= 9 && a <= 13, "tokens: an English sentence is near 9 (%zu)", a);
+	/*
+	 * The real count is 9 (@anthropic-ai/tokenizer); the margin on a
+	 * text this short is about 5 (sqrt + 1).
+	 */
+	ok(a >= 9 && a <= 15, "tokens: an English sentence is near 9 (%zu)", a);
 	b = tokens_estimate_str("会议记录整理工具");
 	ok(b >= 8, "tokens: CJK is about a token per character (%zu)", b);
 	ok(tokens_estimate(bad, sizeof bad - 1) > 0,
@@ -201,18 +204,55 @@ test_summary(void)
 	free(g);
 }
 
-static int
-text_has_line(const char *text, const char *name)
+/*
+ * The names a text lists in lines ("- name: gist", "name: gist",
+ * "name"), with a "## x-*" or "## *-x" heading's part put back, as an
+ * agent reads them. Only the lines after the header count.
+ */
+static void
+text_names(const char *text, struct strlist *out)
 {
-	const char	*p = text;
-	size_t		 n = strlen(name);
+	const char	*p, *e, *star;
+	char		*pat = NULL, *line, *name;
+	size_t		 n;
+	int		 body = 0;
 
-	while ((p = strstr(p, name)) != NULL) {
-		if ((p == text || p[-1] == '\n' || p[-1] == ' ') &&
-		    (p[n] == ':' || p[n] == ',' || p[n] == '\n'))
-			return 1;
-		p += n;
+	for (p = text; *p != '\0'; p = *e != '\0' ? e + 1 : e) {
+		e = strchr(p, '\n');
+		if (e == NULL)
+			e = p + strlen(p);
+		line = xstrndup(p, (size_t)(e - p));
+		if (*line == '\0')
+			body = 1;
+		else if (strncmp(line, "## ", 3) == 0) {
+			free(pat);
+			pat = strchr(line, '*') != NULL ? xstrdup(line + 3) :
+			    NULL;
+		} else if (body) {
+			name = line + (strncmp(line, "- ", 2) == 0 ? 2 : 0);
+			n = strcspn(name, ":");
+			name[n] = '\0';
+			if (pat != NULL) {
+				star = strchr(pat, '*');
+				xasprintf(&name, "%.*s%s%s", (int)(star - pat),
+				    pat, name, star + 1);
+				strlist_add_take(out, name);
+			} else
+				strlist_add(out, name);
+		}
+		free(line);
 	}
+	free(pat);
+}
+
+static int
+names_has(const struct strlist *l, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->v[i], name) == 0)
+			return 1;
 	return 0;
 }
 
@@ -223,6 +263,7 @@ test_budget_levels(size_t n, int tagged, struct strlist *files)
 	struct skill_set	 set, rev;
 	struct miniindex_opts	 o;
 	struct miniindex_info	 in, in2;
+	struct strlist		 listed;
 	char			*t, *t2, *path;
 	size_t			 i, j, tok, missing;
 
@@ -237,9 +278,12 @@ test_budget_levels(size_t n, int tagged, struct strlist *files)
 		    "budget %zu, %zu skills: %zu estimated tokens (%s)",
 		    budgets[i], n, tok, miniindex_level_name(in.level));
 		missing = 0;
+		strlist_init(&listed);
+		text_names(t, &listed);
 		if (in.level <= MINIINDEX_NAMES)
 			for (j = 0; j < set.n; j++)
-				missing += !text_has_line(t, set.v[j]->uid);
+				missing += !names_has(&listed, set.v[j]->uid);
+		strlist_done(&listed);
 		is_int(missing, 0, "budget %zu, %zu skills: every skill named "
 		    "while names fit (%zu named)", budgets[i], n, in.named);
 		ok(valid_utf8(t), "budget %zu, %zu skills: valid UTF-8",
@@ -332,7 +376,9 @@ test_groups_and_filters(void)
 	is_int(in.skills, 30, "30 eligible skills");
 	ok(strstr(t, "\n## pdf\n") != NULL && strstr(t, "\n## api\n") != NULL,
 	    "auto groups by hub-tag when skills have tags");
-	ok(strncmp(t, "<!--", 4) == 0, "file text starts with the comment");
+	ok(strncmp(t, "# Skills\n30 skills (skills-radar MCP). Before a task, "
+	    "call search_skills(", 64) == 0,
+	    "the text starts with the short header that says what to call");
 	free(t);
 	o.flags = MINIINDEX_MCP;
 	t = miniindex_text(&set, &o, NULL, NULL);
