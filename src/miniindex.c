@@ -1269,6 +1269,9 @@ ent_gist(const struct mi *m, struct ent *e, size_t *len)
 	size_t	 w;
 
 	*len = 0;
+	/* A description that says no more than the name ("API Reviewer"). */
+	if (m->gists != GISTS_NONE && e->plan->n == 0)
+		return NULL;
 	if (m->gists == GISTS_FULL) {
 		if (e->full == NULL)
 			e->full = miniindex_summary(e->s->description,
@@ -1732,6 +1735,7 @@ miniindex_text(const struct skill_set *set, const struct miniindex_opts *opts,
 	build_orders(&m);
 	ucache_init(&m.cache);
 
+	w = make_plans(&m);
 	lv = MINIINDEX_FULL;
 	arg = MINIINDEX_SUMMARY_MAX;
 	set_gists(&m, GISTS_FULL, 0);
@@ -1743,7 +1747,6 @@ miniindex_text(const struct skill_set *set, const struct miniindex_opts *opts,
 		goto done;
 	/* Keywords, dealt a word at a time to every entry in turn. */
 	lv = MINIINDEX_SHORT;
-	w = make_plans(&m);
 	if (m.n > 0 && w > 0 &&
 	    (arg = bisect(&m, lv, 1, w * m.n, &best, 1)) != 0) {
 		set_gists(&m, GISTS_WORDS, arg);

@@ -2,8 +2,10 @@
 # mini-index: writing within the budget, --stdout, --check, --install and
 # --uninstall on an isolated HOME, the budget as the real Claude tokenizer
 # counts it (when tests/e2e/node_modules has @anthropic-ai/tokenizer), and
-# the whole ../shared/corpus when it is there.
+# the whole ../shared/corpus when it is there; mini_index.auto, doctor's
+# report of the native listing, and a real-looking set (tier1/real).
 . "$(dirname "$0")/setup.sh"
+. "$TESTDIR/fixture.sh"
 
 # A copy: the duplicate must be the older file (precedence falls back to
 # the newest mtime), whatever times a checkout or a tarball gave them.
@@ -88,6 +90,65 @@ contains "$out" "wrote $T/cfg.md" "mini_index.path is used"
 contains "$out" "of 200" "mini_index.budget_tokens is used"
 rm -f "$XDG_CONFIG_HOME/skills-radar/config.yaml"
 
+# mini_index.auto: index regenerates the file.
+printf 'mini_index:\n  auto: true\n  path: %s\n' "$T/auto.md" >"$XDG_CONFIG_HOME/skills-radar/config.yaml"
+"$SR" index >/dev/null 2>&1
+contains "$(cat "$T/auto.md" 2>/dev/null)" "pdf-extract" "mini_index.auto: index writes the file"
+mkdir -p "$FIX/skills/zz-added"
+printf -- '---\nname: zz-added\ndescription: Added after the first index.\n---\n' >"$FIX/skills/zz-added/SKILL.md"
+"$SR" index >/dev/null 2>&1
+contains "$(cat "$T/auto.md")" "zz-added" "mini_index.auto: a new skill is in the regenerated file"
+rm -rf "$FIX/skills/zz-added" "$XDG_CONFIG_HOME/skills-radar/config.yaml"
+"$SR" index >/dev/null 2>&1
+
+# doctor's report of what the native listing costs.
+"$SR" doctor --json --context-tokens 20000 >"$T/doc.json" || true
+is "$(json 'j.budget.budget_chars+","+j.budget.budget_source' <"$T/doc.json")" "800,context" \
+    "doctor --context-tokens 20000: 800 characters"
+is "$(json 'Object.keys(j.budget.skill_overrides).length+","+j.budget.skills' <"$T/doc.json")" "10,10" \
+    "doctor: a skillOverrides entry for every listed skill"
+is "$(json 'j.budget.dropped_names.length==j.budget.dropped' <"$T/doc.json")" true \
+    "doctor: the dropped descriptions are named"
+SLASH_COMMAND_TOOL_CHAR_BUDGET=300 "$SR" doctor --json >"$T/doc2.json" || true
+is "$(json 'j.budget.budget_chars+","+j.budget.budget_source+","+(j.budget.dropped>0)' <"$T/doc2.json")" \
+    "300,SLASH_COMMAND_TOOL_CHAR_BUDGET,true" "doctor: SLASH_COMMAND_TOOL_CHAR_BUDGET overrides the budget"
+out=$("$SR" doctor 2>&1 || true)
+contains "$out" '"skillOverrides": {' "doctor text gives the skillOverrides setting"
+contains "$out" "mini-index" "doctor text gives the mini-index's cost"
+
+# Every name an agent reads in a text, "## x-*" / "## *-x" parts put back.
+listed_names() {
+	awk '/^$/ { body = 1; next }
+	    /^## / { pat = index($0, "*") ? substr($0, 4) : ""; next }
+	    body { sub(/^- /, ""); sub(/:.*/, "");
+		if (pat != "") { n = pat; sub(/\*/, $0, n); print n } else print }' "$1" | sort
+}
+
+# A real-looking set: shared prefixes and suffixes, boilerplate, German,
+# Spanish, Japanese and Chinese descriptions, a description that is its
+# name.
+export SKILL_PATHS="$FIX/real"
+check "index the real-looking set" "$SR" index
+ls "$FIX/real" | sort >"$T/real-names"
+for b in 120 200 300 1000; do
+	"$SR" mini-index --budget $b --output "$T/r$b.md" >"$T/r$b.out"
+	"$SR" mini-index --budget $b --stdout >"$T/r$b.again"
+	is "$(cat "$T/r$b.again")" "$(cat "$T/r$b.md")" "real-looking at $b: deterministic"
+	case $(cat "$T/r$b.out") in
+	*"(full)"|*"(short)"|*"(names)")
+		is "$(listed_names "$T/r$b.md")" "$(cat "$T/real-names")" \
+		    "real-looking at $b: every skill named ($(sed 's/.*: //' "$T/r$b.out"))" ;;
+	*)	ok 0 "real-looking at $b: names do not fit ($(sed 's/.*: //' "$T/r$b.out"))" ;;
+	esac
+done
+contains "$(cat "$T/r1000.out")" "24 named, 23 with a gist" \
+    "real-looking at 1000: all named, a gist for each that says more than its name"
+contains "$(cat "$T/r300.md")" "## acme-*" "a shared prefix is written once when space is short"
+contains "$(cat "$T/r300.md")" "## *-patterns" "so is a shared suffix"
+contains "$(cat "$T/r1000.md")" "- acme-slide-deck: " "with room to spare, names are whole"
+export SKILL_PATHS="$FIX/skills:$FIX/dup"
+"$SR" index >/dev/null 2>&1
+
 # The budget as the real tokenizer counts it.
 if [ "$have_tokenizer" = 1 ]; then
 	for b in 100 170 300 1000; do
@@ -95,6 +156,11 @@ if [ "$have_tokenizer" = 1 ]; then
 		n=$(count_tokens "$T/b$b.md" || echo 999999)
 		[ "$n" -le "$b" ] && r=0 || r=1
 		ok $r "fixture at $b: $n real tokens <= $b"
+	done
+	for b in 120 200 300 1000; do
+		n=$(count_tokens "$T/r$b.md" || echo 999999)
+		[ "$n" -le "$b" ] && r=0 || r=1
+		ok $r "real-looking set at $b: $n real tokens <= $b"
 	done
 else
 	echo "ok $((tap_n = tap_n + 1)) - real tokenizer # SKIP tests/e2e/node_modules missing"
