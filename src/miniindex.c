@@ -32,6 +32,8 @@
 
 /* A group of this many names or more may factor out a shared part. */
 #define FACTOR_MIN	3
+/* Sentences of a description looked at for keywords. */
+#define KW_SENTENCES	3
 /* Long words without spaces (CJK) are gist words of this many characters. */
 #define GLUE_CHARS	4
 /* Name-part clusters: a part shared by this many entries is a group. */
@@ -63,7 +65,8 @@ struct word {
  * space apart); tok[k] caches the estimate of the first k + 1 words.
  */
 struct kwplan {
-	char		*t;		/* the first sentence; words point in */
+	char		*t;		/* the sentence; words point in */
+	char		*src;		/* the description from that sentence */
 	struct buf	 b;		/* every word the character cap admits */
 	size_t		*end;
 	size_t		*tok;		/* (size_t)-1: not yet priced */
@@ -510,7 +513,11 @@ is_filler(const char *w, size_t n)
 		WORD("das"), WORD("der"), WORD("die"), WORD("für"),
 		WORD("mit"), WORD("oder"), WORD("und"), WORD("von"),
 		WORD("zu"), WORD("des"), WORD("et"), WORD("le"), WORD("les"),
-		WORD("pour")
+		WORD("pour"), WORD("o"), WORD("e"), WORD("u"), WORD("hat"),
+		WORD("ist"), WORD("sind"), WORD("wird"), WORD("ein"),
+		WORD("eine"), WORD("einen"), WORD("es"), WORD("sie"),
+		WORD("wenn"), WORD("als"), WORD("auf"), WORD("bei"),
+		WORD("im"), WORD("nach"), WORD("um"), WORD("workflow-skill")
 	};
 	size_t	 i;
 
@@ -555,26 +562,67 @@ is_ascii_word(const char *w, size_t n)
 }
 
 /*
- * Does the word hold a character of a script written without spaces
- * (from U+2E80: CJK, kana, hangul, and the full-width forms)?
+ * How many code points of w[0..n) pred accepts; *total gets how many
+ * there are (up to invalid UTF-8).
  */
-static int
-spaceless(const char *w, size_t n)
+static size_t
+count_cps(const char *w, size_t n, int (*pred)(utf8proc_int32_t),
+    size_t *total)
 {
 	utf8proc_int32_t	 c;
 	utf8proc_ssize_t	 k;
-	size_t			 i = 0;
+	size_t			 i = 0, hits = 0;
 
+	*total = 0;
 	while (i < n) {
 		k = utf8proc_iterate((const utf8proc_uint8_t *)w + i,
 		    (utf8proc_ssize_t)(n - i), &c);
 		if (k <= 0)
-			return 0;
-		if (c >= 0x2e80)
-			return 1;
+			break;
+		hits += pred(c) != 0;
+		(*total)++;
 		i += (size_t)k;
 	}
-	return 0;
+	return hits;
+}
+
+/* From U+2E80: CJK, kana, hangul, the full-width forms. */
+static int
+is_spaceless_cp(utf8proc_int32_t c)
+{
+	return c >= 0x2e80;
+}
+
+static int
+is_punct_cp(utf8proc_int32_t c)
+{
+	switch (utf8proc_category(c)) {
+	case UTF8PROC_CATEGORY_PC: case UTF8PROC_CATEGORY_PD:
+	case UTF8PROC_CATEGORY_PS: case UTF8PROC_CATEGORY_PE:
+	case UTF8PROC_CATEGORY_PI: case UTF8PROC_CATEGORY_PF:
+	case UTF8PROC_CATEGORY_PO: case UTF8PROC_CATEGORY_SM:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Does the word hold a character of a script written without spaces? */
+static int
+spaceless(const char *w, size_t n)
+{
+	size_t	 total;
+
+	return count_cps(w, n, is_spaceless_cp, &total) > 0;
+}
+
+/* A word of punctuation only ("—", "&", "/"). */
+static int
+is_punct(const char *w, size_t n)
+{
+	size_t	 total, hits = count_cps(w, n, is_punct_cp, &total);
+
+	return total > 0 && hits == total;
 }
 
 /* A bare number ("5", "20+") says nothing without its noun. */
@@ -611,7 +659,7 @@ cut_to_tokens(const char *s, size_t max_chars, size_t max_tokens)
 }
 
 static void
-kwplan_init(struct kwplan *p, const char *description, const char *name,
+kwplan_words(struct kwplan *p, const char *description, const char *name,
     size_t max)
 {
 	const char	*w, *e, *end;
@@ -635,6 +683,7 @@ kwplan_init(struct kwplan *p, const char *description, const char *name,
 		else
 			n = (size_t)(e - w);
 		if (n == 0 || is_filler(w, n) || is_number(w, n) ||
+		    is_punct(w, n) ||
 		    (name != NULL && in_name(name, w, n)))
 			continue;
 		/* Characters, not bytes: count code points. */
@@ -687,10 +736,43 @@ kwplan_done(struct kwplan *p)
 
 	for (i = 0; i < p->ncut; i++)
 		free(p->cut_r[i]);
+	free(p->src);
 	free(p->t);
 	buf_done(&p->b);
 	free(p->end);
 	free(p->tok);
+}
+
+/*
+ * The keyword plan of a description: its first sentence's words, or when
+ * that sentence says nothing the name does not ("Workflow skill for
+ * flight delays." for flight-delays), the next sentence's, up to
+ * KW_SENTENCES. p->src keeps the description from the sentence used.
+ */
+static void
+kwplan_init(struct kwplan *p, const char *description, const char *name,
+    size_t max)
+{
+	char		*all;
+	const char	*s, *body;
+	int		 complete, k;
+
+	all = collapse(description != NULL ? description : "", 0, &complete);
+	for (s = all, k = 1;; k++) {
+		kwplan_words(p, s, name, max);
+		if (p->n > 0 || k == KW_SENTENCES)
+			break;
+		body = skip_boilerplate(s);
+		body += first_sentence(body);
+		while (*body == ' ')
+			body++;
+		if (*body == '\0')
+			break;
+		kwplan_done(p);
+		s = body;
+	}
+	p->src = xstrdup(s);
+	free(all);
 }
 
 /*
@@ -1274,7 +1356,7 @@ ent_gist(const struct mi *m, struct ent *e, size_t *len)
 		return NULL;
 	if (m->gists == GISTS_FULL) {
 		if (e->full == NULL)
-			e->full = miniindex_summary(e->s->description,
+			e->full = miniindex_summary(e->plan->src,
 			    MINIINDEX_SUMMARY_MAX);
 		*len = strlen(e->full);
 		return e->full;
