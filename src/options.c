@@ -197,9 +197,10 @@ const struct options_entry options_table[] = {
 
 	INT("mini_index.budget_tokens", mini_budget_tokens, "1000", 50, 100000,
 	    "Hard token budget of the Tier-1 mini-index written by mini-index. "
-	    "When the full list does not fit, summaries are shortened, then "
-	    "dropped, then groups are folded into counts with their first "
-	    "names."),
+	    "When the full list does not fit, shared name parts are written "
+	    "once per group, summaries become keywords dealt out a word at a "
+	    "time, then are dropped, then groups are folded into counts with "
+	    "some of their names."),
 	PATH("mini_index.path", mini_path, "~/.claude/SKILLS-INDEX.md",
 	    "File written by mini-index and imported from ~/.claude/CLAUDE.md "
 	    "by mini-index --install."),
