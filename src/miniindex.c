@@ -1299,11 +1299,16 @@ render_header(const struct mi *m, struct buf *b, enum miniindex_level lv)
 	}
 	/*
 	 * Every token here is paid on every turn: short, but it must say
-	 * what to call and when.
+	 * what to call and when (the MCP instructions say it just before).
 	 */
-	buf_printf(b, "# Skills\n%zu skill%s (skills-radar MCP). Before a "
-	    "task, call search_skills(\"task\") or load_skill(\"name\") and "
-	    "follow it.", m->n, m->n == 1 ? "" : "s");
+	if (m->opts->flags & MINIINDEX_MCP)
+		buf_printf(b, "# Skills\n%zu skill%s.", m->n,
+		    m->n == 1 ? "" : "s");
+	else
+		buf_printf(b, "# Skills\n%zu skill%s (skills-radar MCP). "
+		    "Before a task, call search_skills(\"task\") or "
+		    "load_skill(\"name\") and follow it.", m->n,
+		    m->n == 1 ? "" : "s");
 	if (lv >= MINIINDEX_TOP)
 		buf_addstr(b, " Only some are named; search finds all.");
 	if (m->factor && m->factored && lv <= MINIINDEX_TOP)

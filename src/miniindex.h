@@ -4,12 +4,16 @@
  * shared name part when skills carry no tags), one line per skill with a
  * one-sentence gist, inside a hard token budget (tokens.h estimates).
  * When the full text does not fit it degrades in steps that keep every
- * skill discoverable as long as possible: shorter gists, then names only,
- * then per-group counts with the first names and a pointer to
- * search_skills, then the groups' counts alone.
+ * skill discoverable as long as possible: a name part that every name of
+ * a group shares is written once in its heading ("## baoyu-*"), gists
+ * become keywords dealt out a word at a time to every skill, then names
+ * only, then one line per group with its count and a share of its names
+ * (every group one before any two), then the groups' counts alone. A
+ * description that says no more than the name gets no gist.
  *
  * The same text goes to ~/.claude/SKILLS-INDEX.md (imported from
- * CLAUDE.md) and, with MINIINDEX_MCP, into the MCP server's instructions.
+ * CLAUDE.md) and, with MINIINDEX_MCP (a shorter header), into the MCP
+ * server's instructions.
  * Everything returned is allocated and owned by the caller (free()); the
  * skill set is borrowed for the call only. Output is deterministic: the
  * same entries and options give the same bytes.
@@ -39,7 +43,11 @@ enum miniindex_level {
 	MINIINDEX_HEADER	/* only the header and the total */
 };
 
-#define MINIINDEX_MCP	0x1	/* for MCP instructions: no file comment */
+/*
+ * For the MCP instructions, which say what to call just before the list:
+ * the header only counts the skills.
+ */
+#define MINIINDEX_MCP	0x1
 
 /* Characters of a full gist. */
 #define MINIINDEX_SUMMARY_MAX	80
@@ -106,10 +114,12 @@ char	*miniindex_mcp_instructions(const struct skill_set *set,
 char	*miniindex_summary(const char *description, size_t max);
 
 /*
- * A keyword gist for tight budgets: the first sentence without filler
- * words ("use", "when", "the", ...) or words of the skill's name, cut at
- * a word to at most max characters and max_tokens estimated tokens, no
- * ellipsis. Allocated.
+ * A keyword gist for tight budgets: the first sentence (or, when it says
+ * nothing more than the name, the next) without filler words ("use",
+ * "when", "the", ...), bare numbers, punctuation or words of the skill's
+ * name, cut at a word (text without spaces: a few characters) to at most
+ * max characters and max_tokens estimated tokens, no ellipsis. The
+ * mini-index deals these words out one at a time. Allocated.
  */
 char	*miniindex_keywords(const char *description, const char *name,
 	    size_t max, size_t max_tokens);

@@ -382,7 +382,8 @@ test_groups_and_filters(void)
 	free(t);
 	o.flags = MINIINDEX_MCP;
 	t = miniindex_text(&set, &o, NULL, NULL);
-	ok(strncmp(t, "# Skills", 8) == 0, "MCP text has no file comment");
+	ok(strncmp(t, "# Skills\n30 skills.\n", 20) == 0,
+	    "MCP text: the instructions say what to call, the header counts");
 	free(t);
 	cfg = config_defaults();
 	cfg->instructions_budget = 200;
