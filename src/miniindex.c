@@ -1310,7 +1310,8 @@ render_header(const struct mi *m, struct buf *b, enum miniindex_level lv)
 		    "load_skill(\"name\") and follow it.", m->n,
 		    m->n == 1 ? "" : "s");
 	if (lv >= MINIINDEX_TOP)
-		buf_addstr(b, " Only some are named; search finds all.");
+		buf_addstr(b, " Each line: a group, its skill count, some "
+		    "names; search finds all.");
 	if (m->factor && m->factored && lv <= MINIINDEX_TOP)
 		buf_addstr(b, " In a group like x-*, * stands for each name "
 		    "listed.");
@@ -1669,7 +1670,7 @@ render(struct mi *m, enum miniindex_level lv, size_t arg, size_t *named,
 
 top:
 	/*
-	 * One line per group given a name, "group (n): a, b" (the count
+	 * One line per group given a name, "group n: a, b" (the count
 	 * says how many more there are), largest first; the groups given
 	 * none share one last line.
 	 */
@@ -1680,7 +1681,7 @@ top:
 			rest++;
 			continue;
 		}
-		buf_printf(b, "%s (%zu): ", group_shown(m, g), g->n);
+		buf_printf(b, "%s %zu: ", group_shown(m, g), g->n);
 		/* The k first by rank, in name order. */
 		for (j = 0, n = 0; j < g->n && n < k; j++) {
 			e = &m->e[g->first + j];
