@@ -202,6 +202,14 @@ test_summary(void)
 	    "keywords: filler and name words dropped (%s)", g);
 	ok(tokens_estimate_part(g, strlen(g)) <= 4, "keywords: token cap kept");
 	free(g);
+	g = miniindex_keywords("Flight delays skill. Checks EU claims, fast.",
+	    "flight-delays", 79, 20);
+	is_str(g, "Checks EU claims fast",
+	    "keywords: the next sentence when the first only repeats the name");
+	free(g);
+	g = miniindex_keywords("Deploy — 5 services & more", "x", 79, 20);
+	is_str(g, "Deploy services", "keywords: no bare numbers or punctuation");
+	free(g);
 }
 
 /*
@@ -306,6 +314,58 @@ test_budget_levels(size_t n, int tagged, struct strlist *files)
 		}
 		free(t);
 	}
+	skill_set_done(&set);
+}
+
+/*
+ * At the per-group level, names are dealt one per group per round: no
+ * group shows two more names than another that still has names left.
+ */
+static void
+test_top_rounds(void)
+{
+	struct skill_set	 set;
+	struct miniindex_opts	 o;
+	struct miniindex_info	 in;
+	char			*t, *line, *colon;
+	const char		*p, *e;
+	size_t			 k, n, kmin = (size_t)-1, kmax = 0, lines = 0;
+	int			 fair = 1;
+
+	skill_set_init(&set);
+	generate(&set, 500, 1);
+	memset(&o, 0, sizeof o);
+	o.budget = 400;
+	t = miniindex_text(&set, &o, NULL, &in);
+	is_int(in.level, MINIINDEX_TOP, "500 skills at 400 tokens: per-group lines");
+	for (p = strstr(t, "\n\n"); p != NULL && *p != '\0'; p = e) {
+		while (*p == '\n')
+			p++;
+		if ((e = strchr(p, '\n')) == NULL)
+			e = p + strlen(p);
+		line = xstrndup(p, (size_t)(e - p));
+		colon = strstr(line, ": ");
+		if (strncmp(line, "Also: ", 6) != 0 && colon != NULL) {
+			/* "label N: ...": N is the word before the colon. */
+			*colon = '\0';
+			n = strtoul(strrchr(line, ' ') != NULL ?
+			    strrchr(line, ' ') + 1 : line, NULL, 10);
+			*colon = ':';
+			for (k = 1, p = colon; (p = strstr(p + 1, ", ")) != NULL;)
+				k++;
+			lines++;
+			if (k < n && k < kmin)
+				kmin = k;	/* a group with names left */
+			if (k > kmax)
+				kmax = k;
+		}
+		free(line);
+	}
+	if (kmin != (size_t)-1 && kmax > kmin + 1)
+		fair = 0;
+	ok(lines > 0 && fair, "per-group names dealt in rounds (%zu lines, "
+	    "%zu to %zu names)", lines, kmin == (size_t)-1 ? 0 : kmin, kmax);
+	free(t);
 	skill_set_done(&set);
 }
 
@@ -603,6 +663,7 @@ main(void)
 	test_budget_levels(80, 0, NULL);
 	test_budget_levels(500, 1, &files);
 	test_degrade_order();
+	test_top_rounds();
 	test_groups_and_filters();
 	test_real_tokenizer(&files);
 	test_install();
