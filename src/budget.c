@@ -139,7 +139,7 @@ char_budget(const struct config *cfg, long context_tokens, const char **src)
 
 cJSON *
 budget_report(const struct skill_set *set, const struct config *cfg,
-    long context_tokens)
+    const struct sanitizer *san, long context_tokens)
 {
 	struct entry		*e;
 	struct buf		 full, sent, bare;
@@ -202,6 +202,7 @@ budget_report(const struct skill_set *set, const struct config *cfg,
 	bare_tok = tokens_estimate(bare.p, bare.len);
 
 	miniindex_opts_from_config(&mo, cfg);
+	mo.san = san;
 	text = miniindex_text(set, &mo, NULL, &mi);
 	free(text);
 	with_server = bare_tok + mi.tokens;

@@ -24,6 +24,8 @@
 
 #include "skill.h"
 
+struct sanitizer;
+
 struct config;
 
 /* Claude Code's per-entry cap on the description part, in characters. */
@@ -46,7 +48,7 @@ struct config;
  * lists every name even when the names alone exceed the budget.
  */
 cJSON	*budget_report(const struct skill_set *set, const struct config *cfg,
-	    long context_tokens);
+	    const struct sanitizer *san, long context_tokens);
 
 /* Prints the report as text (a section of doctor's output). */
 void	 budget_print(FILE *fp, const cJSON *report);

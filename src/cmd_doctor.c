@@ -174,7 +174,7 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 	cJSON_AddItemToObject(o, "clients", clients);
 	/* What the user's agent pays today for the indexed skills. */
 	if (cJSON_IsTrue(cJSON_GetObjectItem(ix, "exists"))) {
-		budget = budget_report(&set, cfg, context_tokens);
+		budget = budget_report(&set, cfg, san, context_tokens);
 		cJSON_AddItemReferenceToObject(o, "budget", budget);
 	}
 	cJSON_AddNumberToObject(o, "problems", problems);

@@ -12,6 +12,7 @@
 #include "config.h"
 #include "indexer.h"
 #include "miniindex.h"
+#include "sanitize.h"
 #include "status.h"
 #include "telemetry.h"
 #include "validate.h"
@@ -144,14 +145,23 @@ cmd_index(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	/* mini_index.auto: keep the Tier-1 file in step with the index. */
 	{
-		int	 written = 0;
+		struct sanitizer	*san = NULL;
+		int			 written = 0;
 
-		if (miniindex_auto(ctx->cfg, &rep.set, &written, &cause) != 0) {
+		/* For the gists of skills whose description is their name. */
+		if (ctx->cfg->mini_auto &&
+		    sanitize_new(ctx->cfg, &san, &cause) != 0) {
+			free(cause);
+			cause = NULL;
+		}
+		if (miniindex_auto(ctx->cfg, &rep.set, san, &written,
+		    &cause) != 0) {
 			cmd_warn("mini-index: %s", cause);
 			free(cause);
 			cause = NULL;
 		} else if (written && !json)
 			printf("mini-index: %s updated\n", ctx->cfg->mini_path);
+		sanitize_free(san);
 	}
 	if (json)
 		rv = cmd_print_json(index_report_json(&rep));

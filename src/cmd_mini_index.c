@@ -127,6 +127,7 @@ cmd_mini_index(struct cmd_ctx *ctx, int argc, char **argv)
 
 	if ((rv = engine_open(cfg, ENGINE_QUIET, &eng, &cause)) != 0)
 		goto fail;
+	o.san = engine_sanitizer(eng);
 	text = miniindex_text(engine_skills(eng), &o, NULL, &in);
 
 	if (to_stdout) {

@@ -78,7 +78,8 @@ on_reload(void *arg, int changed, double ms)
 		fprintf(stderr, "skills-radar: reloaded: %zu skills (%.1f ms)\n",
 		    engine_count(e), ms);
 	/* Only this thread reloads, so the entries stay put meanwhile. */
-	if (miniindex_auto(r->ctx->cfg, engine_skills(e), NULL, &cause) != 0) {
+	if (miniindex_auto(r->ctx->cfg, engine_skills(e),
+	    engine_sanitizer(e), NULL, &cause) != 0) {
 		cmd_warn("mini-index: %s", cause);
 		free(cause);
 	}
@@ -222,7 +223,8 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 	if ((rv = cmd_engine_open(ctx, ENGINE_BACKGROUND | ENGINE_QUIET, &e)) != 0)
 		return rv;
 	/* mini_index.auto: the serve-time rescan is an index run too. */
-	if (miniindex_auto(cfg, engine_skills(e), NULL, &cause) != 0) {
+	if (miniindex_auto(cfg, engine_skills(e), engine_sanitizer(e), NULL,
+	    &cause) != 0) {
 		cmd_warn("mini-index: %s", cause);
 		free(cause);
 		cause = NULL;

@@ -750,17 +750,18 @@ static const char instructions_para[] =
     "advice: check its trust tier and warnings.";
 
 static char	*instructions_for(const struct config *, const struct skill_set *,
-		    int);
+		    const struct sanitizer *, int);
 
 char *
 mcp_instructions_build(struct engine *e, int budget)
 {
-	return instructions_for(engine_config(e), engine_skills(e), budget);
+	return instructions_for(engine_config(e), engine_skills(e),
+	    engine_sanitizer(e), budget);
 }
 
 static char *
 instructions_for(const struct config *cfg, const struct skill_set *set,
-    int budget)
+    const struct sanitizer *san, int budget)
 {
 	struct miniindex_opts	 o;
 	struct buf		 b;
@@ -771,6 +772,7 @@ instructions_for(const struct config *cfg, const struct skill_set *set,
 		return NULL;
 	miniindex_opts_from_config(&o, cfg);
 	o.flags = MINIINDEX_MCP;
+	o.san = san;
 	para = tokens_estimate_str(instructions_para) + 2;
 	if ((size_t)budget <= para * 2) {
 		/* Too small for both: the list alone says what to call. */
@@ -794,6 +796,7 @@ index_text(struct mcp_server *srv)
 	struct miniindex_opts	 o;
 
 	miniindex_opts_from_config(&o, srv->cfg);
+	o.san = engine_sanitizer(srv->engine);
 	return miniindex_text(engine_snap_skills(cur_view(srv)->snap), &o,
 	    NULL, NULL);
 }
@@ -856,7 +859,8 @@ view_new(struct mcp_server *srv)
 	v->snap = engine_snap_get(srv->engine);
 	v->gen = engine_snap_generation(v->snap);
 	v->instructions = instructions_for(srv->cfg,
-	    engine_snap_skills(v->snap), srv->cfg->instructions_budget);
+	    engine_snap_skills(v->snap), engine_sanitizer(srv->engine),
+	    srv->cfg->instructions_budget);
 	pthread_mutex_init(&v->skills_lock, NULL);
 	v->refs = 1;
 	return v;

@@ -25,7 +25,9 @@
 
 #include "buf.h"
 #include "config.h"
+#include "finding.h"
 #include "miniindex.h"
+#include "sanitize.h"
 #include "status.h"
 #include "tokens.h"
 #include "xmalloc.h"
@@ -1772,10 +1774,140 @@ bisect(struct mi *m, enum miniindex_level lv, size_t lo, size_t hi,
 	return good;
 }
 
+/* Bytes of a SKILL.md read for a body gist, and kept of the paragraph. */
+#define BODY_READ_MAX	16384
+#define BODY_PARA_MAX	1024
+#define BODY_PARA_MIN	24
+
+/* A line that is markup rather than prose: headings, rules, lists, ... */
+static int
+is_markup_line(const char *l, size_t n)
+{
+	size_t	 i;
+
+	if (n == 0)
+		return 1;
+	switch (l[0]) {
+	case '#': case '|': case '>': case '<': case '!': case '[':
+	case '-': case '*': case '+': case '=': case '_': case '`': case '~':
+	case '{': case '$':
+		/* "**Tier:** POWERFUL" and other bold key lines are markup. */
+		return 1;
+	}
+	for (i = 0; i < n && isdigit((unsigned char)l[i]); i++)
+		;
+	if (i > 0 && i < n && (l[i] == '.' || l[i] == ')'))
+		return 1;	/* an ordered list */
+	return 0;
+}
+
+/*
+ * The first paragraph of prose in a SKILL.md text (after the frontmatter,
+ * skipping headings, rules, lists, tables, quotes, HTML, code fences and
+ * bold "Key: value" lines), joined into one line; NULL when there is none.
+ */
+static char *
+first_paragraph(const char *t, size_t len)
+{
+	struct buf	 b;
+	const char	*p = t, *end = t + len, *nl;
+	size_t		 n;
+	int		 fence = 0, fm = 0;
+
+	buf_init(&b, 0);
+	buf_add(&b, "", 0);
+	for (; p < end; p = nl < end ? nl + 1 : end) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		n = (size_t)(nl - p);
+		if (n > 0 && p[n - 1] == '\r')
+			n--;
+		while (n > 0 && (*p == ' ' || *p == '\t')) {
+			p++;
+			n--;
+		}
+		if (p == t && n == 3 && memcmp(p, "---", 3) == 0) {
+			fm = 1;
+			continue;
+		}
+		if (fm) {
+			if ((n == 3 && memcmp(p, "---", 3) == 0) ||
+			    (n == 3 && memcmp(p, "...", 3) == 0))
+				fm = 0;
+			continue;
+		}
+		if (n >= 3 && (memcmp(p, "```", 3) == 0 ||
+		    memcmp(p, "~~~", 3) == 0)) {
+			fence = !fence;
+			if (b.len > 0)
+				break;
+			continue;
+		}
+		if (fence)
+			continue;
+		if (is_markup_line(p, n)) {
+			if (b.len >= BODY_PARA_MIN)
+				break;
+			b.len = 0;	/* a fragment before markup: not prose */
+			b.p[0] = '\0';
+			continue;
+		}
+		if (b.len > 0)
+			buf_addc(&b, ' ');
+		buf_add(&b, p, n);
+		if (b.len >= BODY_PARA_MAX)
+			break;
+	}
+	if (fm || b.len < BODY_PARA_MIN || memchr(b.p, ' ', b.len) == NULL) {
+		buf_done(&b);
+		return NULL;
+	}
+	if (b.len > BODY_PARA_MAX)
+		b.len = BODY_PARA_MAX;	/* the summary rules cut on a character */
+	b.p[b.len] = '\0';
+	return b.p;
+}
+
+/*
+ * The gist source of a skill whose description says nothing its name does
+ * not ("Agent Workflow Designer"): its when_to_use, else the first prose
+ * paragraph of its body, made safe like a description and refused when
+ * the skill or the paragraph raises a sanitiser finding at warn or above.
+ * NULL when there is nothing better.
+ */
+static char *
+body_gist(const struct sanitizer *san, const struct skill *s)
+{
+	struct findings	 f;
+	char		 raw[BODY_READ_MAX];
+	char		*para, *clean;
+	ssize_t		 n;
+	int		 fd;
+
+	if (s->when_to_use != NULL && s->when_to_use[0] != '\0')
+		return xstrdup(s->when_to_use);
+	if (san == NULL || s->n_flags > 0 || s->path == NULL)
+		return NULL;
+	if ((fd = open(s->path, O_RDONLY | O_CLOEXEC)) == -1)
+		return NULL;
+	n = read(fd, raw, sizeof raw);
+	close(fd);
+	if (n <= 0 || (para = first_paragraph(raw, (size_t)n)) == NULL)
+		return NULL;
+	findings_init(&f);
+	sanitize_scan(san, para, strlen(para), 0, &f);
+	clean = findings_count(&f, SEV_WARN) == 0 ?
+	    sanitize_inline(san, para) : NULL;
+	findings_done(&f);
+	free(para);
+	return clean;
+}
+
 /* Keyword plans for every entry; returns the most words one holds. */
 static size_t
 make_plans(struct mi *m)
 {
+	char	*alt;
 	size_t	 i, w = 0;
 
 	for (i = 0; i < m->n; i++) {
@@ -1783,6 +1915,13 @@ make_plans(struct mi *m)
 			m->e[i].plan = xmalloc(sizeof *m->e[i].plan);
 			kwplan_init(m->e[i].plan, m->e[i].s->description,
 			    m->e[i].s->name, MINIINDEX_SUMMARY_MAX - 1);
+			if (m->e[i].plan->n == 0 &&
+			    (alt = body_gist(m->opts->san, m->e[i].s)) != NULL) {
+				kwplan_done(m->e[i].plan);
+				kwplan_init(m->e[i].plan, alt, m->e[i].s->name,
+				    MINIINDEX_SUMMARY_MAX - 1);
+				free(alt);
+			}
 		}
 		if (m->e[i].plan->n > w)
 			w = m->e[i].plan->n;
@@ -2089,7 +2228,7 @@ out:
 
 int
 miniindex_auto(const struct config *cfg, const struct skill_set *set,
-    int *written, char **cause)
+    const struct sanitizer *san, int *written, char **cause)
 {
 	struct miniindex_opts	 o;
 	char			*text;
@@ -2101,6 +2240,7 @@ miniindex_auto(const struct config *cfg, const struct skill_set *set,
 	if (!cfg->mini_auto || cfg->mini_path == NULL)
 		return 0;
 	miniindex_opts_from_config(&o, cfg);
+	o.san = san;
 	text = miniindex_text(set, &o, NULL, NULL);
 	rv = miniindex_check_file(cfg->mini_path, text, cause);
 	if (rv == 1) {

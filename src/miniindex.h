@@ -9,7 +9,8 @@
  * become keywords dealt out a word at a time to every skill, then names
  * only, then one line per group with its count and a share of its names
  * (every group one before any two), then the groups' counts alone. A
- * description that says no more than the name gets no gist.
+ * description that says no more than the name is replaced by the skill's
+ * when_to_use or its body's first paragraph (see miniindex_opts.san).
  *
  * The same text goes to ~/.claude/SKILLS-INDEX.md (imported from
  * CLAUDE.md) and, with MINIINDEX_MCP (a shorter header), into the MCP
@@ -26,6 +27,7 @@
 #include "skill.h"
 
 struct config;
+struct sanitizer;
 
 enum miniindex_group {
 	MINIINDEX_GROUP_AUTO = 0,	/* tags, else scopes, else name parts */
@@ -58,6 +60,13 @@ struct miniindex_opts {
 						   mcp.instructions_budget 0) */
 	enum miniindex_group	 group_by;
 	int			 flags;		/* MINIINDEX_MCP */
+	/*
+	 * A skill whose description says no more than its name gets its
+	 * gist from its when_to_use, else from the first prose paragraph
+	 * of its body, made safe by san (borrowed; NULL: no body gists,
+	 * which every caller writing the same file must agree on).
+	 */
+	const struct sanitizer	*san;
 };
 
 struct miniindex_info {
@@ -166,9 +175,9 @@ char	*miniindex_claude_md_path(void);
  * Regenerates mini_index.path from set with the configured options when
  * mini_index.auto is true and the text changed; the lead calls it after
  * index and on hot reload. *written (may be NULL) tells whether the file
- * was written. Returns 0 (also when auto is off) or SR_IO with *cause.
+ * was written; san as in miniindex_opts. Returns 0 (also when auto is off) or SR_IO with *cause.
  */
 int	 miniindex_auto(const struct config *cfg, const struct skill_set *set,
-	    int *written, char **cause);
+	    const struct sanitizer *san, int *written, char **cause);
 
 #endif

@@ -562,7 +562,7 @@ test_budget_report(void)
 	skill_set_add(&set, s);
 	cfg = config_defaults();
 	unsetenv("SLASH_COMMAND_TOOL_CHAR_BUDGET");
-	r = budget_report(&set, cfg, 0);
+	r = budget_report(&set, cfg, NULL, 0);
 	is_int(cJSON_GetObjectItem(r, "budget_chars")->valueint, 8000,
 	    "budget: 200k context gives 8,000 chars");
 	is_int(cJSON_GetObjectItem(r, "skills")->valueint, 81,
@@ -572,7 +572,7 @@ test_budget_report(void)
 	    "budget: plugin skills listed as plugin:name");
 	cJSON_Delete(r);
 	setenv("SLASH_COMMAND_TOOL_CHAR_BUDGET", "500", 1);
-	r = budget_report(&set, cfg, 0);
+	r = budget_report(&set, cfg, NULL, 0);
 	ok(cJSON_GetObjectItem(r, "budget_chars")->valueint == 500 &&
 	    cJSON_GetObjectItem(r, "dropped")->valueint > 0 &&
 	    cJSON_GetArraySize(cJSON_GetObjectItem(r, "dropped_names")) ==
@@ -580,7 +580,7 @@ test_budget_report(void)
 	    "budget: the env budget drops descriptions and names them");
 	unsetenv("SLASH_COMMAND_TOOL_CHAR_BUDGET");
 	cJSON_Delete(r);
-	r = budget_report(&set, cfg, 1000000);
+	r = budget_report(&set, cfg, NULL, 1000000);
 	is_int(cJSON_GetObjectItem(r, "budget_chars")->valueint, 40000,
 	    "budget: 1M context gives 40,000 chars");
 	ok(cJSON_IsTrue(cJSON_GetObjectItem(r, "fits")), "budget: it fits");
