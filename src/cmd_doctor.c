@@ -14,6 +14,7 @@
 #include "clients.h"
 #include "cmd.h"
 #include "config.h"
+#include "ollama.h"
 #include "sanitize.h"
 #include "scan.h"
 #include "status.h"
@@ -59,6 +60,125 @@ staleness(struct skill_set *set, const struct store_rejects *rej,
 	*vanished = set->n - seen;
 }
 
+#define DOCTOR_OLLAMA_TIMEOUT_MS	3000
+
+/*
+ * The Ollama check: for each stage that uses Ollama (rewriter, reranker,
+ * embedder), whether its server answers /api/tags and has its model.
+ * {"used", "servers":[{url, reachable, error?, models:[...]}],
+ * "stages":[{stage, url, model, present}]}; every unreachable server and
+ * missing model counts as a problem.
+ */
+static cJSON *
+ollama_report(const struct config *cfg, int *problems)
+{
+	struct {
+		const char	*stage, *url, *model;
+		int		 on;
+	} st[3] = {
+		{ "rewriter", cfg->rw_url, cfg->rw_model, cfg->rw_enabled },
+		{ "reranker", cfg->rr_url, cfg->rr_model, cfg->rr_enabled },
+		{ "embedder", cfg->embed_url, cfg->embed_model,
+		    strcmp(cfg->embedder, "ollama") == 0 },
+	};
+	struct strlist	 names[3];
+	cJSON		*o, *servers, *stages, *sv, *m;
+	char		*cause;
+	size_t		 i, j, k;
+	int		 ok[3], used = 0;
+
+	o = cJSON_CreateObject();
+	servers = cJSON_AddArrayToObject(o, "servers");
+	stages = cJSON_AddArrayToObject(o, "stages");
+	for (i = 0; i < 3; i++) {
+		strlist_init(&names[i]);
+		ok[i] = 0;
+		if (!st[i].on)
+			continue;
+		used = 1;
+		for (j = 0; j < i; j++)
+			if (st[j].on && strcmp(st[j].url, st[i].url) == 0)
+				break;
+		if (j < i) {	/* asked already */
+			strlist_copy(&names[i], &names[j]);
+			ok[i] = ok[j];
+			continue;
+		}
+		sv = cJSON_CreateObject();
+		cJSON_AddStringToObject(sv, "url", st[i].url);
+		if (ollama_url_check(st[i].url, &cause) == 0)
+			ok[i] = ollama_tags(st[i].url, DOCTOR_OLLAMA_TIMEOUT_MS,
+			    &names[i], &cause) == 0;
+		cJSON_AddBoolToObject(sv, "reachable", ok[i]);
+		if (!ok[i]) {
+			cJSON_AddStringToObject(sv, "error", cause);
+			(*problems)++;
+		}
+		free(cause);
+		m = cJSON_AddArrayToObject(sv, "models");
+		for (k = 0; k < names[i].n; k++)
+			cJSON_AddItemToArray(m, cJSON_CreateString(
+			    names[i].v[k]));
+		cJSON_AddItemToArray(servers, sv);
+	}
+	for (i = 0; i < 3; i++) {
+		if (!st[i].on)
+			continue;
+		m = cJSON_CreateObject();
+		cJSON_AddStringToObject(m, "stage", st[i].stage);
+		cJSON_AddStringToObject(m, "url", st[i].url);
+		cJSON_AddStringToObject(m, "model", st[i].model);
+		cJSON_AddBoolToObject(m, "reachable", ok[i]);
+		cJSON_AddBoolToObject(m, "present", ok[i] &&
+		    ollama_has_model(&names[i], st[i].model));
+		if (ok[i] && !ollama_has_model(&names[i], st[i].model))
+			(*problems)++;
+		cJSON_AddItemToArray(stages, m);
+	}
+	for (i = 0; i < 3; i++)
+		strlist_done(&names[i]);
+	cJSON_AddBoolToObject(o, "used", used);
+	return o;
+}
+
+static void
+ollama_print(cJSON *o)
+{
+	cJSON		*it, *m;
+	const char	*s;
+	int		 n;
+
+	if (!cJSON_IsTrue(cJSON_GetObjectItem(o, "used"))) {
+		printf("ollama:   not used (rewriter, reranker off; builtin "
+		    "embedder)\n");
+		return;
+	}
+	printf("ollama:\n");
+	cJSON_ArrayForEach(it, cJSON_GetObjectItem(o, "servers")) {
+		s = cJSON_GetStringValue(cJSON_GetObjectItem(it, "url"));
+		if (!cJSON_IsTrue(cJSON_GetObjectItem(it, "reachable"))) {
+			printf("  %s: unreachable: %s\n", s, cJSON_GetStringValue(
+			    cJSON_GetObjectItem(it, "error")));
+			continue;
+		}
+		printf("  %s: ok, models:", s);
+		n = 0;
+		cJSON_ArrayForEach(m, cJSON_GetObjectItem(it, "models"))
+			printf("%s %s", n++ ? "," : "",
+			    cJSON_GetStringValue(m));
+		printf("%s\n", n == 0 ? " none" : "");
+	}
+	cJSON_ArrayForEach(it, cJSON_GetObjectItem(o, "stages")) {
+		printf("  %-8s %s: %s\n", cJSON_GetStringValue(
+		    cJSON_GetObjectItem(it, "stage")), cJSON_GetStringValue(
+		    cJSON_GetObjectItem(it, "model")),
+		    cJSON_IsTrue(cJSON_GetObjectItem(it, "present")) ? "present" :
+		    !cJSON_IsTrue(cJSON_GetObjectItem(it, "reachable")) ?
+		    "unknown (server unreachable; the stage fails open)" :
+		    "missing: run 'ollama pull' for it");
+	}
+}
+
 int
 cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -76,7 +196,7 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 	struct store_rejects	 rej;
 	struct store		*st = NULL;
 	struct sanitizer	*san = NULL;
-	cJSON			*o, *roots, *r, *ix, *clients, *cl;
+	cJSON			*o, *roots, *r, *ix, *clients, *cl, *oll;
 	char			*cause = NULL, *cfgpath, *datadir;
 	size_t			 i, added = 0, changed = 0, vanished = 0;
 	int			 ch, json = 0, problems = 0, rv;
@@ -177,6 +297,8 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 		budget = budget_report(&set, cfg, san, context_tokens);
 		cJSON_AddItemReferenceToObject(o, "budget", budget);
 	}
+	oll = ollama_report(cfg, &problems);
+	cJSON_AddItemToObject(o, "ollama", oll);
 	cJSON_AddNumberToObject(o, "problems", problems);
 
 	if (json)
@@ -239,6 +361,7 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 		if (i == 0)
 			printf("  none configured: run 'skills-radar client add "
 			    "CLIENT'\n");
+		ollama_print(oll);
 		if (budget != NULL)
 			budget_print(stdout, budget);
 		printf("%d problem%s\n", problems, problems == 1 ? "" : "s");

@@ -59,6 +59,24 @@ print_explain(cJSON *ex)
 	printf("\n");
 }
 
+/* One line on stderr per Ollama stage that failed, and what it cost. */
+static void
+print_stages(cJSON *stages)
+{
+	cJSON		*st;
+	const char	*err;
+
+	cJSON_ArrayForEach(st, stages) {
+		if ((err = cJSON_GetStringValue(cJSON_GetObjectItem(st,
+		    "error"))) == NULL)
+			continue;
+		fprintf(stderr, "skills-radar: %s %s: %s\n", st->string,
+		    cJSON_IsTrue(cJSON_GetObjectItem(st, "ran")) ?
+		    "partly failed" : "failed (fail-open, results without it)",
+		    err);
+	}
+}
+
 static void
 print_table(cJSON *res, int width, const struct config *cfg)
 {
@@ -86,6 +104,7 @@ print_table(cJSON *res, int width, const struct config *cfg)
 		if ((it = cJSON_GetObjectItem(m, "explain")) != NULL)
 			print_explain(it);
 	}
+	print_stages(cJSON_GetObjectItem(res, "stages"));
 	if (rank == 0)
 		printf("no matching skill\n");
 	else if (cJSON_IsTrue(cJSON_GetObjectItem(res, "miss")))
@@ -105,6 +124,10 @@ cmd_search(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "kind", required_argument, NULL, 'k' },
 		{ "explain", no_argument, NULL, 'e' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "rewrite", no_argument, NULL, 'W' },
+		{ "no-rewrite", no_argument, NULL, 'w' },
+		{ "rerank", no_argument, NULL, 'R' },
+		{ "no-rerank", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -151,6 +174,16 @@ cmd_search(struct cmd_ctx *ctx, int argc, char **argv)
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 'W':
+		case 'w':
+			so.rewrite = ch == 'W' ? SEARCH_STAGE_ON :
+			    SEARCH_STAGE_OFF;
+			break;
+		case 'R':
+		case 'r':
+			so.rerank = ch == 'R' ? SEARCH_STAGE_ON :
+			    SEARCH_STAGE_OFF;
 			break;
 		case 'h':
 			strlist_done(&tags);

@@ -49,8 +49,30 @@ struct config {
 	double		 miss_threshold;	/* retrieval.miss_threshold */
 	double		 project_boost;		/* retrieval.project_boost */
 	int		 default_top_k;		/* retrieval.default_top_k */
-	char		*embedder;		/* embedder.backend: builtin */
+	char		*embedder;		/* embedder.backend: builtin|ollama */
 	int		 embed_dim;		/* embedder.dim */
+
+	/* Ollama stages (rewrite.c, rerank.c, embed_ollama.c) */
+	char		*embed_url;		/* embedder.url */
+	char		*embed_model;		/* embedder.model */
+	int		 embed_timeout_ms;	/* embedder.timeout_ms */
+	int		 embed_batch;		/* embedder.batch */
+	int		 embed_cache;		/* embedder.cache_size (query vectors) */
+	int		 rw_enabled;		/* retrieval.rewriter.enabled */
+	char		*rw_url;		/* retrieval.rewriter.url */
+	char		*rw_model;		/* retrieval.rewriter.model */
+	char		*rw_mode;		/* retrieval.rewriter.mode: replace|expand */
+	int		 rw_timeout_ms;		/* retrieval.rewriter.timeout_ms */
+	int		 rw_cache;		/* retrieval.rewriter.cache_size */
+	int		 rr_enabled;		/* retrieval.reranker.enabled */
+	char		*rr_url;		/* retrieval.reranker.url */
+	char		*rr_model;		/* retrieval.reranker.model */
+	char		*rr_mode;		/* retrieval.reranker.mode: pair|batch */
+	int		 rr_pool;		/* retrieval.reranker.pool */
+	int		 rr_parallel;		/* retrieval.reranker.parallel */
+	double		 rr_weight;		/* retrieval.reranker.weight */
+	int		 rr_timeout_ms;		/* retrieval.reranker.timeout_ms */
+	int		 rr_cache;		/* retrieval.reranker.cache_size */
 
 	/* mcp / transport */
 	int		 instructions_budget;	/* mcp.instructions_budget (tokens) */

@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "embed.h"
+#include "embed_ollama.h"
 #include "status.h"
 #include "strlist.h"
 #include "text.h"
@@ -144,10 +145,13 @@ embed_new(const struct config *cfg, struct embedder **out, char **cause)
 		    EMBED_DIM_MIN, EMBED_DIM_MAX);
 		return SR_CONFIG;
 	}
+	if (cfg != NULL && cfg->embedder != NULL &&
+	    strcmp(cfg->embedder, "ollama") == 0)
+		return embed_ollama_new(cfg, out, cause);
 	if (cfg != NULL && cfg->embedder != NULL && *cfg->embedder != '\0' &&
 	    strcmp(cfg->embedder, "builtin") != 0) {
 		xasprintf(cause, "embedder.backend: unknown backend \"%s\" "
-		    "(known: builtin)", cfg->embedder);
+		    "(known: builtin, ollama)", cfg->embedder);
 		return SR_CONFIG;
 	}
 	*out = embed_builtin_new(dim);

@@ -17,6 +17,7 @@
 #include "files.h"
 #include "frontmatter.h"
 #include "indexer.h"
+#include "pipeline.h"
 #include "sanitize.h"
 #include "status.h"
 #include "store.h"
@@ -49,6 +50,7 @@ struct engine {
 	pthread_mutex_t		 reload_lock;	/* one reload at a time */
 	struct sanitizer	*san;		/* compiled on first use */
 	struct telemetry	*tel;		/* NULL: telemetry off */
+	struct pipeline		*pipe;		/* Ollama stages and caches */
 	char			*tel_error;
 	pthread_mutex_t		 san_lock;
 	/* ENGINE_BACKGROUND: the first rescan runs on this thread. */
@@ -248,6 +250,7 @@ engine_open(const struct config *cfg, int flags, struct engine **out,
 	*out = NULL;
 	e = xcalloc(1, sizeof *e);
 	e->cfg = cfg;
+	e->pipe = pipeline_new(cfg);
 	sn = xcalloc(1, sizeof *sn);
 	skill_set_init(&sn->set);
 	sn->refs = 1;
@@ -324,6 +327,7 @@ engine_free(struct engine *e)
 	pthread_cond_destroy(&e->ready_cond);
 	telemetry_close(e->tel);
 	free(e->tel_error);
+	pipeline_free(e->pipe);
 	if (e->cur != NULL)
 		snap_put(e, e->cur);	/* callers gave theirs back already */
 	sanitize_free(e->san);
@@ -584,7 +588,8 @@ engine_search(struct engine *e, const struct search_opts *opts, cJSON **out,
 {
 	struct engine_snap	*sn;
 	struct search_result	 res;
-	cJSON			*o, *arr, *m;
+	struct pipeline_report	 rep;
+	cJSON			*o, *arr, *m, *stages;
 	double			 t0;
 	size_t			 i;
 	int			 rv;
@@ -594,7 +599,9 @@ engine_search(struct engine *e, const struct search_opts *opts, cJSON **out,
 	memset(&res, 0, sizeof res);
 	t0 = clock_ms();
 	sn = snap_get(e);
-	if ((rv = search_run(sn->idx, opts, &res, cause)) != 0) {
+	/* The Ollama stages (pipeline.h); with them off, search_run() alone. */
+	if ((rv = pipeline_search(e->pipe, sn->idx, opts, &res, &stages, &rep,
+	    cause)) != 0) {
 		snap_put(e, sn);
 		return rv;
 	}
@@ -607,15 +614,18 @@ engine_search(struct engine *e, const struct search_opts *opts, cJSON **out,
 	}
 	cJSON_AddNumberToObject(o, "total_skills", (double)res.total);
 	cJSON_AddBoolToObject(o, "miss", res.miss);
+	if (stages != NULL)
+		cJSON_AddItemToObject(o, "stages", stages);
 	if (e->tel != NULL) {
 		const char	*names[20];
 		size_t		 k, n = res.n < 20 ? res.n : 20;
 
 		for (k = 0; k < n; k++)
 			names[k] = res.v[k].skill->uid;
-		telemetry_search(e->tel, opts->query, res.n > 0 ?
+		telemetry_search_ex(e->tel, opts->query, res.n > 0 ?
 		    res.v[0].score : 0, (int)res.n, names, n, clock_ms() - t0,
-		    res.miss, caller_session);
+		    res.miss, rep.rewritten, rep.reranked, stages,
+		    caller_session);
 	}
 	search_result_done(&res);
 	snap_put(e, sn);

@@ -26,7 +26,8 @@ static const struct cmd_entry cmds[] = {
 	  "[--kind K] [--tier T] [--tag T] [--flagged] [--all] [--json]",
 	  "list indexed skills" },
 	{ "search", cmd_search, CMD_NEEDS_CONFIG,
-	  "[--top-k N] [--tag T]... [--kind K] [--explain] [--json] QUERY",
+	  "[--top-k N] [--tag T]... [--kind K] [--explain] [--json] "
+	  "[--rewrite|--no-rewrite] [--rerank|--no-rerank] QUERY",
 	  "search skills by intent" },
 	{ "load", cmd_load, CMD_NEEDS_CONFIG,
 	  "[--offset N] [--max-bytes N] [--allow-untrusted] [--json] NAME",

@@ -37,7 +37,9 @@ static const char *const val_platform[] = {
 static const char *const val_tier[] = {
 	"untrusted", "user", "verified", "trusted", NULL
 };
-static const char *const val_embedder[] = { "builtin", NULL };
+static const char *const val_embedder[] = { "builtin", "ollama", NULL };
+static const char *const val_rw_mode[] = { "replace", "expand", NULL };
+static const char *const val_rr_mode[] = { "pair", "batch", NULL };
 /* Indexed by enum telemetry_queries (telemetry.h). */
 static const char *const val_queries[] = { "false", "true", "hash", NULL };
 static const char *const val_group_by[] = { "auto", "tags", "scope", NULL };
@@ -139,11 +141,84 @@ const struct options_entry options_table[] = {
 	INT("retrieval.default_top_k", default_top_k, "5", 1, 50,
 	    "Results returned by a search that does not ask for a number."),
 	ENUM("embedder.backend", embedder, "builtin", val_embedder, 0,
-	    "Embedding backend for semantic search; builtin is a hashed "
-	    "feature embedder with no model files."),
+	    "Embedding backend for semantic search: builtin is a hashed "
+	    "feature embedder with no model files; ollama asks embedder.url "
+	    "(/api/embed) for the vectors of embedder.model and keeps them in "
+	    "ollama-vectors.db next to store.path, keyed by model, dimension "
+	    "and text, so only new or changed skills are sent and a model "
+	    "change re-embeds by itself. "
+	    "When Ollama cannot be reached at index time the builtin embedder "
+	    "is used instead; at search time a query that cannot be embedded "
+	    "is ranked without the vector component. Search results say so."),
 	INT("embedder.dim", embed_dim, "256", 16, 4096,
 	    "Dimension of the builtin embedding vectors; any value in range. "
+	    "The ollama backend takes the model's own dimension. "
 	    "Changing it requires index --rebuild."),
+	STR("embedder.url", embed_url, "http://127.0.0.1:11434", OPTF_NONEMPTY,
+	    "Ollama server of the ollama embedder: scheme, host and port."),
+	STR("embedder.model", embed_model, "nomic-embed-text", OPTF_NONEMPTY,
+	    "Ollama embedding model of the ollama embedder."),
+	INT("embedder.timeout_ms", embed_timeout_ms, "30000", 100, 600000,
+	    "Timeout of one /api/embed request, in milliseconds (a query "
+	    "vector, or one batch of skill texts)."),
+	INT("embedder.batch", embed_batch, "64", 1, 4096,
+	    "Skill texts sent in one /api/embed request while indexing."),
+	INT("embedder.cache_size", embed_cache, "512", 0, 1000000,
+	    "Query vectors kept in memory (least recently used evicted); 0 "
+	    "keeps none."),
+
+	BOOL("retrieval.rewriter.enabled", rw_enabled, "false",
+	    "Rewrite each query with an Ollama model into English search "
+	    "keywords before retrieval (helps casual, fuzzy and non-English "
+	    "queries). The raw query is still used for reranking and "
+	    "telemetry. search --rewrite or --no-rewrite overrides it for one "
+	    "query."),
+	STR("retrieval.rewriter.url", rw_url, "http://127.0.0.1:11434",
+	    OPTF_NONEMPTY, "Ollama server of the rewriter: scheme, host and "
+	    "port."),
+	STR("retrieval.rewriter.model", rw_model, "qwen2.5:1.5b",
+	    OPTF_NONEMPTY, "Ollama model of the rewriter (/api/generate)."),
+	ENUM("retrieval.rewriter.mode", rw_mode, "expand", val_rw_mode, 0,
+	    "replace searches with the rewritten keywords only; expand "
+	    "searches with the raw query and the keywords and keeps each "
+	    "skill's better score."),
+	INT("retrieval.rewriter.timeout_ms", rw_timeout_ms, "3000", 50, 600000,
+	    "Timeout of the rewrite request, in milliseconds; on a timeout "
+	    "or any other failure the raw query is searched."),
+	INT("retrieval.rewriter.cache_size", rw_cache, "256", 0, 1000000,
+	    "Rewrites kept in memory by model and query (least recently used "
+	    "evicted); 0 keeps none."),
+	BOOL("retrieval.reranker.enabled", rr_enabled, "false",
+	    "Rescore the best candidates with an Ollama model (0 to 10 per "
+	    "query and skill) and blend that with the fused score. "
+	    "search --rerank or --no-rerank overrides it for one query."),
+	STR("retrieval.reranker.url", rr_url, "http://127.0.0.1:11434",
+	    OPTF_NONEMPTY, "Ollama server of the reranker: scheme, host and "
+	    "port."),
+	STR("retrieval.reranker.model", rr_model, "qwen2.5:1.5b",
+	    OPTF_NONEMPTY, "Ollama model of the reranker (/api/generate)."),
+	ENUM("retrieval.reranker.mode", rr_mode, "pair", val_rr_mode, 0,
+	    "pair sends one request per candidate, all in flight at once (up "
+	    "to retrieval.reranker.parallel), each with its own timeout; a "
+	    "candidate whose request fails keeps its fused score. "
+	    "batch sends one prompt listing every candidate and reads N=score "
+	    "lines; a candidate without a line keeps its fused score."),
+	INT("retrieval.reranker.pool", rr_pool, "20", 1, 50,
+	    "Candidates reranked: the best this many fused results (at least "
+	    "the requested count)."),
+	INT("retrieval.reranker.parallel", rr_parallel, "8", 1, 64,
+	    "Pair requests in flight at once (Ollama's OLLAMA_NUM_PARALLEL "
+	    "bounds how many it really runs together)."),
+	DBL("retrieval.reranker.weight", rr_weight, "0.5", 0, 1,
+	    "Share of the reranker in the final score: weight * score/10 + "
+	    "(1 - weight) * fused score, so the score stays in [0, 1] and "
+	    "comparable with retrieval.miss_threshold."),
+	INT("retrieval.reranker.timeout_ms", rr_timeout_ms, "5000", 50, 600000,
+	    "Timeout of one rerank request (a pair, or the whole batch), in "
+	    "milliseconds."),
+	INT("retrieval.reranker.cache_size", rr_cache, "2048", 0, 1000000,
+	    "Pair scores kept in memory by model, query and skill text (least "
+	    "recently used evicted); 0 keeps none."),
 
 	INT("mcp.instructions_budget", instructions_budget, "1000", 0, 100000,
 	    "Tokens of the skill mini-index sent in the MCP instructions; 0 "

@@ -105,6 +105,7 @@ struct search_index {
 	struct bm25		*gram;		/* character n-grams */
 	struct bm25		*pfx;		/* word prefixes, NULL: off */
 	struct embedder		*emb;
+	char			*emb_note;	/* why not the configured one */
 	int			 dim;
 	int			 dense_only;	/* cosine for every entry */
 	const float		*vec;		/* ndocs * dim */
@@ -382,6 +383,65 @@ link_winners(struct search_index *x)
 	free(keys);
 }
 
+/*
+ * The configured embedder, or the builtin one when an ollama backend
+ * cannot be reached (the reason goes to x->emb_note). A bad value in the
+ * configuration stays an error.
+ */
+static int
+open_embedder(struct search_index *x, const struct config *cfg, char **cause)
+{
+	int	 rv;
+
+	if ((rv = embed_new(cfg, &x->emb, cause)) == SR_IO) {
+		free(x->emb_note);
+		x->emb_note = *cause;
+		*cause = NULL;
+		x->emb = embed_builtin_new(cfg->embed_dim != 0 ? cfg->embed_dim :
+		    EMBED_DIM_DEFAULT);
+		rv = SR_OK;
+	}
+	if (rv != SR_OK)
+		return rv;
+	x->dim = x->emb->dim;
+	x->dense_only = strcmp(x->emb->name, "builtin") != 0;
+	return SR_OK;
+}
+
+/* Embeds the entries, falling back to the builtin embedder on failure. */
+static int
+embed_docs(struct search_index *x, const struct config *cfg,
+    const char *const *texts, char **cause)
+{
+	int	 rv;
+
+	x->vec = x->own_vec = xcalloc((size_t)(x->ndocs ? x->ndocs : 1) *
+	    x->dim, sizeof(float));
+	rv = x->emb->embed(x->emb, texts, x->ndocs, x->own_vec, cause);
+	if (rv != SR_IO || !x->dense_only)
+		return rv;
+	free(x->emb_note);
+	x->emb_note = *cause;
+	*cause = NULL;
+	embed_free(x->emb);
+	x->emb = embed_builtin_new(cfg->embed_dim != 0 ? cfg->embed_dim :
+	    EMBED_DIM_DEFAULT);
+	x->dim = x->emb->dim;
+	x->dense_only = 0;
+	free(x->own_vec);
+	x->vec = x->own_vec = xcalloc((size_t)(x->ndocs ? x->ndocs : 1) *
+	    x->dim, sizeof(float));
+	return x->emb->embed(x->emb, texts, x->ndocs, x->own_vec, cause);
+}
+
+const char *
+search_index_embedder(const struct search_index *x, const char **note)
+{
+	if (note != NULL)
+		*note = x->emb_note;
+	return x->emb->name;
+}
+
 int
 search_index_build_params(const struct skill_set *set,
     const struct config *cfg, const struct search_params *params,
@@ -405,12 +465,11 @@ search_index_build_params(const struct skill_set *set,
 		search_params_default(&x->p);
 	x->miss_threshold = cfg != NULL ? cfg->miss_threshold : 0.4;
 	x->project_boost = cfg != NULL ? cfg->project_boost : 0.0;
-	if ((rv = embed_new(cfg, &x->emb, cause)) != SR_OK) {
+	if ((rv = open_embedder(x, cfg, cause)) != SR_OK) {
+		free(x->emb_note);
 		free(x);
 		return rv;
 	}
-	x->dim = x->emb->dim;
-	x->dense_only = strcmp(x->emb->name, "builtin") != 0;
 	x->bm = bm25_new(F_N, x->p.w_field, x->p.b_field, x->p.k1);
 	{
 		double gw = 1.0, gb = x->p.gram_b;
@@ -461,11 +520,8 @@ search_index_build_params(const struct skill_set *set,
 		bm25_finish(x->pfx, x->ndocs);
 	link_winners(x);
 
-	x->vec = x->own_vec = xcalloc((size_t)(x->ndocs ? x->ndocs : 1) *
-	    x->dim, sizeof(float));
+	rv = embed_docs(x, cfg, (const char *const *)texts, cause);
 	x->mean = x->own_mean = xcalloc((size_t)x->dim, sizeof(float));
-	rv = x->emb->embed(x->emb, (const char *const *)texts, x->ndocs,
-	    x->own_vec, cause);
 	for (d = 0; d < x->ndocs; d++)
 		free(texts[d]);
 	free(texts);
@@ -506,6 +562,7 @@ search_index_free(struct search_index *x)
 	bm25_free(x->gram);
 	bm25_free(x->pfx);
 	embed_free(x->emb);
+	free(x->emb_note);
 	free(x->own_vec);
 	free(x->own_mean);
 	free(x->own_docs);
@@ -526,6 +583,7 @@ search_result_done(struct search_result *r)
 		cJSON_Delete(r->v[i].explain);
 	}
 	free(r->v);
+	free(r->embed_error);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -721,6 +779,7 @@ struct scratch {
 	uint8_t		*hascos;	/* cos[d] is computed */
 	float		*part;		/* raw without the cosine, NAN: none */
 	float		*qv;		/* the query vector */
+	char		*vec_error;	/* the query could not be embedded */
 };
 
 struct feat {
@@ -976,22 +1035,31 @@ vector_pass(const struct search_index *x, const struct search_opts *o,
 	float		*best, thr = -INFINITY;
 	size_t		 nbest = 0;
 	uint32_t	 d;
-	int		 rv;
+	int		 rv, dense = x->dense_only;
 
 	sc->qv = xcalloc((size_t)x->dim, sizeof(*sc->qv));
 	texts[0] = q->text;
-	if ((rv = x->emb->embed(x->emb, texts, 1, sc->qv, cause)) != SR_OK)
+	rv = (x->emb->embed_query != NULL ? x->emb->embed_query :
+	    x->emb->embed)(x->emb, texts, 1, sc->qv, cause);
+	if (rv == SR_IO && x->dense_only) {
+		/* fail open: rank on the lexical components alone */
+		sc->vec_error = *cause;
+		*cause = NULL;
+		memset(sc->qv, 0, (size_t)x->dim * sizeof(*sc->qv));
+		dense = 0;
+	} else if (rv != SR_OK)
 		return rv;
-	center_vec(x, sc->qv);
+	else
+		center_vec(x, sc->qv);
 	best = xreallocarray(NULL, k, sizeof(*best));
 	for (d = 0; d < x->ndocs; d++) {
-		if (!x->dense_only && !lexical_evidence(q, sc, d)) {
+		if (!dense && !lexical_evidence(q, sc, d)) {
 			sc->part[d] = NAN;
 			continue;
 		}
 		features(x, q, sc, d, &f);	/* cosine still 0 */
 		sc->part[d] = (float)f.raw;
-		if (!x->dense_only && eligible(x, o, q, sc, d))
+		if (!dense && eligible(x, o, q, sc, d))
 			topk_push(best, &nbest, k, (float)f.raw);
 	}
 	if (nbest == k && x->p.w_cos > 0 && !x->p.full_scan)
@@ -999,7 +1067,7 @@ vector_pass(const struct search_index *x, const struct search_opts *o,
 	free(best);
 	for (d = 0; d < x->ndocs; d++)
 		if (!isnan(sc->part[d]) && (sc->part[d] >= thr ||
-		    x->docs[d].project || x->dense_only))
+		    x->docs[d].project || dense))
 			cosine_of(x, sc, d);
 	return SR_OK;
 }
@@ -1052,6 +1120,7 @@ scratch_free(struct scratch *sc)
 	free(sc->hascos);
 	free(sc->part);
 	free(sc->qv);
+	free(sc->vec_error);
 }
 
 /*
@@ -1189,6 +1258,8 @@ run_text(const struct search_index *x, const struct search_opts *o,
 	}
 	attach_shadowed(x, &q, &sc, res, heap, res->n);
 out:
+	res->embed_error = sc.vec_error;
+	sc.vec_error = NULL;
 	free(heap);
 	scratch_free(&sc);
 	query_done(&q);
@@ -1519,12 +1590,10 @@ search_index_load(const struct skill_set *set, const struct config *cfg,
 	search_params_default(&x->p);
 	x->miss_threshold = cfg != NULL ? cfg->miss_threshold : 0.4;
 	x->project_boost = cfg != NULL ? cfg->project_boost : 0.0;
-	if ((rv = embed_new(cfg, &x->emb, cause)) != SR_OK) {
+	if ((rv = open_embedder(x, cfg, cause)) != SR_OK) {
 		search_index_free(x);
 		return rv;
 	}
-	x->dim = x->emb->dim;
-	x->dense_only = strcmp(x->emb->name, "builtin") != 0;
 	r.p = map;
 	r.len = len;
 	r.off = 8 + sizeof(v);

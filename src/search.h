@@ -30,7 +30,14 @@ struct search_opts {
 	const struct strlist	*tags;		/* any-of, case-insensitive; NULL: none */
 	int			 kind;		/* enum skill_kind, -1: any */
 	int			 explain;	/* fill search_match.explain */
+	/* Ollama stages for this query: SEARCH_STAGE_* (0: as configured). */
+	int			 rewrite;
+	int			 rerank;
 };
+
+#define SEARCH_STAGE_CONFIG	0
+#define SEARCH_STAGE_ON		1
+#define SEARCH_STAGE_OFF	(-1)
 
 struct search_match {
 	const struct skill	 *skill;	/* borrowed from the set */
@@ -45,6 +52,11 @@ struct search_result {
 	size_t			 n;
 	size_t			 total;		/* searchable skills in the index */
 	int			 miss;		/* no match, or top-1 < miss_threshold */
+	/*
+	 * Owned; NULL unless a dense (ollama) embedder could not embed the
+	 * query: the ranking then went without the vector component.
+	 */
+	char			*embed_error;
 };
 
 /*
@@ -56,6 +68,15 @@ struct search_result {
 int	 search_index_build(const struct skill_set *set, const struct config *,
 	    struct search_index **out, char **cause);
 void	 search_index_free(struct search_index *);
+
+/*
+ * The name of the embedder the index uses ("builtin", "ollama:MODEL").
+ * *note (may be NULL) is set to why the configured embedder is not the
+ * one in use (the server could not be reached...), else NULL; both are
+ * borrowed from the index.
+ */
+const char *search_index_embedder(const struct search_index *,
+	    const char **note);
 
 /*
  * Runs one query. Query syntax: "+term" must match; "select:a,b" returns

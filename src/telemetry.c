@@ -689,11 +689,38 @@ print_detail(cJSON *d)
 	return r;
 }
 
+/*
+ * detail.stages: each stage's ran flag, failures and error. The
+ * rewritten query is left out on purpose: telemetry.store_queries
+ * decides what of a query is kept, and it applies to e.query only.
+ */
+static void
+add_stages(cJSON *d, const cJSON *stages)
+{
+	const cJSON	*st, *v;
+	cJSON		*out, *o;
+
+	out = cJSON_AddObjectToObject(d, "stages");
+	cJSON_ArrayForEach(st, stages) {
+		if (st->string == NULL)
+			continue;
+		o = cJSON_AddObjectToObject(out, st->string);
+		cJSON_AddBoolToObject(o, "ran", cJSON_IsTrue(
+		    cJSON_GetObjectItem(st, "ran")));
+		if ((v = cJSON_GetObjectItem(st, "failed")) != NULL &&
+		    cJSON_IsNumber(v))
+			cJSON_AddNumberToObject(o, "failed", v->valuedouble);
+		if ((v = cJSON_GetObjectItem(st, "error")) != NULL &&
+		    cJSON_IsString(v))
+			cJSON_AddStringToObject(o, "error", v->valuestring);
+	}
+}
+
 void
 telemetry_search_ex(struct telemetry *t, const char *query, double top1,
     int n_results, const char *const *top_names, size_t n_top,
     double latency_ms, int miss, int rewritten, int reranked,
-    const char *session_override)
+    const cJSON *stages, const char *session_override)
 {
 	struct tm_event	 e;
 	cJSON		*d, *top;
@@ -728,6 +755,8 @@ telemetry_search_ex(struct telemetry *t, const char *query, double top1,
 	cJSON_AddBoolToObject(d, "miss", miss != 0);
 	cJSON_AddBoolToObject(d, "rewritten", rewritten != 0);
 	cJSON_AddBoolToObject(d, "reranked", reranked != 0);
+	if (stages != NULL)
+		add_stages(d, stages);
 	e.detail = print_detail(d);
 	enqueue(t, &e, session_override);
 }
@@ -738,7 +767,7 @@ telemetry_search(struct telemetry *t, const char *query, double top1,
     double latency_ms, int miss, const char *session_override)
 {
 	telemetry_search_ex(t, query, top1, n_results, top_names, n_top,
-	    latency_ms, miss, 0, 0, session_override);
+	    latency_ms, miss, 0, 0, NULL, session_override);
 }
 
 void

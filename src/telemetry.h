@@ -43,6 +43,7 @@
 
 #include <stddef.h>
 
+struct cJSON;
 struct config;
 struct telemetry;
 
@@ -85,12 +86,16 @@ void	 telemetry_search(struct telemetry *, const char *query, double top1,
 
 /*
  * Like telemetry_search(), with the flags of the optional Ollama stages
- * (rewriter, reranker: 1 ran, 0 not) stored in detail.
+ * (rewriter, reranker: 1 ran, 0 not) stored in detail, and what each
+ * stage did and why it failed (stages, borrowed, may be NULL: the
+ * "stages" object of the search result) as detail.stages: per stage
+ * ran, failed (reranker candidates) and error (no query text).
  */
 void	 telemetry_search_ex(struct telemetry *, const char *query,
 	    double top1, int n_results, const char *const *top_names,
 	    size_t n_top, double latency_ms, int miss, int rewritten,
-	    int reranked, const char *session_override);
+	    int reranked, const struct cJSON *stages,
+	    const char *session_override);
 
 /*
  * Records a load: the name as requested and as resolved (the entry's uid,

@@ -68,7 +68,7 @@ _skills_radar()
 	config-init) opts="--force --stdout" ;;
 	index) opts="--rebuild --json" ;;
 	list) opts="--kind --tier --tag --flagged --all --json" ;;
-	search) opts="--top-k --tag --kind --explain --json" ;;
+	search) opts="--top-k --tag --kind --explain --json --rewrite --no-rewrite --rerank --no-rerank" ;;
 	load) opts="--offset --max-bytes --allow-untrusted --json" ;;
 	read) opts="--json" ;;
 	validate) opts="--json" ;;

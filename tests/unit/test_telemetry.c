@@ -134,7 +134,7 @@ test_rows(void)
 	telemetry_set_client(t, "claude-code");
 	telemetry_search(t, "  PDF\t Formulare   AUSFÜLLEN ", 0.75, 3, top, 3,
 	    12.5, 0, NULL);
-	telemetry_search_ex(t, "nothing", 0.9, 0, NULL, 0, 3.0, 1, 1, 0,
+	telemetry_search_ex(t, "nothing", 0.9, 0, NULL, 0, 3.0, 1, 1, 0, NULL,
 	    "http-7");
 	telemetry_load(t, "PDF", "pdf", 1, "USER", 2048, 1.25, NULL);
 	telemetry_load(t, "nosuch", NULL, 0, NULL, 0, 0.5, NULL);
