@@ -25,7 +25,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       libyaml-0-2 libsqlite3-0 libcjson1 libpcre2-8-0 libutf8proc2 \
       libstemmer0d libmicrohttpd12 libncursesw6 libtinfo6 \
-      curl ca-certificates \
+      libcurl4 curl ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /out/ /
 # A non-root user; its data directory (index.db, stats.db) is the volume.

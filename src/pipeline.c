@@ -174,9 +174,10 @@ retrieve(struct pipeline *p, const struct search_index *idx,
 	if ((rv = search_run(idx, &so, res, cause)) != SR_OK)
 		return rv;
 	so.query = rewritten;
-	if (search_run(idx, &so, &b, &c2) == SR_OK)
+	if (search_run(idx, &so, &b, &c2) == SR_OK) {
 		fuse(res, &b);
-	else {
+		truncate_result(res, (size_t)k, p->cfg->miss_threshold);
+	} else {
 		cJSON_AddStringToObject(rw_stage, "error", c2);
 		search_result_done(&b);
 	}
