@@ -34,7 +34,8 @@ static void
 print_explain(cJSON *ex)
 {
 	static const char *keys[] = { "lexical", "coverage", "ngram", "prefix",
-	    "cosine", "exact", "raw", "margin", "project_boost", "bm25" };
+	    "cosine", "exact", "raw", "margin", "project_boost", "bm25",
+	    "fused", "rerank" };
 	cJSON	*it, *t;
 	size_t	 i;
 	int	 first = 1;

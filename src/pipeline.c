@@ -229,6 +229,12 @@ run_reranker(struct pipeline *p, const char *raw, struct search_result *res,
 			scored++;
 			cached += it[i].cached != 0;
 			cJSON_AddNumberToObject(e, "rerank", it[i].score);
+			if (res->v[i].explain != NULL) {
+				cJSON_AddNumberToObject(res->v[i].explain,
+				    "fused", res->v[i].score);
+				cJSON_AddNumberToObject(res->v[i].explain,
+				    "rerank", it[i].score);
+			}
 			res->v[i].score = w * it[i].score / 10.0 +
 			    (1 - w) * res->v[i].score;
 			cJSON_AddItemToArray(scores, e);

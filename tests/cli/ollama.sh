@@ -77,6 +77,10 @@ is "$(st 'j.stages.reranker.ran && j.stages.rewriter === undefined')" true "--re
 "$SR" search --json --rerank "select:sql-tuning" >"$T/s.json"
 is "$(st 'j.stages === undefined && j.matches[0].score')" 1 "select: is never reranked"
 
+out=$("$SR" search --explain --rerank "fill pdf form" 2>/dev/null)
+contains "$out" "rerank=" "--explain shows the reranker's score"
+contains "$out" "fused=" "--explain shows the fused score it was blended with"
+
 # batch mode
 cfg "$F" rr_mode=batch
 b0=$(fake_count "$F" batches)
