@@ -280,7 +280,10 @@ embedder_stage(const struct config *cfg, const struct search_index *idx,
 		return NULL;
 	st = cJSON_CreateObject();
 	cJSON_AddStringToObject(st, "backend", cfg->embedder);
-	cJSON_AddStringToObject(st, "used", used);
+	cJSON_AddStringToObject(st, "indexed_with", used);
+	/* a query Ollama could not embed was ranked in the builtin space */
+	cJSON_AddStringToObject(st, "used", res->embed_error != NULL ?
+	    "builtin" : used);
 	cJSON_AddBoolToObject(st, "ran", note == NULL &&
 	    res->embed_error == NULL);
 	if (note != NULL)

@@ -12,8 +12,10 @@
  *             (rerank.h); final = weight * score/10 + (1 - weight) *
  *             fused, so it stays a calibrated score in [0, 1]; a
  *             candidate that could not be scored keeps its fused score.
- *   embedder  reported only: which embedder the index uses and why it is
- *             not the configured one, or why the query had no vector.
+ *   embedder  reported only: which embedder the index was built with
+ *             (indexed_with) and why it is not the configured one, or why
+ *             the query could not be embedded (it is then ranked with
+ *             the builtin embedder: used).
  *
  * Every stage fails open: the search returns and *stages says what ran
  * and what failed, e.g. {"rewriter":{"ran":false,"error":"..."}}.

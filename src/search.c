@@ -64,6 +64,7 @@
 
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -106,6 +107,13 @@ struct search_index {
 	struct bm25		*pfx;		/* word prefixes, NULL: off */
 	struct embedder		*emb;
 	char			*emb_note;	/* why not the configured one */
+	/*
+	 * A dense (ollama) index whose query cannot be embedded falls back
+	 * to builtin vectors of every entry, made on first need.
+	 */
+	pthread_mutex_t		 fb_lock;
+	struct fallback		*fb;
+	int			 fb_dim;	/* embedder.dim */
 	int			 dim;
 	int			 dense_only;	/* cosine for every entry */
 	const float		*vec;		/* ndocs * dim */
@@ -328,17 +336,52 @@ add_field(struct bm25 *bm, struct text_ctx *tc, uint32_t d, int field,
 	text_tokenize_cb(tc, text, TEXT_INDEX, field_token, &fs, 0);
 }
 
-/* Subtracts center * mean and renormalises. */
+/* The builtin vector space of a dense index (search_index.fb). */
+struct fallback {
+	struct embedder	*emb;
+	float		*vec;		/* ndocs * emb->dim, centred */
+	float		*mean;
+};
+
+/* Subtracts center * mean (of dim floats) and renormalises. */
 static void
-center_vec(const struct search_index *x, float *v)
+center_with(const struct search_index *x, const float *mean, int dim,
+    float *v)
 {
 	int	 i;
 
 	if (x->p.center <= 0)
 		return;
-	for (i = 0; i < x->dim; i++)
-		v[i] -= (float)x->p.center * x->mean[i];
-	embed_normalize(v, x->dim);
+	for (i = 0; i < dim; i++)
+		v[i] -= (float)x->p.center * mean[i];
+	embed_normalize(v, dim);
+}
+
+static void
+center_vec(const struct search_index *x, float *v)
+{
+	center_with(x, x->mean, x->dim, v);
+}
+
+/* Sets mean (dim floats, zeroed) to the damped mean of vec and centres vec. */
+static void
+mean_center(const struct search_index *x, float *vec, float *mean, int dim)
+{
+	uint32_t	 d;
+	int		 j;
+
+	if (x->ndocs == 0)
+		return;
+	for (d = 0; d < x->ndocs; d++)
+		for (j = 0; j < dim; j++)
+			mean[j] += vec[(size_t)d * dim + j];
+	for (j = 0; j < dim; j++)
+		mean[j] /= (float)x->ndocs;
+	/* Small sets have no reliable background: centre less. */
+	for (j = 0; j < dim; j++)
+		mean[j] *= (float)x->ndocs / (x->ndocs + 20.0f);
+	for (d = 0; d < x->ndocs; d++)
+		center_with(x, mean, dim, vec + (size_t)d * dim);
 }
 
 static int
@@ -393,12 +436,14 @@ open_embedder(struct search_index *x, const struct config *cfg, char **cause)
 {
 	int	 rv;
 
+	pthread_mutex_init(&x->fb_lock, NULL);
+	x->fb_dim = cfg != NULL && cfg->embed_dim != 0 ? cfg->embed_dim :
+	    EMBED_DIM_DEFAULT;
 	if ((rv = embed_new(cfg, &x->emb, cause)) == SR_IO) {
 		free(x->emb_note);
 		x->emb_note = *cause;
 		*cause = NULL;
-		x->emb = embed_builtin_new(cfg->embed_dim != 0 ? cfg->embed_dim :
-		    EMBED_DIM_DEFAULT);
+		x->emb = embed_builtin_new(x->fb_dim);
 		rv = SR_OK;
 	}
 	if (rv != SR_OK)
@@ -410,8 +455,7 @@ open_embedder(struct search_index *x, const struct config *cfg, char **cause)
 
 /* Embeds the entries, falling back to the builtin embedder on failure. */
 static int
-embed_docs(struct search_index *x, const struct config *cfg,
-    const char *const *texts, char **cause)
+embed_docs(struct search_index *x, const char *const *texts, char **cause)
 {
 	int	 rv;
 
@@ -424,8 +468,7 @@ embed_docs(struct search_index *x, const struct config *cfg,
 	x->emb_note = *cause;
 	*cause = NULL;
 	embed_free(x->emb);
-	x->emb = embed_builtin_new(cfg->embed_dim != 0 ? cfg->embed_dim :
-	    EMBED_DIM_DEFAULT);
+	x->emb = embed_builtin_new(x->fb_dim);
 	x->dim = x->emb->dim;
 	x->dense_only = 0;
 	free(x->own_vec);
@@ -520,7 +563,7 @@ search_index_build_params(const struct skill_set *set,
 		bm25_finish(x->pfx, x->ndocs);
 	link_winners(x);
 
-	rv = embed_docs(x, cfg, (const char *const *)texts, cause);
+	rv = embed_docs(x, (const char *const *)texts, cause);
 	x->mean = x->own_mean = xcalloc((size_t)x->dim, sizeof(float));
 	for (d = 0; d < x->ndocs; d++)
 		free(texts[d]);
@@ -529,19 +572,7 @@ search_index_build_params(const struct skill_set *set,
 		search_index_free(x);
 		return rv;
 	}
-	if (x->ndocs > 0) {
-		for (d = 0; d < x->ndocs; d++)
-			for (j = 0; j < (size_t)x->dim; j++)
-				x->own_mean[j] +=
-				    x->vec[(size_t)d * x->dim + j];
-		for (j = 0; j < (size_t)x->dim; j++)
-			x->own_mean[j] /= (float)x->ndocs;
-		/* Small sets have no reliable background: centre less. */
-		for (j = 0; j < (size_t)x->dim; j++)
-			x->own_mean[j] *= (float)x->ndocs / (x->ndocs + 20.0f);
-		for (d = 0; d < x->ndocs; d++)
-			center_vec(x, x->own_vec + (size_t)d * x->dim);
-	}
+	mean_center(x, x->own_vec, x->own_mean, x->dim);
 	*out = x;
 	return SR_OK;
 }
@@ -563,6 +594,13 @@ search_index_free(struct search_index *x)
 	bm25_free(x->pfx);
 	embed_free(x->emb);
 	free(x->emb_note);
+	if (x->fb != NULL) {
+		embed_free(x->fb->emb);
+		free(x->fb->vec);
+		free(x->fb->mean);
+		free(x->fb);
+	}
+	pthread_mutex_destroy(&x->fb_lock);
 	free(x->own_vec);
 	free(x->own_mean);
 	free(x->own_docs);
@@ -780,6 +818,8 @@ struct scratch {
 	float		*part;		/* raw without the cosine, NAN: none */
 	float		*qv;		/* the query vector */
 	char		*vec_error;	/* the query could not be embedded */
+	const float	*vec;		/* the entry vectors cosines use */
+	int		 dim;
 };
 
 struct feat {
@@ -982,8 +1022,8 @@ static float
 cosine_of(const struct search_index *x, struct scratch *sc, uint32_t d)
 {
 	if (!sc->hascos[d]) {
-		sc->cos[d] = embed_dot(sc->qv, x->vec + (size_t)d * x->dim,
-		    x->dim);
+		sc->cos[d] = embed_dot(sc->qv, sc->vec + (size_t)d * sc->dim,
+		    sc->dim);
 		sc->hascos[d] = 1;
 	}
 	return sc->cos[d];
@@ -1016,6 +1056,54 @@ topk_push(float *h, size_t *n, size_t k, float v)
 }
 
 /*
+ * Switches the scratch to the builtin vector space of a dense index whose
+ * query could not be embedded: the entries' builtin vectors (made once,
+ * under fb_lock, on first need) and the query's, so the search ranks as
+ * a builtin index would.
+ */
+static int
+fallback_space(const struct search_index *cx, const char *text,
+    struct scratch *sc, char **cause)
+{
+	struct search_index	*x = (struct search_index *)cx;	/* fb only */
+	struct fallback		*fb;
+	char			**texts;
+	uint32_t		 d;
+	int			 rv = SR_OK, dim = x->fb_dim;
+
+	pthread_mutex_lock(&x->fb_lock);
+	if ((fb = x->fb) == NULL) {
+		fb = xcalloc(1, sizeof(*fb));
+		fb->emb = embed_builtin_new(dim);
+		fb->vec = xcalloc((size_t)(x->ndocs ? x->ndocs : 1) * dim,
+		    sizeof(float));
+		fb->mean = xcalloc((size_t)dim, sizeof(float));
+		texts = xreallocarray(NULL, x->ndocs ? x->ndocs : 1,
+		    sizeof(*texts));
+		for (d = 0; d < x->ndocs; d++)
+			texts[d] = embed_text(x->set->v[x->docs[d].skill]);
+		rv = fb->emb->embed(fb->emb, (const char *const *)texts,
+		    x->ndocs, fb->vec, cause);
+		for (d = 0; d < x->ndocs; d++)
+			free(texts[d]);
+		free(texts);
+		mean_center(x, fb->vec, fb->mean, dim);
+		x->fb = fb;
+	}
+	pthread_mutex_unlock(&x->fb_lock);
+	if (rv != SR_OK)
+		return rv;
+	free(sc->qv);
+	sc->qv = xcalloc((size_t)dim, sizeof(*sc->qv));
+	if ((rv = fb->emb->embed(fb->emb, &text, 1, sc->qv, cause)) != SR_OK)
+		return rv;
+	center_with(x, fb->mean, dim, sc->qv);
+	sc->vec = fb->vec;
+	sc->dim = dim;
+	return SR_OK;
+}
+
+/*
  * Embeds the query, computes every entry's partial raw score (all
  * components but the cosine; NAN without lexical or n-gram evidence) and
  * the cosines that can matter. With the built-in embedder an entry
@@ -1038,14 +1126,17 @@ vector_pass(const struct search_index *x, const struct search_opts *o,
 	int		 rv, dense = x->dense_only;
 
 	sc->qv = xcalloc((size_t)x->dim, sizeof(*sc->qv));
+	sc->vec = x->vec;
+	sc->dim = x->dim;
 	texts[0] = q->text;
 	rv = (x->emb->embed_query != NULL ? x->emb->embed_query :
 	    x->emb->embed)(x->emb, texts, 1, sc->qv, cause);
 	if (rv == SR_IO && x->dense_only) {
-		/* fail open: rank on the lexical components alone */
+		/* fail open: the builtin embedder's space */
 		sc->vec_error = *cause;
 		*cause = NULL;
-		memset(sc->qv, 0, (size_t)x->dim * sizeof(*sc->qv));
+		if ((rv = fallback_space(x, q->text, sc, cause)) != SR_OK)
+			return rv;
 		dense = 0;
 	} else if (rv != SR_OK)
 		return rv;

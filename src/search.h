@@ -54,7 +54,8 @@ struct search_result {
 	int			 miss;		/* no match, or top-1 < miss_threshold */
 	/*
 	 * Owned; NULL unless a dense (ollama) embedder could not embed the
-	 * query: the ranking then went without the vector component.
+	 * query: the ranking then used the builtin embedder's vectors of the
+	 * entries (made on first need) and of the query.
 	 */
 	char			*embed_error;
 };

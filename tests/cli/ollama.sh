@@ -166,9 +166,9 @@ ok "$([ $((n3 - n2)) -ge 9 ]; echo $?)" "embedder: a model change re-embedded by
 U=$(dead_url)
 sed -i "s|url: .*|url: $U|" "$CFG"
 "$SR" search --json "sql tuning" >"$T/s.json"
-is "$(st 'j.stages.embedder.used + " " + j.stages.embedder.ran')" "ollama:fake-embed-b false" "down at search time: the cached index, the query not embedded"
+is "$(st 'j.stages.embedder.indexed_with + " " + j.stages.embedder.used + " " + j.stages.embedder.ran')" "ollama:fake-embed-b builtin false" "down at search time: the cached ollama index, the query ranked with builtin vectors"
 contains "$(st 'j.stages.embedder.error')" "refused" "down at search time: and why"
-is "$(st 'j.matches[0].name')" sql-tuning "down at search time: lexical results still right"
+is "$(st 'j.matches[0].name')" sql-tuning "down at search time: results still right"
 rm -f "$XDG_DATA_HOME/skills-radar/index.db.search" "$XDG_DATA_HOME/skills-radar/ollama-vectors.db"
 "$SR" search --json "sql tuning" >"$T/s.json"
 is "$(st 'j.stages.embedder.used')" builtin "down at index time: builtin used"

@@ -585,7 +585,32 @@ test_embedder(struct fake *f, const char *dir)
 	ok(res.embed_error != NULL, "embedder down at search time: it says "
 	    "why (%s)", res.embed_error ? res.embed_error : "");
 	ok(res.n > 0 && strcmp(res.v[0].skill->name, "sql-tuning") == 0,
-	    "embedder down at search time: lexical ranking still right");
+	    "embedder down at search time: the builtin ranking is right");
+	search_result_done(&res);
+	{
+		struct search_index	*bidx;
+		struct search_result	 bres;
+		struct config		*bcfg = config_defaults();
+		size_t			 i;
+		int			 same;
+
+		/* the fallback ranks exactly as a builtin index */
+		is_int(search_index_build(&set, bcfg, &bidx, &cause), 0,
+		    "a builtin index to compare with");
+		so.query = "clean duplicate csv rows";
+		search_run(idx, &so, &res, &cause);
+		search_run(bidx, &so, &bres, &cause);
+		same = res.n == bres.n && res.n > 0;
+		for (i = 0; same && i < res.n; i++)
+			same = strcmp(res.v[i].skill->uid,
+			    bres.v[i].skill->uid) == 0 &&
+			    fabs(res.v[i].score - bres.v[i].score) < 1e-6;
+		ok(same, "embedder down at search time: the same results and "
+		    "scores as a builtin index");
+		search_result_done(&bres);
+		search_index_free(bidx);
+		config_free(bcfg);
+	}
 	search_result_done(&res);
 	search_index_free(idx);
 	config_free(cfg);
