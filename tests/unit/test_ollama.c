@@ -572,7 +572,35 @@ test_embedder(struct fake *f, const char *dir)
 	search_index_free(idx);
 	config_free(cfg);
 
-	/* Ollama gone at search time: lexical ranking, and why */
+	/* answers that cannot be used: the builtin embedder, and why */
+	{
+		static const char *marks[] = { "fake-wrongdim", "fake-garbage",
+		    "fake-partial", "fake-error" };
+		static const char *want[] = { "dimension 17", "malformed JSON",
+		    "/api/embed", "HTTP 500" };
+		size_t	 i;
+
+		cfg = cfg_embed(f->url, "fake-embed", dir);
+		for (i = 0; i < 4; i++) {
+			struct skill *s = set.v[0];
+
+			free(s->when_to_use);
+			s->when_to_use = xstrdup(marks[i]);
+			is_int(search_index_build(&set, cfg, &idx, &cause), 0,
+			    "embedder %s: the index builds", marks[i]);
+			name = search_index_embedder(idx, &note);
+			ok(strcmp(name, "builtin") == 0 && note != NULL &&
+			    strstr(note, want[i]) != NULL, "embedder %s: "
+			    "builtin, because \"%s\"", marks[i],
+			    note != NULL ? note : "");
+			search_index_free(idx);
+		}
+		free(set.v[0]->when_to_use);
+		set.v[0]->when_to_use = xstrdup("");
+		config_free(cfg);
+	}
+
+	/* Ollama gone at search time: builtin vectors, and why */
 	if (fake_start(&g, NULL, NULL) != 0)
 		return;
 	cfg = cfg_embed(g.url, "fake-embed", dir);
