@@ -148,8 +148,8 @@ const struct options_entry options_table[] = {
 	    "and text, so only new or changed skills are sent and a model "
 	    "change re-embeds by itself. "
 	    "When Ollama cannot be reached at index time the builtin embedder "
-	    "is used instead; at search time a query that cannot be embedded "
-	    "is ranked without the vector component. Search results say so."),
+	    "is used instead, and a query that cannot be embedded at search "
+	    "time is ranked with builtin vectors; search results say so."),
 	INT("embedder.dim", embed_dim, "256", 16, 4096,
 	    "Dimension of the builtin embedding vectors; any value in range. "
 	    "The ollama backend takes the model's own dimension. "
