@@ -24,7 +24,8 @@
 #include "status.h"
 #include "xmalloc.h"
 
-#define EMBED_BODY_MAX	(256 * 1024 * 1024)
+/* embedder.batch (at most 256) vectors of at most 4096 numbers, as text */
+#define EMBED_BODY_MAX	(64 * 1024 * 1024)
 
 /* The libcurl functions used, resolved by curl_load(). */
 static struct {

@@ -161,7 +161,7 @@ const struct options_entry options_table[] = {
 	INT("embedder.timeout_ms", embed_timeout_ms, "30000", 100, 600000,
 	    "Timeout of one /api/embed request, in milliseconds (a query "
 	    "vector, or one batch of skill texts)."),
-	INT("embedder.batch", embed_batch, "64", 1, 4096,
+	INT("embedder.batch", embed_batch, "64", 1, 256,
 	    "Skill texts sent in one /api/embed request while indexing."),
 	INT("embedder.cache_size", embed_cache, "512", 0, 1000000,
 	    "Query vectors kept in memory (least recently used evicted); 0 "

@@ -203,6 +203,25 @@ contains "$(sed -n 2p "$T/mcp")" '"stages":{"reranker":{"mode":"pair"' "MCP: the
 contains "$(sed -n 2p "$T/mcp")" '"ran":false' "MCP: ...with ran false"
 contains "$(sed -n 2p "$T/mcp")" '"matches":[{"name":"pdf-form-filler"' "MCP: the fused results"
 
+# the server's caches: a repeated query sends nothing the second time
+cfg "$F"
+r0=$(fake_count "$F" rewrites); p0=$(fake_count "$F" pairs)
+Q='{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search_skills","arguments":{"query":"lliF fdp"}}}'
+{ printf '%s\n' "$INIT" '{"jsonrpc":"2.0","method":"notifications/initialized"}'; printf "$Q\n" 2; printf "$Q\n" 3; } \
+	| "$SR" serve >"$T/mcp" 2>/dev/null
+contains "$(sed -n 2p "$T/mcp")" '"cached":false' "serve: the first search asks Ollama"
+contains "$(sed -n 3p "$T/mcp")" '"cached":true' "serve: the second is answered from the cache"
+is "$(( $(fake_count "$F" rewrites) - r0 ))" 1 "serve: one rewrite request for two searches"
+p1=$(( $(fake_count "$F" pairs) - p0 ))
+is "$(json "$p1 === j.result.structuredContent.stages.reranker.pool" <<EOJ
+$(sed -n 2p "$T/mcp")
+EOJ
+)" true "serve: pair requests only for the first search ($p1)"
+is "$(json 'j.result.structuredContent.stages.reranker.cached === j.result.structuredContent.stages.reranker.pool' <<EOJ
+$(sed -n 3p "$T/mcp")
+EOJ
+)" true "serve: every pair of the second search from the cache"
+
 # doctor on trouble
 cfg "$U"
 status 1 "doctor: an unreachable server is a problem" "$SR" doctor
