@@ -117,6 +117,32 @@ fuse(struct search_result *a, struct search_result *b)
 	sort_matches(a->v, a->n);
 }
 
+/*
+ * Returns keywords with the raw query's "+word" terms appended (allocated;
+ * takes kw): a required term must stay required whatever the model wrote.
+ */
+static char *
+keep_required(const char *raw, char *kw)
+{
+	struct buf	 b;
+	const char	*p = raw, *e;
+
+	buf_init(&b, 0);
+	buf_addstr(&b, kw);
+	while ((p = strchr(p, '+')) != NULL) {
+		if (p > raw && p[-1] != ' ' && p[-1] != '\t') {
+			p++;
+			continue;
+		}
+		e = p + strcspn(p, " \t\r\n");
+		if (e - p > 1)
+			buf_printf(&b, " %.*s", (int)(e - p), p);
+		p = e;
+	}
+	free(kw);
+	return buf_take(&b);
+}
+
 /* The rewriter; fills *q with the query to search (allocated) or NULL. */
 static cJSON *
 run_rewriter(struct pipeline *p, const char *raw, char **q)
@@ -136,6 +162,7 @@ run_rewriter(struct pipeline *p, const char *raw, char **q)
 		free(err);
 	} else {
 		cJSON_AddBoolToObject(st, "ran", 1);
+		out = keep_required(raw, out);
 		cJSON_AddStringToObject(st, "query", out);
 		cJSON_AddBoolToObject(st, "cached", cached);
 		if (strcasecmp(out, raw) != 0)
