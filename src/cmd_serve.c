@@ -66,7 +66,7 @@ struct reload_ctx {
 };
 
 static void
-on_reload(void *arg, int changed, double ms)
+on_reload(void *arg, int changed, double ms, const char *what)
 {
 	struct reload_ctx	*r = arg;
 	struct engine		*e = mcp_server_engine(r->srv);
@@ -75,8 +75,8 @@ on_reload(void *arg, int changed, double ms)
 	if (!changed)
 		return;
 	if (r->ctx->verbose)
-		fprintf(stderr, "skills-radar: reloaded: %zu skills (%.1f ms)\n",
-		    engine_count(e), ms);
+		fprintf(stderr, "skills-radar: reloaded: %zu skills (%.1f ms; "
+		    "%s)\n", engine_count(e), ms, what);
 	/* Only this thread reloads, so the entries stay put meanwhile. */
 	if (miniindex_auto(r->ctx->cfg, engine_skills(e),
 	    engine_sanitizer(e), NULL, &cause) != 0) {

@@ -127,6 +127,33 @@ const struct skill_set *engine_snap_skills(const struct engine_snap *);
 unsigned long	 engine_snap_generation(const struct engine_snap *);
 
 /*
+ * Per-entry updates. engine_apply() applies a delta without touching the
+ * file system: upserts (ownership taken, also on error; matched to
+ * existing entries by path) replace or add, removed lists the paths that
+ * are gone. Duplicate precedence is re-evaluated for the uids involved
+ * (removing a winner restores the entry it shadowed) and a new snapshot,
+ * sharing the untouched entries with the old one, is swapped in; *changed
+ * says whether it did. index.db is not written: the caller owns where the
+ * delta came from (the PostgreSQL replica feeds it from the database).
+ *
+ * engine_update_paths() is the file-system path the watcher uses: paths
+ * are files or directories that had events. It walks only what they
+ * touch (a directory, or a file's directory), parses new and changed
+ * files exactly like indexer_run(), writes only the changed rows of
+ * index.db in one transaction (meta.digest kept right, so the next index
+ * sees no change) and swaps a snapshot as engine_apply() does. When a
+ * per-path update cannot be exact (settings changed, index.db written by
+ * another process or an older build, a root appeared, a file reachable
+ * by two paths, a scan limit, the bundled examples) it runs
+ * engine_reload() instead. Both take the reload lock: one update at a time.
+ */
+int	 engine_apply(struct engine *, struct skill **upserts, size_t nup,
+	    const char *const *removed, size_t nrm, const char *trigger,
+	    int *changed, char **cause);
+int	 engine_update_paths(struct engine *, const struct strlist *paths,
+	    const char *trigger, int *changed, char **cause);
+
+/*
  * The bundled files of a skill: [{path, size}] relative to the skill
  * folder, one level of references/ scripts/ assets/ and the folder's own
  * files, capped at limits.max_files_per_skill. Returns a new array.

@@ -409,6 +409,14 @@ cmp_uid_rank(const void *a, const void *b)
 	return c > 0 ? 1 : c < 0 ? -1 : 0;
 }
 
+int
+indexer_cmp_entry(const struct skill *x, const struct skill *y)
+{
+	const struct skill	*a = x, *b = y;
+
+	return cmp_uid_rank(&a, &b);
+}
+
 void
 indexer_precedence(struct skill_set *set)
 {
@@ -427,30 +435,95 @@ indexer_precedence(struct skill_set *set)
 	}
 }
 
+/*
+ * The digest of the content is a sum (mod 2^64) of one hash per entry
+ * line and per rejected-file line, plus the hash of the fingerprint: the
+ * order of the set does not matter, and a per-path update adjusts it by
+ * subtracting the lines it removes and adding the ones it writes.
+ */
+static uint64_t
+line_hash(const char *line, size_t len)
+{
+	uint64_t	 h = 0xcbf29ce484222325ULL;
+	size_t		 i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)line[i];
+		h *= 0x100000001b3ULL;
+	}
+	h ^= h >> 31;
+	h *= 0x94d049bb133111ebULL;
+	return h ^ (h >> 29);
+}
+
+uint64_t
+indexer_digest_entry(const struct skill *s)
+{
+	char		*line;
+	uint64_t	 h;
+	int		 n;
+
+	n = xasprintf(&line, "%s|%s|%lld|%s|%s|%s|%s|%d|%d", s->uid, s->path,
+	    (long long)s->mtime_ns, s->hash, tier_name(s->trust),
+	    s->scope, s->shadowed_by ? s->shadowed_by : "",
+	    s->n_flags, s->is_project);
+	h = line_hash(line, (size_t)n);
+	free(line);
+	return h;
+}
+
+uint64_t
+indexer_digest_reject(const struct store_reject *r)
+{
+	char		*line;
+	uint64_t	 h;
+	int		 n;
+
+	n = xasprintf(&line, "R|%s|%lld|%s", r->path, (long long)r->mtime_ns,
+	    r->rule);
+	h = line_hash(line, (size_t)n);
+	free(line);
+	return h;
+}
+
+char *
+indexer_digest_str(uint64_t sum)
+{
+	char	*d;
+
+	xasprintf(&d, "%016llx", (unsigned long long)sum);
+	return d;
+}
+
+int
+indexer_digest_parse(const char *d, uint64_t *sum)
+{
+	char			*end;
+	unsigned long long	 v;
+
+	if (d == NULL || strlen(d) != 16)
+		return -1;
+	errno = 0;
+	v = strtoull(d, &end, 16);
+	if (errno != 0 || *end != '\0')
+		return -1;
+	*sum = (uint64_t)v;
+	return 0;
+}
+
 static char *
 set_digest(const struct skill_set *set, const struct store_rejects *rej,
     const char *fp)
 {
-	struct buf	 b;
-	char		 h[17];
+	uint64_t	 sum;
 	size_t		 i;
 
-	buf_init(&b, 0);
-	buf_printf(&b, "%s\n", fp);
-	for (i = 0; i < set->n; i++) {
-		const struct skill	*s = set->v[i];
-
-		buf_printf(&b, "%s|%s|%lld|%s|%s|%s|%s|%d|%d\n", s->uid, s->path,
-		    (long long)s->mtime_ns, s->hash, tier_name(s->trust),
-		    s->scope, s->shadowed_by ? s->shadowed_by : "",
-		    s->n_flags, s->is_project);
-	}
+	sum = line_hash(fp, strlen(fp));
+	for (i = 0; i < set->n; i++)
+		sum += indexer_digest_entry(set->v[i]);
 	for (i = 0; i < rej->n; i++)
-		buf_printf(&b, "R|%s|%lld|%s\n", rej->v[i].path,
-		    (long long)rej->v[i].mtime_ns, rej->v[i].rule);
-	skill_hash(b.p, b.len, h);
-	buf_done(&b);
-	return xstrdup(h);
+		sum += indexer_digest_reject(&rej->v[i]);
+	return indexer_digest_str(sum);
 }
 
 static void
@@ -957,4 +1030,281 @@ index_report_json(const struct index_report *rep)
 	cJSON_AddNumberToObject(o, "duration_ms",
 	    (double)((long long)(rep->duration_ms * 100 + 0.5)) / 100);
 	return o;
+}
+
+/* ---- per-path update ------------------------------------------------- */
+
+void
+index_delta_init(struct index_delta *d)
+{
+	memset(d, 0, sizeof *d);
+	skill_set_init(&d->up);
+	strlist_init(&d->gone);
+	store_rejects_init(&d->rej);
+	strlist_init(&d->rej_gone);
+	findings_init(&d->warnings);
+}
+
+void
+index_delta_done(struct index_delta *d)
+{
+	skill_set_done(&d->up);
+	strlist_done(&d->gone);
+	store_rejects_done(&d->rej);
+	strlist_done(&d->rej_gone);
+	findings_done(&d->warnings);
+	free(d->why_full);
+	index_delta_init(d);
+}
+
+static int
+full(struct index_delta *d, const char *fmt, const char *arg)
+{
+	d->full = 1;
+	if (d->why_full == NULL)
+		xasprintf(&d->why_full, fmt, arg);
+	return 0;
+}
+
+/* 1 when path is dir or below it. */
+static int
+under(const char *path, const char *dir)
+{
+	size_t	 n = strlen(dir);
+
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' ||
+	    path[n] == '/' || (n > 0 && dir[n - 1] == '/'));
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The directories to walk again: a path that is (or was: the index has
+ * entries below it) a directory, else the directory holding it, so that a
+ * new or deleted SKILL.md also re-classifies its neighbours. Nested ones
+ * are dropped (the outer walk covers them).
+ */
+static void
+focus_dirs(const struct skill_set *cur, const struct store_rejects *rej,
+    const struct strlist *paths, struct strlist *out)
+{
+	struct stat	 st;
+	char		*p, *slash;
+	size_t		 i, j, n;
+	int		 was_dir;
+
+	for (i = 0; i < paths->n; i++) {
+		p = xstrdup(paths->v[i]);
+		n = strlen(p);
+		while (n > 1 && p[n - 1] == '/')
+			p[--n] = '\0';
+		was_dir = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+		for (j = 0; !was_dir && j < cur->n; j++)
+			if (under(cur->v[j]->path, p) &&
+			    strcmp(cur->v[j]->path, p) != 0)
+				was_dir = 1;
+		for (j = 0; !was_dir && j < rej->n; j++)
+			if (under(rej->v[j].path, p) &&
+			    strcmp(rej->v[j].path, p) != 0)
+				was_dir = 1;
+		if (!was_dir && (slash = strrchr(p, '/')) != NULL)
+			*(slash == p ? slash + 1 : slash) = '\0';
+		strlist_add_take(out, p);
+	}
+	if (out->n > 1)
+		qsort(out->v, out->n, sizeof *out->v, cmp_str);
+	/* Sorted: an enclosing directory comes right before what it holds. */
+	for (i = j = 0; i < out->n; i++) {
+		if (j > 0 && under(out->v[i], out->v[j - 1])) {
+			free(out->v[i]);
+			continue;
+		}
+		out->v[j++] = out->v[i];
+	}
+	out->n = j;
+}
+
+static int
+in_focus(const struct strlist *focus, const char *path)
+{
+	size_t	 i;
+
+	for (i = 0; i < focus->n; i++)
+		if (under(path, focus->v[i]))
+			return 1;
+	return 0;
+}
+
+int
+indexer_scan_paths(const struct config *cfg, struct sanitizer *san,
+    struct store *st, const struct skill_set *cur, const struct strlist *paths,
+    struct index_delta *d, char **cause)
+{
+	struct index_report	 rep;
+	struct ctx		 c;
+	struct scan_result	*res = &rep.scan;
+	struct store_rejects	 oldrej;
+	struct strlist		 focus;
+	struct stat		 sb;
+	struct skill		*s;
+	char			*fp = NULL, *oldfp = NULL;
+	size_t			 i, j, k, hit, nold = 0;
+	struct skill		**old = NULL;
+	double			 t0 = clock_ms();
+	int			 rv = 0;
+
+	memset(&c, 0, sizeof c);
+	index_report_init(&rep);
+	store_rejects_init(&oldrej);
+	strlist_init(&focus);
+	pthread_mutex_init(&c.lock, NULL);
+	c.cfg = cfg;
+	c.san = san;
+	c.rep = &rep;
+	trust_init(&c.trust, cfg);
+
+	/* Settings that shape parsing changed: everything is re-parsed. */
+	fp = fingerprint(cfg);
+	oldfp = store_meta_get(st, "fingerprint");
+	if (oldfp == NULL || strcmp(oldfp, fp) != 0) {
+		full(d, "%s", "the settings changed");
+		goto out;
+	}
+	if ((rv = store_load_rejects(st, &oldrej, cause)) != 0)
+		goto out;
+	scan_roots(cfg, NULL, res);
+	for (i = 0; i < cur->n; i++)
+		if (strcmp(cur->v[i]->scope, "example") == 0) {
+			full(d, "%s", "the bundled examples are in use");
+			goto out;
+		}
+	focus_dirs(cur, &oldrej, paths, &focus);
+	for (i = 0; i < focus.n && !d->full; i++) {
+		const char	*f = focus.v[i];
+
+		for (j = 0, hit = (size_t)-1; j < res->n_roots; j++) {
+			if (under(res->roots[j].path, f) &&
+			    strcmp(res->roots[j].path, f) != 0) {
+				full(d, "%s: holds a root", f);
+				break;
+			}
+			if (!under(f, res->roots[j].path))
+				continue;
+			if (!res->roots[j].exists) {
+				full(d, "%s: a root appeared", f);
+				break;
+			}
+			if (hit != (size_t)-1) {
+				full(d, "%s: under two roots", f);
+				break;
+			}
+			hit = j;
+		}
+		if (d->full || hit == (size_t)-1)
+			continue;	/* not ours (a parent watch) */
+		j = strlen(res->roots[hit].path);
+		if (scan_walk_under(cfg, res, hit, f[j] == '/' ? f + j + 1 :
+		    f + j) == -1)
+			full(d, "%s: a scan limit was hit", f);
+	}
+	if (d->full)
+		goto out;
+
+	/* The old entries below the walked directories. */
+	old = xreallocarray(NULL, cur->n + 1, sizeof *old);
+	for (i = 0; i < cur->n; i++)
+		if (in_focus(&focus, cur->v[i]->path))
+			old[nold++] = cur->v[i];
+	for (i = 0; i < res->n_items && !d->full; i++) {
+		const struct scan_item	*it = &res->items[i];
+		struct skill		*prev = NULL;
+		struct store_reject	*pr = NULL;
+
+		/* Reachable by a second path outside the walk: which wins? */
+		for (j = 0; j < cur->n; j++)
+			if (strcmp(cur->v[j]->realpath, it->realpath) == 0 &&
+			    strcmp(cur->v[j]->path, it->path) != 0 &&
+			    !in_focus(&focus, cur->v[j]->path))
+				full(d, "%s: reachable by two paths", it->path);
+		for (j = 0; j < nold; j++)
+			if (strcmp(old[j]->path, it->path) == 0)
+				prev = old[j];
+		for (j = 0; j < oldrej.n; j++)
+			if (strcmp(oldrej.v[j].path, it->path) == 0)
+				pr = &oldrej.v[j];
+		if (prev != NULL && prev->size == it->size &&
+		    prev->kind == it->kind && prev->mtime_ns == it->mtime_ns)
+			continue;	/* unchanged */
+		if (pr != NULL && pr->size == it->size &&
+		    pr->mtime_ns == it->mtime_ns)
+			continue;	/* still rejected, unchanged */
+		if (pr != NULL) {
+			strlist_add(&d->rej_gone, pr->path);
+			d->rej_delta -= indexer_digest_reject(pr);
+		}
+		if (c.san == NULL) {
+			full(d, "%s", "no sanitiser");
+			break;
+		}
+		if ((s = parse_item(&c, it)) != NULL)
+			skill_set_add(&d->up, s);
+		else if (prev != NULL)
+			strlist_add(&d->gone, prev->path);
+		d->parsed++;
+	}
+	if (d->full)
+		goto out;
+	/* Gone: old entries and rejects under the walk that it did not find. */
+	for (j = 0; j < nold; j++) {
+		for (k = 0; k < res->n_items; k++)
+			if (strcmp(res->items[k].path, old[j]->path) == 0)
+				break;
+		if (k < res->n_items)
+			continue;
+		/* Its file is still there: reachable another way? */
+		if (stat(old[j]->realpath, &sb) == 0 &&
+		    strcmp(old[j]->realpath, old[j]->path) != 0) {
+			full(d, "%s: its target still exists", old[j]->path);
+			goto out;
+		}
+		strlist_add(&d->gone, old[j]->path);
+	}
+	for (j = 0; j < oldrej.n; j++) {
+		if (!in_focus(&focus, oldrej.v[j].path))
+			continue;
+		for (k = 0; k < res->n_items; k++)
+			if (strcmp(res->items[k].path, oldrej.v[j].path) == 0)
+				break;
+		if (k == res->n_items) {
+			strlist_add(&d->rej_gone, oldrej.v[j].path);
+			d->rej_delta -= indexer_digest_reject(&oldrej.v[j]);
+		}
+	}
+	for (j = 0; j < rep.rejects.n; j++) {
+		struct store_reject	*r = &rep.rejects.v[j];
+
+		store_rejects_add(&d->rej, r->path, r->size, r->mtime_ns,
+		    r->hash, r->rule, r->reason, r->skipped);
+		d->rej_delta += indexer_digest_reject(r);
+	}
+	for (j = 0; j < rep.warnings.n; j++)
+		findings_add(&d->warnings, rep.warnings.v[j].rule,
+		    rep.warnings.v[j].sev, rep.warnings.v[j].line, "%s",
+		    rep.warnings.v[j].message);
+	d->walked = focus.n;
+out:
+	d->duration_ms = clock_ms() - t0;
+	free(old);
+	free(fp);
+	free(oldfp);
+	strlist_done(&focus);
+	store_rejects_done(&oldrej);
+	trust_done(&c.trust);
+	pthread_mutex_destroy(&c.lock);
+	index_report_done(&rep);
+	return rv;
 }

@@ -12,6 +12,8 @@
 #ifndef SR_INDEXER_H
 #define SR_INDEXER_H
 
+#include <stdint.h>
+
 #include <cjson/cJSON.h>
 
 #include "finding.h"
@@ -80,5 +82,54 @@ extern const struct validate_rule indexer_rules[];
 
 /* Applies duplicate precedence over set: sets shadowed_by on the losers. */
 void	 indexer_precedence(struct skill_set *);
+/* The order indexer_precedence() sorts by: uid, then the winner first. */
+int	 indexer_cmp_entry(const struct skill *, const struct skill *);
+
+/*
+ * The digest of index.db's content (meta.digest) is the sum mod 2^64 of
+ * one hash per entry line (uid, path, mtime, hash, trust, scope,
+ * shadowed_by, flags, project), one per rejected file and one of the
+ * settings fingerprint, written as 16 hex digits: a per-path update
+ * subtracts the lines it drops and adds the ones it writes.
+ */
+uint64_t indexer_digest_entry(const struct skill *);
+uint64_t indexer_digest_reject(const struct store_reject *);
+char	*indexer_digest_str(uint64_t);
+int	 indexer_digest_parse(const char *, uint64_t *);
+
+/*
+ * A per-path update (hot reload): what changed below some paths, found
+ * by the same scan rules and parsed by the same code as indexer_run().
+ */
+struct index_delta {
+	struct skill_set	 up;		/* new or changed entries (owned) */
+	struct strlist		 gone;		/* paths of entries gone */
+	struct store_rejects	 rej;		/* files rejected now */
+	struct strlist		 rej_gone;	/* rejected paths to drop */
+	uint64_t		 rej_delta;	/* digest change of the rejects */
+	struct findings		 warnings;	/* "path<TAB>message" */
+	size_t			 parsed;
+	size_t			 walked;	/* directories walked */
+	double			 duration_ms;
+	int			 full;		/* cannot: run indexer_run() */
+	char			*why_full;
+};
+
+void	 index_delta_init(struct index_delta *);
+void	 index_delta_done(struct index_delta *);
+
+/*
+ * Fills d with the changes below paths (files or directories that had
+ * events; a path that is or was a directory is walked whole, a file's
+ * directory otherwise) against cur, the entries st holds. Nothing is
+ * written. Sets d->full (and d->why_full) when only indexer_run() can
+ * tell: the settings changed, a root appeared or holds the path, a file
+ * is reachable by a second path, a scan limit was hit, the bundled
+ * examples are in use. san must be compiled. Returns 0 or an enum
+ * sr_status with *cause.
+ */
+int	 indexer_scan_paths(const struct config *, struct sanitizer *san,
+	    struct store *st, const struct skill_set *cur,
+	    const struct strlist *paths, struct index_delta *d, char **cause);
 
 #endif

@@ -428,12 +428,38 @@ walk_dir(struct walker *w, const char *dir, const char *real, const char *rel,
 	free(types);
 }
 
+/*
+ * Sets up w to walk root number i of res: its canonical path goes to real
+ * (PATH_MAX bytes). Returns the relative name of the root's top.
+ */
+static const char *
+walker_start(struct walker *w, const struct config *cfg,
+    struct scan_result *res, size_t i, struct idset *files, char *real)
+{
+	struct scan_root	*r = &res->roots[i];
+	struct stat		 st;
+	const char		*base;
+
+	memset(w, 0, sizeof *w);
+	w->cfg = cfg;
+	w->res = res;
+	w->root_index = i;
+	w->files = files;
+	base = strrchr(r->path, '/');
+	base = base != NULL ? base + 1 : r->path;
+	w->root_base = base;
+	if (stat(r->path, &st) == 0)
+		idset_add(&w->dirs, (uint64_t)st.st_dev, (uint64_t)st.st_ino);
+	if (realpath(r->path, real) == NULL)
+		snprintf(real, PATH_MAX, "%s", r->path);
+	return *base != '\0' ? base : "root";
+}
+
 void
 scan_walk(const struct config *cfg, struct scan_result *res)
 {
 	struct walker	 w;
 	struct idset	 files;
-	struct stat	 st;
 	size_t		 i, idx;
 	const char	*base;
 	char		 real[PATH_MAX];
@@ -444,20 +470,8 @@ scan_walk(const struct config *cfg, struct scan_result *res)
 
 		if (!r->exists)
 			continue;
-		memset(&w, 0, sizeof w);
-		w.cfg = cfg;
-		w.res = res;
-		w.root_index = i;
-		w.files = &files;
-		base = strrchr(r->path, '/');
-		base = base != NULL ? base + 1 : r->path;
-		w.root_base = base;
-		if (stat(r->path, &st) == 0)
-			idset_add(&w.dirs, (uint64_t)st.st_dev,
-			    (uint64_t)st.st_ino);
-		if (realpath(r->path, real) == NULL)
-			snprintf(real, sizeof real, "%s", r->path);
-		walk_dir(&w, r->path, real, *base != '\0' ? base : "root", 0, 0);
+		base = walker_start(&w, cfg, res, i, &files, real);
+		walk_dir(&w, r->path, real, base, 0, 0);
 		idset_done(&w.dirs);
 		if (w.entries_hit)
 			break;
@@ -467,4 +481,81 @@ scan_walk(const struct config *cfg, struct scan_result *res)
 		idx = (size_t)(uintptr_t)res->items[i].root - 1;
 		res->items[i].root = &res->roots[idx];
 	}
+}
+
+/*
+ * Walks only the directory comps[0]/comps[1]/... below dir, and all of it:
+ * the directories on the way are not listed (only the next component is
+ * looked at, and whether they hold a SKILL.md), so the cost does not grow
+ * with the size of the root. The rules are walk_dir()'s: excluded names,
+ * depth, symlinks followed, cycles.
+ */
+static void
+walk_focus(struct walker *w, const char *dir, const char *real,
+    const char *rel, int depth, int in_skill, char **comps, size_t ncomp)
+{
+	struct stat	 st, lst;
+	char		*full, *sub, *subreal = NULL, *skill;
+	char		 resolved[PATH_MAX];
+
+	if (ncomp == 0) {
+		walk_dir(w, dir, real, rel, depth, in_skill);
+		return;
+	}
+	xasprintf(&skill, "%s/SKILL.md", dir);
+	if (stat(skill, &st) == 0 && S_ISREG(st.st_mode))
+		in_skill = 1;
+	free(skill);
+	if (excluded(w->cfg, comps[0]) || depth + 1 > w->cfg->max_depth)
+		return;
+	xasprintf(&full, "%s/%s", dir, comps[0]);
+	xasprintf(&sub, "%s/%s", rel, comps[0]);
+	if (lstat(full, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+		if (realpath(full, resolved) != NULL)
+			subreal = xstrdup(resolved);
+	} else
+		xasprintf(&subreal, "%s/%s", strcmp(real, "/") == 0 ? "" : real,
+		    comps[0]);
+	if (subreal != NULL && stat(full, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    idset_add(&w->dirs, (uint64_t)st.st_dev, (uint64_t)st.st_ino))
+		walk_focus(w, full, subreal, sub, depth + 1, in_skill,
+		    comps + 1, ncomp - 1);
+	free(subreal);
+	free(full);
+	free(sub);
+}
+
+int
+scan_walk_under(const struct config *cfg, struct scan_result *res,
+    size_t root, const char *relsub)
+{
+	struct walker	 w;
+	struct idset	 files;
+	struct strlist	 comps;
+	struct scan_root *r = &res->roots[root];
+	size_t		 i, idx, first = res->n_items;
+	const char	*base;
+	char		 real[PATH_MAX];
+
+	if (!r->exists)
+		return 0;
+	memset(&files, 0, sizeof files);
+	base = walker_start(&w, cfg, res, root, &files, real);
+	strlist_init(&comps);
+	/* Split on '/' only: names may have spaces at either end. */
+	for (const char *p = relsub != NULL ? relsub : "", *q; *p != '\0';
+	    p = *q != '\0' ? q + 1 : q) {
+		q = p + strcspn(p, "/");
+		if (q > p)
+			strlist_add_take(&comps, xstrndup(p, (size_t)(q - p)));
+	}
+	walk_focus(&w, r->path, real, base, 0, 0, comps.v, comps.n);
+	strlist_done(&comps);
+	idset_done(&w.dirs);
+	idset_done(&files);
+	for (i = first; i < res->n_items; i++) {
+		idx = (size_t)(uintptr_t)res->items[i].root - 1;
+		res->items[i].root = &res->roots[idx];
+	}
+	return w.entries_hit || w.depth_hit ? -1 : 0;
 }

@@ -65,6 +65,16 @@ void	 scan_roots(const struct config *, const struct strlist *extra_projects,
 /* Walks every root of res (after scan_roots()). */
 void	 scan_walk(const struct config *, struct scan_result *);
 
+/*
+ * Walks only the directory relsub ("a/b", relative to root number root of
+ * res; "" for the whole root) with the same rules as scan_walk(), without
+ * listing the directories above it; items are appended to res. Files
+ * reachable twice are only detected within this walk. Returns -1 when a
+ * limit (limits.max_entries, limits.max_depth) was hit, else 0.
+ */
+int	 scan_walk_under(const struct config *, struct scan_result *,
+	    size_t root, const char *relsub);
+
 /* Adds one root (used for the bundled examples). */
 void	 scan_add_root(struct scan_result *, const char *path, int is_project,
 	    int is_example);

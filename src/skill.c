@@ -26,10 +26,57 @@ skill_new(void)
 	return s;
 }
 
+struct skill *
+skill_ref(struct skill *s)
+{
+	__atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+	return s;
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+struct skill *
+skill_dup(const struct skill *o)
+{
+	struct skill	*s;
+
+	s = xcalloc(1, sizeof *s);
+	*s = *o;
+	s->refs = 0;
+	s->uid = dup_or_null(o->uid);
+	s->name = dup_or_null(o->name);
+	s->path = dup_or_null(o->path);
+	s->realpath = dup_or_null(o->realpath);
+	s->root = dup_or_null(o->root);
+	s->scope = dup_or_null(o->scope);
+	s->description = dup_or_null(o->description);
+	s->when_to_use = dup_or_null(o->when_to_use);
+	strlist_init(&s->tags);
+	strlist_init(&s->platforms);
+	strlist_init(&s->requires_tools);
+	strlist_init(&s->fallback_for_tools);
+	strlist_copy(&s->tags, &o->tags);
+	strlist_copy(&s->platforms, &o->platforms);
+	strlist_copy(&s->requires_tools, &o->requires_tools);
+	strlist_copy(&s->fallback_for_tools, &o->fallback_for_tools);
+	s->flag_ids = dup_or_null(o->flag_ids);
+	s->shadowed_by = dup_or_null(o->shadowed_by);
+	s->frontmatter = dup_or_null(o->frontmatter);
+	return s;
+}
+
 void
 skill_free(struct skill *s)
 {
 	if (s == NULL)
+		return;
+	/* Another owner remains: the last one frees. */
+	if (__atomic_load_n(&s->refs, __ATOMIC_ACQUIRE) > 0 &&
+	    __atomic_fetch_sub(&s->refs, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
 	free(s->uid);
 	free(s->name);

@@ -2,6 +2,11 @@
  * The skill model: one indexed entry (a skill, agent or command) and a set
  * of entries. struct skill owns all its strings and lists; skill_free()
  * releases them. struct skill_set owns its entries.
+ *
+ * An entry may be shared by several sets (the engine's snapshots share
+ * the entries a hot-reload update did not touch): skill_ref() adds an
+ * owner and skill_free() drops one, freeing the entry with the last. A
+ * shared entry is read-only; skill_dup() makes a private copy to change.
  */
 #ifndef SR_SKILL_H
 #define SR_SKILL_H
@@ -53,6 +58,7 @@ struct skill {
 	char		*flag_ids;	/* comma-separated sanitiser rule ids */
 	char		*shadowed_by;	/* path of the winning duplicate, or NULL */
 	char		*frontmatter;	/* the frontmatter as JSON text */
+	unsigned	 refs;		/* owners besides the first (atomic) */
 };
 
 struct skill_set {
@@ -63,6 +69,8 @@ struct skill_set {
 
 struct skill	*skill_new(void);
 void		 skill_free(struct skill *);
+struct skill	*skill_ref(struct skill *);	/* returns its argument */
+struct skill	*skill_dup(const struct skill *);	/* one owner */
 
 void		 skill_set_init(struct skill_set *);
 void		 skill_set_done(struct skill_set *);

@@ -459,44 +459,53 @@ put_entry(sqlite3_stmt *stmt, const struct skill *s)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int
-store_replace(struct store *st, const struct skill_set *set,
+static int
+put_reject(sqlite3_stmt *rins, const struct store_reject *r)
+{
+	sqlite3_reset(rins);
+	bind_text(rins, 1, r->path);
+	sqlite3_bind_int64(rins, 2, r->size);
+	sqlite3_bind_int64(rins, 3, r->mtime_ns);
+	bind_text(rins, 4, r->hash);
+	bind_text(rins, 5, r->rule);
+	bind_text(rins, 6, r->reason);
+	sqlite3_bind_int(rins, 7, r->skipped);
+	return sqlite3_step(rins) == SQLITE_DONE ? 0 : -1;
+}
+
+static int
+prepare_puts(struct store *st, sqlite3_stmt **ins, sqlite3_stmt **rins,
+    char **cause)
+{
+	if (sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO entries ("
+	    ENTRY_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+	    "?,?,?)", -1, ins, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO rejected (path,"
+	    " size, mtime_ns, hash, rule, reason, skipped) VALUES"
+	    " (?,?,?,?,?,?,?)", -1, rins, NULL) != SQLITE_OK)
+		return db_fail(st, "preparing the index update", cause);
+	return 0;
+}
+
+/* Writes the entries and rejects, then meta.digest, then commits. */
+static int
+put_all(struct store *st, struct skill *const *v, size_t n,
     const struct store_rejects *rej, const char *digest, char **cause)
 {
 	sqlite3_stmt	*ins = NULL, *rins = NULL;
 	size_t		 i;
 	int		 rv;
 
-	if ((rv = exec(st, "BEGIN IMMEDIATE", cause)) != 0)
-		return rv;
-	if ((rv = exec(st, "DELETE FROM entries; DELETE FROM rejected;",
-	    cause)) != 0)
+	if ((rv = prepare_puts(st, &ins, &rins, cause)) != 0)
 		goto fail;
-	if (sqlite3_prepare_v2(st->db, "INSERT INTO entries (" ENTRY_COLS
-	    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-	    -1, &ins, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO rejected (path,"
-	    " size, mtime_ns, hash, rule, reason, skipped) VALUES"
-	    " (?,?,?,?,?,?,?)", -1, &rins, NULL) != SQLITE_OK) {
-		rv = db_fail(st, "preparing the index update", cause);
-		goto fail;
-	}
-	for (i = 0; i < set->n; i++) {
-		if (put_entry(ins, set->v[i]) == -1) {
-			rv = db_fail(st, set->v[i]->path, cause);
+	for (i = 0; i < n; i++) {
+		if (put_entry(ins, v[i]) == -1) {
+			rv = db_fail(st, v[i]->path, cause);
 			goto fail;
 		}
 	}
 	for (i = 0; rej != NULL && i < rej->n; i++) {
-		sqlite3_reset(rins);
-		bind_text(rins, 1, rej->v[i].path);
-		sqlite3_bind_int64(rins, 2, rej->v[i].size);
-		sqlite3_bind_int64(rins, 3, rej->v[i].mtime_ns);
-		bind_text(rins, 4, rej->v[i].hash);
-		bind_text(rins, 5, rej->v[i].rule);
-		bind_text(rins, 6, rej->v[i].reason);
-		sqlite3_bind_int(rins, 7, rej->v[i].skipped);
-		if (sqlite3_step(rins) != SQLITE_DONE) {
+		if (put_reject(rins, &rej->v[i]) == -1) {
 			rv = db_fail(st, rej->v[i].path, cause);
 			goto fail;
 		}
@@ -513,6 +522,70 @@ fail:
 	sqlite3_finalize(rins);
 	exec(st, "ROLLBACK", NULL);
 	return rv;
+}
+
+int
+store_replace(struct store *st, const struct skill_set *set,
+    const struct store_rejects *rej, const char *digest, char **cause)
+{
+	int	 rv;
+
+	if ((rv = exec(st, "BEGIN IMMEDIATE", cause)) != 0)
+		return rv;
+	if ((rv = exec(st, "DELETE FROM entries; DELETE FROM rejected;",
+	    cause)) != 0) {
+		exec(st, "ROLLBACK", NULL);
+		return rv;
+	}
+	return put_all(st, set->v, set->n, rej, digest, cause);
+}
+
+static int
+delete_paths(struct store *st, const char *sql, const char *const *paths,
+    size_t n, char **cause)
+{
+	sqlite3_stmt	*del;
+	size_t		 i;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &del, NULL) != SQLITE_OK)
+		return db_fail(st, "preparing the index update", cause);
+	for (i = 0; i < n; i++) {
+		sqlite3_reset(del);
+		bind_text(del, 1, paths[i]);
+		if (sqlite3_step(del) != SQLITE_DONE) {
+			sqlite3_finalize(del);
+			return db_fail(st, paths[i], cause);
+		}
+	}
+	sqlite3_finalize(del);
+	return 0;
+}
+
+int
+store_update(struct store *st, const struct store_delta *d,
+    const char *expect, const char *digest, int *stale, char **cause)
+{
+	char	*now;
+	int	 rv;
+
+	*stale = 0;
+	if ((rv = exec(st, "BEGIN IMMEDIATE", cause)) != 0)
+		return rv;
+	if (expect != NULL) {
+		now = store_meta_get(st, "digest");
+		*stale = now == NULL || strcmp(now, expect) != 0;
+		free(now);
+		if (*stale)
+			return exec(st, "ROLLBACK", cause);
+	}
+	if ((rv = delete_paths(st, "DELETE FROM entries WHERE path = ?",
+	    d->gone, d->ngone, cause)) != 0 ||
+	    (rv = delete_paths(st, "DELETE FROM rejected WHERE path = ?",
+	    d->rej_gone, d->nrej_gone, cause)) != 0) {
+		exec(st, "ROLLBACK", NULL);
+		return rv;
+	}
+	return put_all(st, d->up, d->nup, d->rej, digest, cause);
 }
 
 char *

@@ -58,6 +58,30 @@ int	 store_load_rejects(struct store *, struct store_rejects *, char **cause);
 int	 store_replace(struct store *, const struct skill_set *,
 	    const struct store_rejects *, const char *digest, char **cause);
 
+/*
+ * A row-level update (hot reload): the entries at gone[] and the rejected
+ * files at rej_gone[] are deleted, up[] and rej written (replacing rows
+ * with the same path).
+ */
+struct store_delta {
+	const char *const	 *gone;
+	size_t			  ngone;
+	struct skill *const	 *up;
+	size_t			  nup;
+	const char *const	 *rej_gone;
+	size_t			  nrej_gone;
+	const struct store_rejects *rej;	/* may be NULL */
+};
+
+/*
+ * Applies d and sets meta.digest in one transaction, so a reader sees the
+ * old or the new content and a killed writer leaves the old one. When
+ * expect is not NULL and meta.digest is not expect (another process wrote
+ * the index meanwhile), nothing is written and *stale is set to 1.
+ */
+int	 store_update(struct store *, const struct store_delta *d,
+	    const char *expect, const char *digest, int *stale, char **cause);
+
 /* meta table: key/value strings. store_meta_get returns NULL when unset. */
 char	*store_meta_get(struct store *, const char *key);
 int	 store_meta_set(struct store *, const char *key, const char *value,

@@ -33,6 +33,12 @@
 /* Under a steady stream of events, update at least this often. */
 #define MAX_WAIT_FACTOR	8
 
+struct wd {
+	int	 wd;
+	int	 parent;	/* watches a missing root's parent */
+	char	*path;		/* NULL once the kernel dropped it */
+};
+
 struct watch {
 	struct engine		*engine;
 	const struct config	*cfg;
@@ -40,9 +46,16 @@ struct watch {
 	int			 backend;	/* 0 inotify, 1 poll */
 	int			 fd;		/* inotify */
 	int			 wake[2];	/* watch_stop() writes here */
-	int			*wds;		/* watch descriptors in use */
+	struct wd		*wds;		/* in use, sorted by wd */
 	size_t			 nwds;
 	size_t			 capwds;
+	/* The batch being debounced. */
+	struct strlist		 batch;		/* paths with events */
+	int			 full;		/* full rescan wanted */
+	int			 dirs;		/* directories came or went */
+	/* poll: the files of the last walk, sorted by path */
+	struct scan_item	*seen;
+	size_t			 nseen;
 	int			 count;		/* directories watched */
 	int			 started;
 	pthread_t		 thread;
@@ -71,8 +84,38 @@ add_wd(struct watch *w, const char *path, uint32_t mask)
 		w->capwds = w->capwds ? w->capwds * 2 : 64;
 		w->wds = xreallocarray(w->wds, w->capwds, sizeof *w->wds);
 	}
-	w->wds[w->nwds++] = wd;
+	w->wds[w->nwds].wd = wd;
+	w->wds[w->nwds].parent = mask == PARENT_MASK;
+	w->wds[w->nwds++].path = xstrdup(path);
 	return 0;
+}
+
+static int
+cmp_wd(const void *a, const void *b)
+{
+	int	 x = ((const struct wd *)a)->wd, y = ((const struct wd *)b)->wd;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct wd *
+find_wd(struct watch *w, int wd)
+{
+	struct wd	 key;
+
+	key.wd = wd;
+	return w->nwds == 0 ? NULL : bsearch(&key, w->wds, w->nwds,
+	    sizeof *w->wds, cmp_wd);
+}
+
+static void
+free_wds(struct wd *v, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		free(v[i].path);
+	free(v);
 }
 
 /* Watches dir and every directory below it (symlinks followed, once). */
@@ -130,29 +173,22 @@ add_parent(struct watch *w, const char *root)
 	return rv;
 }
 
-static int
-cmp_int(const void *a, const void *b)
-{
-	int	 x = *(const int *)a, y = *(const int *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * Watches the roots afresh: directories come and go with each change.
  * Existing watches are never dropped first (adding a watched directory
  * again returns its descriptor), so no event is lost while this runs;
  * only descriptors no longer wanted are removed at the end. Returns -1
  * when the kernel's limit on watches is reached (the caller polls then);
- * *added (may be NULL) counts the directories watched for the first time.
+ * fresh (may be NULL) gets the directories watched for the first time or
+ * under a new path (moved): files may have landed there unseen.
  */
 static int
-rewatch(struct watch *w, size_t *added)
+rewatch(struct watch *w, struct strlist *fresh)
 {
 	struct scan_result	 roots;
 	struct idset		 seen;
-	int			*old;
-	size_t			 nold, i, j;
+	struct wd		*old, *o;
+	size_t			 nold, i, j, k;
 	int			 rv = 0;
 
 	old = w->wds;
@@ -171,57 +207,157 @@ rewatch(struct watch *w, size_t *added)
 	scan_result_done(&roots);
 	idset_done(&seen);
 	if (w->nwds > 1)
-		qsort(w->wds, w->nwds, sizeof *w->wds, cmp_int);
-	if (nold > 1)
-		qsort(old, nold, sizeof *old, cmp_int);
-	for (i = j = 0; i < nold; i++) {
-		while (j < w->nwds && w->wds[j] < old[i])
-			j++;
-		if (j == w->nwds || w->wds[j] != old[i])
-			inotify_rm_watch(w->fd, old[i]);
-	}
-	if (added != NULL) {
-		/* New descriptors: in the new list but not in the old one. */
-		*added = 0;
-		for (i = j = 0; i < w->nwds; i++) {
-			while (j < nold && old[j] < w->wds[i])
-				j++;
-			if (j == nold || old[j] != w->wds[i])
-				(*added)++;
+		qsort(w->wds, w->nwds, sizeof *w->wds, cmp_wd);
+	/* One entry per descriptor (a directory reached twice: the first). */
+	for (i = j = 0; i < w->nwds; i++) {
+		if (j > 0 && w->wds[j - 1].wd == w->wds[i].wd) {
+			free(w->wds[i].path);
+			continue;
 		}
+		w->wds[j++] = w->wds[i];
 	}
-	free(old);
+	w->nwds = j;
+	for (i = 0; i < nold; i++) {
+		if (old[i].path != NULL && find_wd(w, old[i].wd) == NULL)
+			inotify_rm_watch(w->fd, old[i].wd);
+	}
+	for (k = 0; fresh != NULL && k < w->nwds; k++) {
+		struct wd	 key = w->wds[k];
+
+		o = nold ? bsearch(&key, old, nold, sizeof *old, cmp_wd) : NULL;
+		if (!w->wds[k].parent && (o == NULL || o->path == NULL ||
+		    strcmp(o->path, w->wds[k].path) != 0))
+			strlist_add(fresh, w->wds[k].path);
+	}
+	free_wds(old, nold);
 	pthread_mutex_lock(&w->lock);
 	w->count = (int)w->nwds;
 	pthread_mutex_unlock(&w->lock);
 	return rv;
 }
 
-/*
- * Runs one update. Returns 1 when directories appeared that were not
- * watched during the rescan: a file written into one of them after the
- * scan and before its watch existed raised no event, so the caller runs
- * one more update after the debounce.
- */
+static void	poll_diff(struct watch *, int);
+
+/* A batch as words for -v: "3 paths" or "full rescan". */
+static void
+report(struct watch *w, int changed, double t0, const char *what)
+{
+	if (w->hooks.updated != NULL)
+		w->hooks.updated(w->hooks.arg, changed, clock_ms() - t0, what);
+}
+
 static int
-update(struct watch *w)
+run_update(struct watch *w, int full, const struct strlist *paths,
+    char **what)
 {
 	char	*cause = NULL;
-	double	 t0 = clock_ms();
-	size_t	 added = 0;
-	int	 changed = 0;
+	int	 changed = 0, rv;
 
-	if (engine_reload(w->engine, "watch", &changed, &cause) != 0) {
+	if (full) {
+		xasprintf(what, "full rescan");
+		rv = engine_reload(w->engine, "watch", &changed, &cause);
+	} else {
+		xasprintf(what, "%zu path%s", paths->n, paths->n == 1 ? "" : "s");
+		rv = engine_update_paths(w->engine, paths, "watch", &changed,
+		    &cause);
+	}
+	if (rv != 0) {
 		fail(w, cause != NULL ? cause : "hot reload failed");
 		free(cause);
 	}
-	if (w->backend == 0 && rewatch(w, &added) == -1) {
-		fail(w, limit_msg);
-		w->backend = 1;
+	return changed;
+}
+
+/*
+ * Runs the update of the batch: the paths it collected, or a full rescan
+ * (queue overflow, a root came or went). Directories that appeared or
+ * moved are watched afterwards; files written into one before its watch
+ * existed raised no event, so those directories are walked once more.
+ */
+static void
+update(struct watch *w)
+{
+	struct strlist	 paths, fresh;
+	char		*what = NULL;
+	double		 t0 = clock_ms();
+	int		 changed, full = w->full, dirs = w->dirs || full;
+
+	paths = w->batch;
+	strlist_init(&w->batch);
+	w->full = w->dirs = 0;
+	strlist_init(&fresh);
+	changed = run_update(w, full, &paths, &what);
+	if (w->backend == 0 && dirs) {
+		if (rewatch(w, &fresh) == -1) {
+			fail(w, limit_msg);
+			w->backend = 1;
+			poll_diff(w, 1);
+		} else if (fresh.n > 0 && !full) {
+			free(what);
+			changed |= run_update(w, 0, &fresh, &what);
+		}
 	}
-	if (w->hooks.updated != NULL)
-		w->hooks.updated(w->hooks.arg, changed, clock_ms() - t0);
-	return w->backend == 0 && added > 0;
+	report(w, changed, t0, what);
+	free(what);
+	strlist_done(&fresh);
+	strlist_done(&paths);
+}
+
+/* 1 when path is a directory watched now (a symlink to one, say). */
+static int
+watched_path(struct watch *w, const char *path)
+{
+	size_t	 i;
+
+	for (i = 0; i < w->nwds; i++)
+		if (w->wds[i].path != NULL && strcmp(w->wds[i].path, path) == 0)
+			return 1;
+	return 0;
+}
+
+/* Adds one event to the batch. */
+static void
+take_event(struct watch *w, const struct inotify_event *ev)
+{
+	struct wd	*d;
+	struct stat	 st;
+	char		*path;
+
+	if (ev->mask & IN_Q_OVERFLOW) {
+		w->full = 1;
+		return;
+	}
+	if ((d = find_wd(w, ev->wd)) == NULL || d->path == NULL)
+		return;
+	if (ev->mask & IN_IGNORED) {
+		/* The kernel dropped it (the directory is gone). */
+		free(d->path);
+		d->path = NULL;
+		return;
+	}
+	if (d->parent) {
+		w->full = 1;	/* a missing root may have appeared */
+		return;
+	}
+	if (ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) {
+		/* Its parent reports it, unless it is a root. */
+		w->dirs = 1;
+		strlist_add(&w->batch, d->path);
+		return;
+	}
+	if (ev->len == 0 || ev->name[0] == '\0')
+		return;
+	xasprintf(&path, "%s/%s", d->path, ev->name);
+	if ((ev->mask & IN_ISDIR) ||
+	    ((ev->mask & (IN_CREATE | IN_MOVED_TO)) && stat(path, &st) == 0 &&
+	    S_ISDIR(st.st_mode)) ||
+	    ((ev->mask & (IN_DELETE | IN_MOVED_FROM)) && watched_path(w, path)))
+		w->dirs = 1;
+	/* Coalesce: an editor's save is several events on one name. */
+	if (w->batch.n == 0 || strcmp(w->batch.v[w->batch.n - 1], path) != 0)
+		strlist_add_take(&w->batch, path);
+	else
+		free(path);
 }
 
 /* Reads the pending events; returns 1 when any was not our own IN_IGNORED. */
@@ -240,9 +376,98 @@ drain(struct watch *w)
 			ev = (const struct inotify_event *)p;
 			if ((ev->mask & IN_IGNORED) == 0)
 				any = 1;	/* IN_Q_OVERFLOW included */
+			take_event(w, ev);
 		}
 	}
 	return any;
+}
+
+/* ---- poll backend: a stat diff of the walk ---------------------------- */
+
+static int
+cmp_item(const void *a, const void *b)
+{
+	return strcmp(((const struct scan_item *)a)->path,
+	    ((const struct scan_item *)b)->path);
+}
+
+static void
+free_items(struct scan_item *v, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].path);
+		free(v[i].realpath);
+		free(v[i].fallback);
+		free(v[i].ns);
+	}
+	free(v);
+}
+
+/*
+ * Walks the roots (no file is read) and compares the candidate files with
+ * the last walk: the paths that appeared, vanished or changed size, mtime
+ * or target go into the batch; a root that appeared or vanished means a
+ * full rescan. The first walk only records.
+ */
+static void
+poll_diff(struct watch *w, int first)
+{
+	struct scan_result	 res;
+	struct scan_item	*v;
+	size_t			 n, i = 0, j = 0, r;
+	int			 c;
+	static const char	 roots_key[] = "";
+
+	scan_result_init(&res);
+	scan_roots(w->cfg, NULL, &res);
+	scan_walk(w->cfg, &res);
+	/* The roots' existence, as one more pseudo-item each. */
+	for (r = 0; r < res.n_roots; r++) {
+		res.items = xreallocarray(res.items, res.n_items + 1,
+		    sizeof *res.items);
+		memset(&res.items[res.n_items], 0, sizeof *res.items);
+		xasprintf(&res.items[res.n_items].path, "%s%s", roots_key,
+		    res.roots[r].path);
+		res.items[res.n_items].size = res.roots[r].exists ? -1 : -2;
+		res.n_items++;
+	}
+	v = res.items;
+	n = res.n_items;
+	res.items = NULL;
+	res.n_items = 0;
+	scan_result_done(&res);
+	if (n > 1)
+		qsort(v, n, sizeof *v, cmp_item);
+	while (!first && (i < n || j < w->nseen)) {
+		c = i == n ? 1 : j == w->nseen ? -1 :
+		    strcmp(v[i].path, w->seen[j].path);
+		if (c == 0 && v[i].size == w->seen[j].size &&
+		    v[i].mtime_ns == w->seen[j].mtime_ns &&
+		    ((v[i].realpath == NULL) == (w->seen[j].realpath == NULL)) &&
+		    (v[i].realpath == NULL ||
+		    strcmp(v[i].realpath, w->seen[j].realpath) == 0)) {
+			i++, j++;
+			continue;
+		}
+		/* Appeared, vanished or changed. */
+		{
+			const struct scan_item *it = c <= 0 ? &v[i] : &w->seen[j];
+
+			if (it->size < 0)
+				w->full = 1;	/* a root came or went */
+			else
+				strlist_add(&w->batch, it->path);
+		}
+		if (c <= 0)
+			i++;
+		if (c >= 0)
+			j++;
+	}
+	free_items(w->seen, w->nseen);
+	w->seen = v;
+	w->nseen = n;
 }
 
 static void *
@@ -275,8 +500,11 @@ watch_main(void *arg)
 				break;
 		}
 		if (w->backend == 1) {
-			if (n == 0)
-				(void)update(w);
+			if (n == 0) {
+				poll_diff(w, 0);
+				if (w->full || w->batch.n > 0)
+					update(w);
+			}
 			continue;
 		}
 		if (n > 0 && (pfd[1].revents & POLLIN) && drain(w)) {
@@ -290,12 +518,7 @@ watch_main(void *arg)
 		}
 		if (pending && clock_ms() >= deadline) {
 			pending = 0;
-			if (update(w)) {
-				/* New directories: look once more after a pause. */
-				pending = 1;
-				first = clock_ms();
-				deadline = first + debounce;
-			}
+			update(w);
 		}
 	}
 	return NULL;
@@ -315,6 +538,7 @@ watch_start(struct engine *e, const struct config *cfg,
 		w->hooks = *hooks;
 	w->backend = cfg->watch_backend;
 	w->fd = -1;
+	strlist_init(&w->batch);
 	pthread_mutex_init(&w->lock, NULL);
 	if (pipe2(w->wake, O_CLOEXEC) == -1) {
 		xasprintf(cause, "watcher: %s", strerror(errno));
@@ -332,6 +556,8 @@ watch_start(struct engine *e, const struct config *cfg,
 			w->backend = 1;
 		}
 	}
+	if (w->backend == 1)
+		poll_diff(w, 1);
 	if (pthread_create(&w->thread, NULL, watch_main, w) != 0) {
 		xasprintf(cause, "watcher: cannot start its thread");
 		watch_stop(w);
@@ -355,7 +581,9 @@ watch_stop(struct watch *w)
 		close(w->fd);
 	close(w->wake[0]);
 	close(w->wake[1]);
-	free(w->wds);
+	free_wds(w->wds, w->nwds);
+	strlist_done(&w->batch);
+	free_items(w->seen, w->nseen);
 	pthread_mutex_destroy(&w->lock);
 	free(w);
 }

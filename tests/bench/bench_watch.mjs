@@ -48,7 +48,7 @@ for (let k = 0; k < EDITS; k++) {
   lat.push(Date.now() - t0);
 }
 lat.sort((a, b) => a - b);
-const costs = [...stderr.matchAll(/reloaded: \d+ skills \(([\d.]+) ms\)/g)].map((m) => Number(m[1])).sort((a, b) => a - b);
+const costs = [...stderr.matchAll(/reloaded: \d+ skills \(([\d.]+) ms[;)]/g)].map((m) => Number(m[1])).sort((a, b) => a - b);
 const pid = transport.pid;
 const ticks = () => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
 const t1 = ticks();
