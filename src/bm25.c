@@ -73,6 +73,7 @@ struct bm25 {
 	size_t		 nstrs;
 	void		*own_ft, *own_slots, *own_posts, *own_strs;
 	int		 borrowed;	/* bm25_read(): checked on use */
+	const uint32_t	*blen;		/* bm25_read(): len, borrowed */
 };
 
 static uint64_t
@@ -125,7 +126,8 @@ bm25_free(struct bm25 *x)
 	}
 	free(x->terms);
 	free(x->slots);
-	free(x->len);
+	if (x->blen == NULL)
+		free(x->len);
 	free(x->own_ft);
 	free(x->own_slots);
 	free(x->own_posts);
@@ -360,10 +362,57 @@ flat_lookup(const struct bm25 *x, const char *s, size_t len, uint64_t h)
 	return -1;
 }
 
+double
+bm25_idf_n(uint32_t ndocs, uint32_t df)
+{
+	return log(1.0 + ((double)(ndocs - df) + 0.5) / ((double)df + 0.5));
+}
+
+uint32_t
+bm25_len(const struct bm25 *x, uint32_t doc, int f)
+{
+	if (doc >= x->ndocs || f < 0 || f >= x->nfields || x->len == NULL)
+		return 0;
+	return x->len[(size_t)doc * x->nfields + f];
+}
+
+uint64_t
+bm25_len_sum(const struct bm25 *x, int f)
+{
+	uint64_t	 sum = 0;
+	uint32_t	 d;
+
+	for (d = 0; x->len != NULL && d < x->ndocs; d++)
+		sum += x->len[(size_t)d * x->nfields + f];
+	return sum;
+}
+
+int
+bm25_nfields(const struct bm25 *x)
+{
+	return x->nfields;
+}
+
+float
+bm25_sat_avg(const struct bm25 *x, const struct bm25_posting *p,
+    const double *avg)
+{
+	double	 tfp = 0, norm;
+	int	 f;
+
+	for (f = 0; f < x->nfields; f++) {
+		if (p->tf[f] == 0)
+			continue;
+		norm = 1 - x->b[f] + x->b[f] * bm25_len(x, p->doc, f) / avg[f];
+		tfp += x->w[f] * p->tf[f] / norm;
+	}
+	return (float)(tfp / (x->k1 + tfp));
+}
+
 void
 bm25_finish(struct bm25 *x, uint32_t ndocs)
 {
-	double		 avg[BM25_FIELDS_MAX], tfp, norm;
+	double		 avg[BM25_FIELDS_MAX];
 	size_t		 i, j;
 	uint32_t	 d;
 	int		 f;
@@ -382,35 +431,27 @@ bm25_finish(struct bm25 *x, uint32_t ndocs)
 		x->ndocs = ndocs;
 	}
 	for (f = 0; f < x->nfields; f++) {
-		avg[f] = 0;
-		for (d = 0; d < x->ndocs; d++)
-			avg[f] += x->len[(size_t)d * x->nfields + f];
-		avg[f] = x->ndocs ? avg[f] / x->ndocs : 0;
+		avg[f] = x->ndocs ? (double)bm25_len_sum(x, f) / x->ndocs : 0;
 		if (avg[f] <= 0)
 			avg[f] = 1;
 	}
 	for (i = 0; i < x->nterms; i++) {
 		struct term *t = &x->terms[i];
 
-		t->idf = log(1.0 + (x->ndocs - t->nraw + 0.5) /
-		    (t->nraw + 0.5));
+		t->idf = bm25_idf_n(x->ndocs, (uint32_t)t->nraw);
 		t->post = xreallocarray(NULL, t->nraw ? t->nraw : 1,
 		    sizeof(*t->post));
 		t->npost = t->nraw;
 		for (j = 0; j < t->nraw; j++) {
 			d = t->raw[j].doc;
-			tfp = 0;
-			t->post[j].fields = 0;
+			memset(&t->post[j], 0, sizeof(t->post[j]));
 			for (f = 0; f < x->nfields; f++) {
-				if (t->raw[j].tf[f] == 0)
-					continue;
-				t->post[j].fields |= 1u << f;
-				norm = 1 - x->b[f] + x->b[f] *
-				    x->len[(size_t)d * x->nfields + f] / avg[f];
-				tfp += x->w[f] * t->raw[j].tf[f] / norm;
+				t->post[j].tf[f] = t->raw[j].tf[f];
+				if (t->raw[j].tf[f] != 0)
+					t->post[j].fields |= 1u << f;
 			}
 			t->post[j].doc = d;
-			t->post[j].sat = (float)(tfp / (x->k1 + tfp));
+			t->post[j].sat = bm25_sat_avg(x, &t->post[j], avg);
 		}
 		free(t->raw);
 		t->raw = NULL;
@@ -522,6 +563,7 @@ bm25_write(const struct bm25 *x, struct buf *b)
 	put_section(b, x->fslots, x->nfslots * sizeof(*x->fslots));
 	put_section(b, x->posts, x->nposts * sizeof(*x->posts));
 	put_section(b, x->strs, x->nstrs);
+	put_section(b, x->len, (size_t)x->ndocs * x->nfields * sizeof(*x->len));
 	return 0;
 }
 
@@ -594,9 +636,11 @@ bm25_read(struct bm25_reader *r)
 	if ((x->ft = get_section(r, nt, sizeof(*x->ft))) == NULL ||
 	    (x->fslots = get_section(r, nsl, sizeof(*x->fslots))) == NULL ||
 	    (x->posts = get_section(r, np, sizeof(*x->posts))) == NULL ||
-	    (x->strs = get_section(r, ns, 1)) == NULL) {
+	    (x->strs = get_section(r, ns, 1)) == NULL ||
+	    (x->blen = get_section(r, nd * nf, sizeof(*x->len))) == NULL) {
 		free(x);
 		return NULL;
 	}
+	x->len = (uint32_t *)(uintptr_t)x->blen;	/* read only */
 	return x;
 }

@@ -22,7 +22,7 @@
 
 #define BM25_FIELDS_MAX	4
 #define BM25_DOCS_MAX	((1u << 28) - 1)
-#define BM25_CACHE_FORMAT 2	/* bm25_write() layout version */
+#define BM25_CACHE_FORMAT 3	/* bm25_write() layout version */
 
 struct bm25;
 
@@ -30,6 +30,7 @@ struct bm25_posting {
 	unsigned	 doc : 28;
 	unsigned	 fields : 4;	/* bit f: the term occurs in field f */
 	float		 sat;		/* tf' / (k1 + tf') */
+	uint16_t	 tf[BM25_FIELDS_MAX];	/* raw term frequency per field */
 };
 
 /* weights[f], b[f] for f < nfields (<= BM25_FIELDS_MAX). */
@@ -65,6 +66,23 @@ double		 bm25_idf(const struct bm25 *, long term);
 const struct bm25_posting *bm25_postings(const struct bm25 *, long term,
 		    size_t *n);
 uint32_t	 bm25_ndocs(const struct bm25 *);
+
+/*
+ * Scoring against other collection statistics (an incremental search
+ * index: the same postings, but more or fewer documents around them).
+ * bm25_len() is the length of field f of doc; bm25_len_sum() the sum over
+ * every document. bm25_sat_avg() is the sat of posting p (of this index)
+ * with the average field lengths avg[] instead of this index's own: the
+ * same arithmetic as bm25_finish(), so with the same averages it returns
+ * exactly p->sat. bm25_idf_n() is the idf of a term in ndocs documents of
+ * which df have it, as bm25_finish() computes it.
+ */
+uint32_t	 bm25_len(const struct bm25 *, uint32_t doc, int field);
+uint64_t	 bm25_len_sum(const struct bm25 *, int field);
+int		 bm25_nfields(const struct bm25 *);
+float		 bm25_sat_avg(const struct bm25 *, const struct bm25_posting *p,
+		    const double *avg);
+double		 bm25_idf_n(uint32_t ndocs, uint32_t df);
 
 /*
  * Serialisation for a cache file (same build only: the layout is the

@@ -1095,19 +1095,21 @@ focus_dirs(const struct skill_set *cur, const struct store_rejects *rej,
 	struct stat	 st;
 	char		*p, *slash;
 	size_t		 i, j, n;
-	int		 was_dir;
+	int		 was_dir, gone;
 
 	for (i = 0; i < paths->n; i++) {
 		p = xstrdup(paths->v[i]);
 		n = strlen(p);
 		while (n > 1 && p[n - 1] == '/')
 			p[--n] = '\0';
-		was_dir = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-		for (j = 0; !was_dir && j < cur->n; j++)
+		/* Only a path that is gone can have been a directory. */
+		gone = stat(p, &st) == -1;
+		was_dir = !gone && S_ISDIR(st.st_mode);
+		for (j = 0; gone && !was_dir && j < cur->n; j++)
 			if (under(cur->v[j]->path, p) &&
 			    strcmp(cur->v[j]->path, p) != 0)
 				was_dir = 1;
-		for (j = 0; !was_dir && j < rej->n; j++)
+		for (j = 0; gone && !was_dir && j < rej->n; j++)
 			if (under(rej->v[j].path, p) &&
 			    strcmp(rej->v[j].path, p) != 0)
 				was_dir = 1;

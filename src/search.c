@@ -94,8 +94,17 @@ struct doc {
 	uint16_t	 nname;		/* distinct terms in the name field */
 	uint8_t		 shadowed;
 	uint8_t		 project;
+	uint8_t		 dead;		/* incremental: removed since the base */
 	uint64_t	 namehash;	/* compact normalised name */
 };
+
+/*
+ * Postings come in parts: a built or loaded index has one (its own); an
+ * incremental one (search_index_update()) has the shared base's, whose
+ * docs keep their numbers, and an overlay's for the docs added since,
+ * numbered from nbase on.
+ */
+#define PARTS	2
 
 struct search_index {
 	const struct skill_set	*set;
@@ -116,9 +125,10 @@ struct search_index {
 	int			 fb_dim;	/* embedder.dim */
 	int			 dim;
 	int			 dense_only;	/* cosine for every entry */
-	const float		*vec;		/* ndocs * dim */
+	const float		*vec;		/* nbase * dim, raw (not centred) */
 	const float		*mean;		/* dim */
 	const struct doc	*docs;
+	const struct skill	**dsk;		/* [ndocs] the entry of each doc */
 	uint32_t		 ndocs;
 	size_t			 total;		/* searchable */
 	/* built: the arrays above; loaded: NULL, they point into map */
@@ -126,7 +136,101 @@ struct search_index {
 	struct doc		*own_docs;
 	void			*map;		/* the mapped cache */
 	size_t			 maplen;
+
+	/* Collection statistics: of this index, or recomputed (incremental). */
+	uint32_t		 nlive;		/* docs not dead */
+	int			 derived;	/* scores use the fields below */
+	double			 avg_bm[F_N], avg_gram, avg_pfx;
+	double			*vsum;		/* [dim] sum of live raw vectors */
+
+	/* incremental */
+	struct search_index	*base;		/* shared, a reference held */
+	struct search_index	*over;		/* the docs added since */
+	struct skill_set	 oset;		/* over's entries (borrowed) */
+	uint32_t		 nbase;		/* docs below are base's */
+	const float		*ovec;		/* over's vectors */
+	unsigned		 refs;		/* other holders of a base */
+	char			**bkeys;	/* base: "path", doc; sorted */
+	size_t			 nbkeys;
+	uint64_t		 lsum[F_N + 2];	/* base: field length sums */
+	int			 have_lsum;
 };
+
+/* The bm25 index of part p (0: own or base, 1: overlay), or NULL. */
+static const struct bm25 *
+part_bm(const struct search_index *x, int p, int which)
+{
+	const struct search_index *y = p == 0 ? (x->base ? x->base : x) :
+	    x->over;
+
+	if (y == NULL)
+		return NULL;
+	return which == 0 ? y->bm : which == 1 ? y->gram : y->pfx;
+}
+
+static uint32_t
+part_off(const struct search_index *x, int p)
+{
+	return p == 0 ? 0 : x->nbase;
+}
+
+/* The raw vector of doc d. */
+static const float *
+vec_of(const struct search_index *x, uint32_t d)
+{
+	if (d < x->nbase)
+		return x->vec + (size_t)d * x->dim;
+	return x->ovec + (size_t)(d - x->nbase) * x->dim;
+}
+
+/*
+ * The saturated weight of a posting: precomputed when the statistics are
+ * the index's own, else the same arithmetic with the current averages.
+ */
+static float
+post_sat(const struct search_index *x, int which, const struct bm25 *b,
+    const struct bm25_posting *po)
+{
+	if (!x->derived)
+		return po->sat;
+	if (which == 0)
+		return bm25_sat_avg(b, po, x->avg_bm);
+	return bm25_sat_avg(b, po, which == 1 ? &x->avg_gram : &x->avg_pfx);
+}
+
+/*
+ * Looks a term up in every part (tid[p], -1: absent) and returns its idf
+ * over the live docs, or maxidf when no live doc has it.
+ */
+static double
+term_idf(const struct search_index *x, int which, const char *tok,
+    uint64_t h, long *tid, double maxidf)
+{
+	const struct bm25		*b;
+	const struct bm25_posting	*po;
+	uint32_t			 df = 0, off;
+	size_t				 n, j;
+	int				 p;
+
+	for (p = 0; p < PARTS; p++) {
+		tid[p] = -1;
+		if ((b = part_bm(x, p, which)) == NULL)
+			continue;
+		tid[p] = tok != NULL ? bm25_term(b, tok) :
+		    bm25_term_hashed(b, h);
+		if (!x->derived || tid[p] < 0)
+			continue;
+		po = bm25_postings(b, tid[p], &n);
+		off = part_off(x, p);
+		for (j = 0; j < n; j++)
+			if (!x->docs[off + po[j].doc].dead)
+				df++;
+	}
+	if (!x->derived)
+		return tid[0] >= 0 ? bm25_idf(part_bm(x, 0, which), tid[0]) :
+		    maxidf;
+	return df > 0 ? bm25_idf_n(x->nlive, df) : maxidf;
+}
 
 void
 search_params_default(struct search_params *p)
@@ -363,25 +467,48 @@ center_vec(const struct search_index *x, float *v)
 	center_with(x, x->mean, x->dim, v);
 }
 
-/* Sets mean (dim floats, zeroed) to the damped mean of vec and centres vec. */
+static void	base_keys(struct search_index *);
+
+/*
+ * The mean of n vectors whose sum is sum (dim values), scaled down for
+ * small sets (no reliable background: centre less), into mean.
+ */
 static void
-mean_center(const struct search_index *x, float *vec, float *mean, int dim)
+damped_mean(const double *sum, uint32_t n, int dim, float *mean)
 {
+	int	 j;
+
+	for (j = 0; j < dim; j++)
+		mean[j] = n == 0 ? 0 : (float)(sum[j] / n *
+		    ((double)n / (n + 20.0)));
+}
+
+/* The mean of the live raw vectors, from vsum. */
+static void
+set_mean(struct search_index *x)
+{
+	damped_mean(x->vsum, x->nlive, x->dim, x->own_mean);
+}
+
+/*
+ * Sets mean (dim floats) to the damped mean of the live docs' raw vectors
+ * vec (ndocs * dim), as set_mean() does; the vectors stay raw
+ * (cosine_of() centres them).
+ */
+static void
+raw_mean(const struct search_index *x, const float *vec, float *mean, int dim)
+{
+	double		*sum;
 	uint32_t	 d;
 	int		 j;
 
-	if (x->ndocs == 0)
-		return;
+	sum = xcalloc((size_t)dim, sizeof(*sum));
 	for (d = 0; d < x->ndocs; d++)
-		for (j = 0; j < dim; j++)
-			mean[j] += vec[(size_t)d * dim + j];
-	for (j = 0; j < dim; j++)
-		mean[j] /= (float)x->ndocs;
-	/* Small sets have no reliable background: centre less. */
-	for (j = 0; j < dim; j++)
-		mean[j] *= (float)x->ndocs / (x->ndocs + 20.0f);
-	for (d = 0; d < x->ndocs; d++)
-		center_with(x, mean, dim, vec + (size_t)d * dim);
+		if (!x->docs[d].dead)
+			for (j = 0; j < dim; j++)
+				sum[j] += vec[(size_t)d * dim + j];
+	damped_mean(sum, x->nlive, dim, mean);
+	free(sum);
 }
 
 static int
@@ -403,7 +530,7 @@ link_winners(struct search_index *x)
 	keys = xreallocarray(NULL, x->ndocs ? x->ndocs : 1,
 	    2 * sizeof(*keys));
 	for (i = 0; i < x->ndocs; i++) {
-		const struct skill *s = x->set->v[x->docs[i].skill];
+		const struct skill *s = x->dsk[i];
 
 		if (!x->docs[i].shadowed && s->path != NULL) {
 			keys[2 * nk] = s->path;
@@ -413,7 +540,7 @@ link_winners(struct search_index *x)
 	}
 	qsort(keys, nk, 2 * sizeof(*keys), path_cmp);
 	for (i = 0; i < x->ndocs; i++) {
-		const struct skill *s = x->set->v[x->docs[i].skill];
+		const struct skill *s = x->dsk[i];
 
 		x->own_docs[i].winner = -1;
 		if (!x->docs[i].shadowed)
@@ -523,6 +650,7 @@ search_index_build_params(const struct skill_set *set,
 	}
 	x->docs = x->own_docs = xreallocarray(NULL, set->n ? set->n : 1,
 	    sizeof(*x->own_docs));
+	x->dsk = xreallocarray(NULL, set->n ? set->n : 1, sizeof(*x->dsk));
 	texts = xreallocarray(NULL, set->n ? set->n : 1, sizeof(*texts));
 	tc = text_ctx_new();
 	strlist_init(&tok);
@@ -534,6 +662,7 @@ search_index_build_params(const struct skill_set *set,
 		d = x->ndocs++;
 		memset(&x->own_docs[d], 0, sizeof(x->own_docs[d]));
 		x->own_docs[d].skill = (uint32_t)i;
+		x->dsk[d] = s;
 		x->own_docs[d].shadowed = s->shadowed_by != NULL;
 		x->own_docs[d].project = s->is_project != 0;
 		if (!x->own_docs[d].shadowed)
@@ -572,7 +701,13 @@ search_index_build_params(const struct skill_set *set,
 		search_index_free(x);
 		return rv;
 	}
-	mean_center(x, x->own_vec, x->own_mean, x->dim);
+	x->nbase = x->nlive = x->ndocs;
+	base_keys(x);		/* for later updates, while the entries live */
+	x->vsum = xcalloc((size_t)x->dim, sizeof(*x->vsum));
+	for (d = 0; d < x->ndocs; d++)
+		for (j = 0; j < (size_t)x->dim; j++)
+			x->vsum[j] += x->vec[(size_t)d * x->dim + j];
+	set_mean(x);
 	*out = x;
 	return SR_OK;
 }
@@ -589,9 +724,18 @@ search_index_free(struct search_index *x)
 {
 	if (x == NULL)
 		return;
-	bm25_free(x->bm);
-	bm25_free(x->gram);
-	bm25_free(x->pfx);
+	if (x->base == NULL && x->over == NULL &&
+	    __atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) > 0 &&
+	    __atomic_fetch_sub(&x->refs, 1, __ATOMIC_ACQ_REL) > 0)
+		return;		/* a base still used by incremental indexes */
+	search_index_free(x->base);
+	search_index_free(x->over);
+	free(x->oset.v);
+	for (size_t i = 0; i < x->nbkeys; i++)
+		free(x->bkeys[2 * i]);
+	free(x->bkeys);
+	free(x->vsum);
+	free(x->dsk);
 	embed_free(x->emb);
 	free(x->emb_note);
 	if (x->fb != NULL) {
@@ -601,6 +745,16 @@ search_index_free(struct search_index *x)
 		free(x->fb);
 	}
 	pthread_mutex_destroy(&x->fb_lock);
+	if (x->base != NULL) {
+		/* Borrowed from base and over: only the own arrays go. */
+		free(x->own_mean);
+		free(x->own_docs);
+		free(x);
+		return;
+	}
+	bm25_free(x->bm);
+	bm25_free(x->gram);
+	bm25_free(x->pfx);
 	free(x->own_vec);
 	free(x->own_mean);
 	free(x->own_docs);
@@ -630,15 +784,15 @@ search_result_done(struct search_result *r)
 struct query {
 	char		*text;		/* for the embedder */
 	struct strlist	 terms;		/* distinct, normalised, stemmed */
-	long		 tid[SEARCH_QUERY_TERMS];
+	long		 tid[SEARCH_QUERY_TERMS][PARTS];
 	double		 idf[SEARCH_QUERY_TERMS];
 	uint64_t	 required;	/* bit i: terms.v[i] is required */
 	double		 idf_sum;
 	uint64_t	 compact;
-	long		*gid;		/* n-gram term ids, -1 unknown */
+	long		(*gid)[PARTS];	/* n-gram term ids, -1 unknown */
 	uint64_t	*ghash;
 	struct strlist	 pterms;
-	long		 pid[SEARCH_QUERY_TERMS];
+	long		 pid[SEARCH_QUERY_TERMS][PARTS];
 	double		 pidf[SEARCH_QUERY_TERMS];
 	double		 pidf_sum;
 	double		*gidf;
@@ -687,9 +841,8 @@ query_gram(void *arg, const char *t, size_t len)
 		if (q->ghash[i] == h)
 			return;
 	q->ghash[q->ngrams] = h;
-	q->gid[q->ngrams] = bm25_term_hashed(k->x->gram, h);
-	q->gidf[q->ngrams] = q->gid[q->ngrams] >= 0 ?
-	    bm25_idf(k->x->gram, q->gid[q->ngrams]) : k->maxidf;
+	q->gidf[q->ngrams] = term_idf(k->x, 1, NULL, h, q->gid[q->ngrams],
+	    k->maxidf);
 	q->gidf_sum += q->gidf[q->ngrams];
 	q->ngrams++;
 }
@@ -734,9 +887,8 @@ query_pfx(const struct search_index *x, struct query *q, double maxidf)
 	text_tokenize_cb(NULL, q->text, TEXT_STOP, query_pfx_tok, &q->pterms,
 	    256);
 	for (i = 0; i < q->pterms.n; i++) {
-		q->pid[i] = bm25_term(x->pfx, q->pterms.v[i]);
-		q->pidf[i] = q->pid[i] >= 0 ? bm25_idf(x->pfx, q->pid[i]) :
-		    maxidf;
+		q->pidf[i] = term_idf(x, 2, q->pterms.v[i], 0, q->pid[i],
+		    maxidf);
 		q->pidf_sum += q->pidf[i];
 	}
 }
@@ -781,14 +933,13 @@ query_parse(const struct search_index *x, const char *raw, struct query *q)
 	strlist_done(&words);
 	text_ctx_free(tc);
 
-	maxidf = log(1.0 + (bm25_ndocs(x->bm) + 0.5) / 0.5);
+	maxidf = log(1.0 + (x->nlive + 0.5) / 0.5);
 	query_grams(x, q, maxidf);
 	if (x->pfx != NULL)
 		query_pfx(x, q, maxidf);
 	for (i = 0; i < q->terms.n; i++) {
-		q->tid[i] = bm25_term(x->bm, q->terms.v[i]);
-		q->idf[i] = q->tid[i] >= 0 ? bm25_idf(x->bm, q->tid[i]) :
-		    maxidf;
+		q->idf[i] = term_idf(x, 0, q->terms.v[i], 0, q->tid[i],
+		    maxidf);
 		q->idf_sum += q->idf[i];
 	}
 }
@@ -818,7 +969,11 @@ struct scratch {
 	float		*part;		/* raw without the cosine, NAN: none */
 	float		*qv;		/* the query vector */
 	char		*vec_error;	/* the query could not be embedded */
-	const float	*vec;		/* the entry vectors cosines use */
+	/* The vector space cosines use: raw vectors, centred on mean. */
+	const float	*vec;		/* docs below nbase */
+	const float	*ovec;		/* the others (an overlay's) */
+	uint32_t	 nbase;
+	const float	*mean;
 	int		 dim;
 };
 
@@ -871,7 +1026,7 @@ eligible(const struct search_index *x, const struct search_opts *o,
 		return 0;
 	if ((sc->mask[d] & q->required) != q->required)
 		return 0;
-	s = x->set->v[x->docs[d].skill];
+	s = x->dsk[d];
 	if (o->kind >= 0 && (int)s->kind != o->kind)
 		return 0;
 	if (o->tags != NULL && o->tags->n > 0) {
@@ -888,15 +1043,16 @@ struct cand {
 	uint32_t	 doc;
 	double		 score;		/* calibrated, boosted, no margin */
 	double		 raw;
+	const char	*path;		/* ties: by path, whatever the numbering */
 };
 
-/* Min-heap on score of size k (ties: the later doc is smaller). */
+/* Min-heap on score of size k (ties: the later path is smaller). */
 static int
 cand_less(const struct cand *a, const struct cand *b)
 {
 	if (a->score != b->score)
 		return a->score < b->score;
-	return a->doc > b->doc;
+	return strcmp(a->path, b->path) > 0;
 }
 
 static void
@@ -977,35 +1133,52 @@ lexical_pass(const struct search_index *x, const struct query *q,
     struct scratch *sc)
 {
 	const struct bm25_posting	*po;
+	const struct bm25		*b;
 	size_t				 i, j, n;
+	uint32_t			 off, d;
+	int				 p;
 
 	for (i = 0; i < q->terms.n; i++) {
-		if (q->tid[i] < 0)
-			continue;
-		po = bm25_postings(x->bm, q->tid[i], &n);
-		for (j = 0; j < n; j++) {
-			uint32_t d = po[j].doc;
-
-			sc->lex[d] += (float)(q->idf[i] * po[j].sat);
-			sc->cov[d] += (float)q->idf[i];
-			sc->mask[d] |= 1ULL << i;
-			if (po[j].fields & (1u << F_NAME))
-				sc->nmask[d] |= 1ULL << i;
+		for (p = 0; p < PARTS; p++) {
+			if (q->tid[i][p] < 0 || (b = part_bm(x, p, 0)) == NULL)
+				continue;
+			po = bm25_postings(b, q->tid[i][p], &n);
+			off = part_off(x, p);
+			for (j = 0; j < n; j++) {
+				if (x->docs[d = off + po[j].doc].dead)
+					continue;
+				sc->lex[d] += (float)(q->idf[i] *
+				    post_sat(x, 0, b, &po[j]));
+				sc->cov[d] += (float)q->idf[i];
+				sc->mask[d] |= 1ULL << i;
+				if (po[j].fields & (1u << F_NAME))
+					sc->nmask[d] |= 1ULL << i;
+			}
 		}
 	}
 	for (i = 0; i < q->ngrams; i++) {
-		if (q->gid[i] < 0)
-			continue;
-		po = bm25_postings(x->gram, q->gid[i], &n);
-		for (j = 0; j < n; j++)
-			sc->gram[po[j].doc] += (float)(q->gidf[i] * po[j].sat);
+		for (p = 0; p < PARTS; p++) {
+			if (q->gid[i][p] < 0 || (b = part_bm(x, p, 1)) == NULL)
+				continue;
+			po = bm25_postings(b, q->gid[i][p], &n);
+			off = part_off(x, p);
+			for (j = 0; j < n; j++)
+				if (!x->docs[d = off + po[j].doc].dead)
+					sc->gram[d] += (float)(q->gidf[i] *
+					    post_sat(x, 1, b, &po[j]));
+		}
 	}
 	for (i = 0; x->pfx != NULL && i < q->pterms.n; i++) {
-		if (q->pid[i] < 0)
-			continue;
-		po = bm25_postings(x->pfx, q->pid[i], &n);
-		for (j = 0; j < n; j++)
-			sc->pfx[po[j].doc] += (float)(q->pidf[i] * po[j].sat);
+		for (p = 0; p < PARTS; p++) {
+			if (q->pid[i][p] < 0 || (b = part_bm(x, p, 2)) == NULL)
+				continue;
+			po = bm25_postings(b, q->pid[i][p], &n);
+			off = part_off(x, p);
+			for (j = 0; j < n; j++)
+				if (!x->docs[d = off + po[j].doc].dead)
+					sc->pfx[d] += (float)(q->pidf[i] *
+					    post_sat(x, 2, b, &po[j]));
+		}
 	}
 }
 
@@ -1017,13 +1190,30 @@ lexical_evidence(const struct query *q, const struct scratch *sc, uint32_t d)
 	    (q->gidf_sum > 0 && sc->gram[d] >= MIN_GRAM * q->gidf_sum);
 }
 
-/* The cosine of d, computed on first use. */
+/*
+ * The cosine of d, computed on first use: of the query vector (centred
+ * and normalised in vector_pass()) and d's raw vector centred on the mean
+ * of the live docs, so that adding or removing docs needs no pass over
+ * the others.
+ */
 static float
 cosine_of(const struct search_index *x, struct scratch *sc, uint32_t d)
 {
+	const float	*v;
+	double		 a = 0, b = 0;
+	float		 c, w;
+	int		 i;
+
 	if (!sc->hascos[d]) {
-		sc->cos[d] = embed_dot(sc->qv, sc->vec + (size_t)d * sc->dim,
-		    sc->dim);
+		v = d < sc->nbase ? sc->vec + (size_t)d * sc->dim :
+		    sc->ovec + (size_t)(d - sc->nbase) * sc->dim;
+		c = x->p.center > 0 ? (float)x->p.center : 0;
+		for (i = 0; i < sc->dim; i++) {
+			w = v[i] - c * sc->mean[i];
+			a += (double)sc->qv[i] * w;
+			b += (double)w * w;
+		}
+		sc->cos[d] = b > 0 ? (float)(a / sqrt(b)) : 0;
 		sc->hascos[d] = 1;
 	}
 	return sc->cos[d];
@@ -1081,13 +1271,15 @@ fallback_space(const struct search_index *cx, const char *text,
 		texts = xreallocarray(NULL, x->ndocs ? x->ndocs : 1,
 		    sizeof(*texts));
 		for (d = 0; d < x->ndocs; d++)
-			texts[d] = embed_text(x->set->v[x->docs[d].skill]);
+			/* A dead doc's entry may be gone: no text, no vector. */
+			texts[d] = x->docs[d].dead ? xstrdup("") :
+			    embed_text(x->dsk[d]);
 		rv = fb->emb->embed(fb->emb, (const char *const *)texts,
 		    x->ndocs, fb->vec, cause);
 		for (d = 0; d < x->ndocs; d++)
 			free(texts[d]);
 		free(texts);
-		mean_center(x, fb->vec, fb->mean, dim);
+		raw_mean(x, fb->vec, fb->mean, dim);
 		x->fb = fb;
 	}
 	pthread_mutex_unlock(&x->fb_lock);
@@ -1099,6 +1291,9 @@ fallback_space(const struct search_index *cx, const char *text,
 		return rv;
 	center_with(x, fb->mean, dim, sc->qv);
 	sc->vec = fb->vec;
+	sc->ovec = NULL;
+	sc->nbase = x->ndocs;
+	sc->mean = fb->mean;
 	sc->dim = dim;
 	return SR_OK;
 }
@@ -1127,6 +1322,9 @@ vector_pass(const struct search_index *x, const struct search_opts *o,
 
 	sc->qv = xcalloc((size_t)x->dim, sizeof(*sc->qv));
 	sc->vec = x->vec;
+	sc->ovec = x->ovec;
+	sc->nbase = x->nbase;
+	sc->mean = x->mean;
 	sc->dim = x->dim;
 	texts[0] = q->text;
 	rv = (x->emb->embed_query != NULL ? x->emb->embed_query :
@@ -1163,6 +1361,15 @@ vector_pass(const struct search_index *x, const struct search_opts *o,
 	return SR_OK;
 }
 
+static int
+skill_path_cmp(const void *a, const void *b)
+{
+	const struct skill *x = *(const struct skill *const *)a;
+	const struct skill *y = *(const struct skill *const *)b;
+
+	return strcmp(x->path ? x->path : "", y->path ? y->path : "");
+}
+
 static void
 attach_shadowed(const struct search_index *x, const struct query *q,
     struct scratch *sc, struct search_result *res,
@@ -1192,7 +1399,7 @@ attach_shadowed(const struct search_index *x, const struct query *q,
 		res->v[i].shadowed = xreallocarray(res->v[i].shadowed,
 		    res->v[i].n_shadowed + 1, sizeof(*res->v[i].shadowed));
 		res->v[i].shadowed[res->v[i].n_shadowed++] =
-		    x->set->v[x->docs[d].skill];
+		    x->dsk[d];
 	}
 }
 
@@ -1307,6 +1514,7 @@ run_text(const struct search_index *x, const struct search_opts *o,
 		if (!isfinite(sc.graw[d]))
 			continue;
 		c.doc = d;
+		c.path = x->dsk[d]->path != NULL ? x->dsk[d]->path : "";
 		c.raw = sc.graw[d];
 		c.score = calibrate(x, c.raw, 0);
 		if (x->docs[d].project)
@@ -1320,7 +1528,7 @@ run_text(const struct search_index *x, const struct search_opts *o,
 	res->v = xcalloc(res->n ? res->n : 1, sizeof(*res->v));
 	for (i = 0; i < res->n; i++) {
 		d = heap[i].doc;
-		res->v[i].skill = x->set->v[x->docs[d].skill];
+		res->v[i].skill = x->dsk[d];
 		res->v[i].score = heap[i].score;
 		margin = 0;
 		boost = x->docs[d].project ? x->project_boost : 0;
@@ -1344,10 +1552,14 @@ run_text(const struct search_index *x, const struct search_opts *o,
 			if (v != d)
 				cJSON_AddStringToObject(res->v[i].explain,
 				    "matched_via",
-				    x->set->v[x->docs[v].skill]->path);
+				    x->dsk[v]->path);
 		}
 	}
 	attach_shadowed(x, &q, &sc, res, heap, res->n);
+	for (i = 0; i < res->n; i++)
+		if (res->v[i].n_shadowed > 1)
+			qsort(res->v[i].shadowed, res->v[i].n_shadowed,
+			    sizeof(*res->v[i].shadowed), skill_path_cmp);
 out:
 	res->embed_error = sc.vec_error;
 	sc.vec_error = NULL;
@@ -1388,7 +1600,7 @@ run_select(const struct search_index *x, const struct search_opts *o,
 	for (i = 0; i < names.n; i++) {
 		found = 0;
 		for (d = 0; d < x->ndocs; d++) {
-			const struct skill *s = x->set->v[x->docs[d].skill];
+			const struct skill *s = x->dsk[d];
 
 			if (!x->docs[d].shadowed && s->uid != NULL &&
 			    strcmp(s->uid, names.v[i]) == 0) {
@@ -1399,7 +1611,7 @@ run_select(const struct search_index *x, const struct search_opts *o,
 		if (found)
 			continue;
 		for (d = 0; d < x->ndocs; d++) {
-			const struct skill *s = x->set->v[x->docs[d].skill];
+			const struct skill *s = x->dsk[d];
 
 			if (!x->docs[d].shadowed && s->name != NULL &&
 			    strcasecmp(s->name, names.v[i]) == 0)
@@ -1463,7 +1675,7 @@ search_run(const struct search_index *x, const struct search_opts *o,
 /* ---- cache file ------------------------------------------------------- */
 
 #define CACHE_MAGIC	"srsearch"
-#define CACHE_VERSION	2	/* 2: flat arrays, used in place */
+#define CACHE_VERSION	3	/* 2: flat arrays, used in place; 3: raw vectors, tf */
 #define CACHE_MAX	((uint64_t)1 << 34)	/* a sanity cap */
 
 /*
@@ -1617,6 +1829,11 @@ search_index_save(const struct search_index *x, const char *path,
 	int		 rv = SR_IO;
 
 	*cause = NULL;
+	if (x->base != NULL) {
+		xasprintf(cause, "%s: an incremental index is not saved "
+		    "(build one)", path);
+		return SR_USAGE;
+	}
 	buf_init(&b, 0);
 	buf_add(&b, CACHE_MAGIC, 8);
 	v[0] = cache_key(x->set, &x->p, x->emb);
@@ -1705,8 +1922,12 @@ search_index_load(const struct skill_set *set, const struct config *cfg,
 		goto stale;
 	for (d = 0; d < x->ndocs; d++)
 		if (x->docs[d].skill >= set->n || (x->docs[d].winner >= 0 &&
-		    (uint32_t)x->docs[d].winner >= x->ndocs))
+		    (uint32_t)x->docs[d].winner >= x->ndocs) || x->docs[d].dead)
 			goto stale;
+	x->dsk = xreallocarray(NULL, x->ndocs ? x->ndocs : 1, sizeof(*x->dsk));
+	for (d = 0; d < x->ndocs; d++)
+		x->dsk[d] = set->v[x->docs[d].skill];
+	x->nbase = x->nlive = x->ndocs;
 	if ((x->bm = bm25_read(&r)) == NULL ||
 	    (x->gram = bm25_read(&r)) == NULL ||
 	    bm25_ndocs(x->bm) != x->ndocs || bm25_ndocs(x->gram) != x->ndocs)
@@ -1720,4 +1941,252 @@ stale:
 	search_index_free(x);
 	xasprintf(cause, "%s: stale or damaged search cache", path);
 	return SR_NOTFOUND;
+}
+
+/* ---- incremental update ---------------------------------------------- */
+
+static int
+ptr_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const void *const *)a;
+	uintptr_t y = (uintptr_t)*(const void *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+in_ptrs(const struct skill *const *v, size_t n, const struct skill *s)
+{
+	return n > 0 && bsearch(&s, v, n, sizeof(*v), ptr_cmp) != NULL;
+}
+
+/*
+ * The base's winners by path, copied: once the snapshot the base was
+ * built for is gone, its entries may be too. Built on the first update,
+ * while they are all alive.
+ */
+static void
+base_keys(struct search_index *b)
+{
+	uint32_t	 d;
+
+	if (b->bkeys != NULL)
+		return;
+	b->bkeys = xreallocarray(NULL, b->ndocs + 1, 2 * sizeof(*b->bkeys));
+	for (d = 0; d < b->ndocs; d++) {
+		if (b->docs[d].shadowed || b->dsk[d]->path == NULL)
+			continue;
+		b->bkeys[2 * b->nbkeys] = xstrdup(b->dsk[d]->path);
+		b->bkeys[2 * b->nbkeys + 1] = (char *)(uintptr_t)d;
+		b->nbkeys++;
+	}
+	if (b->nbkeys > 1)
+		qsort(b->bkeys, b->nbkeys, 2 * sizeof(*b->bkeys), path_cmp);
+}
+
+/* The live, unshadowed doc at path: the overlay's first, then the base's. */
+static int32_t
+find_winner(const struct search_index *x, const char *path)
+{
+	char		**hit;
+	uint32_t	  d;
+
+	if (path == NULL)
+		return -1;
+	for (d = x->nbase; d < x->ndocs; d++)
+		if (!x->docs[d].shadowed && strcmp(x->dsk[d]->path, path) == 0)
+			return (int32_t)d;
+	hit = x->base->nbkeys == 0 ? NULL : bsearch(&path, x->base->bkeys,
+	    x->base->nbkeys, 2 * sizeof(*x->base->bkeys), path_cmp);
+	if (hit == NULL)
+		return -1;
+	d = (uint32_t)(uintptr_t)hit[1];
+	return x->docs[d].shadowed ? -1 : (int32_t)d;
+}
+
+static void
+vec_add(double *sum, const float *v, int dim, double sign)
+{
+	int	 i;
+
+	for (i = 0; i < dim; i++)
+		sum[i] += sign * v[i];
+}
+
+size_t
+search_index_pending(const struct search_index *x)
+{
+	uint32_t	 d, dead = 0;
+
+	if (x->base == NULL)
+		return 0;
+	for (d = 0; d < x->nbase; d++)
+		dead += x->docs[d].dead;
+	return (size_t)(x->ndocs - x->nbase) + dead;
+}
+
+int
+search_index_update(const struct search_index *old,
+    const struct skill_set *set, const struct skill *const *gone,
+    size_t ngone, const struct skill *const *added, size_t nadded,
+    const struct config *cfg, struct search_index **out, char **cause)
+{
+	struct search_index	*x, *base;
+	const struct skill	**gs;
+	struct doc		*docs;
+	uint64_t		 sum[F_N + 2];
+	uint32_t		 d, k;
+	size_t			 i;
+	int			 f, rv;
+
+	*out = NULL;
+	*cause = NULL;
+	base = old->base != NULL ? old->base : (struct search_index *)old;
+	x = xcalloc(1, sizeof(*x));
+	x->set = set;
+	x->p = old->p;
+	x->miss_threshold = old->miss_threshold;
+	x->project_boost = old->project_boost;
+	if ((rv = open_embedder(x, cfg, cause)) != SR_OK ||
+	    x->dim != old->dim || x->dense_only != old->dense_only ||
+	    strcmp(x->emb->name, old->emb->name) != 0) {
+		/* Another vector space than old's: only a build will do. */
+		embed_free(x->emb);
+		free(x->emb_note);
+		pthread_mutex_destroy(&x->fb_lock);
+		free(x);
+		if (rv == SR_OK)
+			*cause = xstrdup("the embedder changed: build the index");
+		return rv != SR_OK ? rv : SR_USAGE;
+	}
+	if (old->base == NULL)
+		base_keys(base);	/* a loaded index: on its first update */
+	__atomic_add_fetch(&base->refs, 1, __ATOMIC_RELAXED);
+	x->base = base;
+	x->derived = 1;
+	x->bm = base->bm;
+	x->gram = base->gram;
+	x->pfx = base->pfx;
+	x->vec = base->vec;
+	x->nbase = base->ndocs;
+
+	gs = xreallocarray(NULL, ngone + 1, sizeof(*gs));
+	if (ngone > 0)
+		memcpy(gs, gone, ngone * sizeof(*gs));
+	if (ngone > 1)
+		qsort(gs, ngone, sizeof(*gs), ptr_cmp);
+	/* The overlay: the old one's docs still there, and the new ones. */
+	skill_set_init(&x->oset);
+	for (d = old->nbase; d < old->ndocs; d++)
+		if (!in_ptrs(gs, ngone, old->dsk[d]))
+			skill_set_add(&x->oset, (struct skill *)old->dsk[d]);
+	for (i = 0; i < nadded; i++)
+		if (!added[i]->disable_model_invocation)
+			skill_set_add(&x->oset, (struct skill *)added[i]);
+	if (x->oset.n > 0 && (rv = search_index_build_params(&x->oset, cfg,
+	    &x->p, &x->over, cause)) != SR_OK) {
+		free(gs);
+		search_index_free(x);
+		return rv;
+	}
+	if (x->over != NULL && (x->over->dim != x->dim ||
+	    strcmp(x->over->emb->name, x->emb->name) != 0)) {
+		/* The overlay fell back to another embedder. */
+		free(gs);
+		search_index_free(x);
+		*cause = xstrdup("the overlay's embedder differs: build the index");
+		return SR_USAGE;
+	}
+	x->ovec = x->over != NULL ? x->over->vec : NULL;
+	x->ndocs = x->nbase + (x->over != NULL ? x->over->ndocs : 0);
+	x->docs = docs = xcalloc(x->ndocs ? x->ndocs : 1, sizeof(*docs));
+	x->own_docs = docs;
+	x->dsk = xreallocarray(NULL, x->ndocs ? x->ndocs : 1, sizeof(*x->dsk));
+
+	/* The sum of the live vectors: the old one, moved by what changed. */
+	x->vsum = xcalloc((size_t)x->dim, sizeof(*x->vsum));
+	if (old->vsum != NULL)
+		memcpy(x->vsum, old->vsum, (size_t)x->dim * sizeof(*x->vsum));
+	else
+		for (d = 0; d < old->ndocs; d++)
+			if (!old->docs[d].dead)
+				vec_add(x->vsum, vec_of(old, d), x->dim, 1);
+	for (d = old->nbase; d < old->ndocs; d++)
+		vec_add(x->vsum, vec_of(old, d), x->dim, -1);
+	for (d = 0; d < x->nbase; d++) {
+		docs[d] = old->docs[d];
+		x->dsk[d] = old->dsk[d];
+		if (!docs[d].dead && in_ptrs(gs, ngone, x->dsk[d])) {
+			docs[d].dead = docs[d].shadowed = 1;
+			docs[d].winner = -1;
+			vec_add(x->vsum, vec_of(old, d), x->dim, -1);
+		}
+	}
+	free(gs);
+	for (k = 0; x->over != NULL && k < x->over->ndocs; k++) {
+		docs[x->nbase + k] = x->over->docs[k];
+		docs[x->nbase + k].winner = -1;
+		x->dsk[x->nbase + k] = x->over->dsk[k];
+		vec_add(x->vsum, x->over->vec + (size_t)k * x->dim, x->dim, 1);
+	}
+
+	/* Collection statistics over the live docs: the base's less the dead. */
+	if (!base->have_lsum) {
+		for (f = 0; f < F_N; f++)
+			base->lsum[f] = bm25_len_sum(base->bm, f);
+		base->lsum[F_N] = bm25_len_sum(base->gram, 0);
+		base->lsum[F_N + 1] = base->pfx != NULL ?
+		    bm25_len_sum(base->pfx, 0) : 0;
+		base->have_lsum = 1;
+	}
+	memcpy(sum, base->lsum, sizeof(sum));
+	x->nlive = x->nbase;
+	for (d = 0; d < x->nbase; d++) {
+		if (!docs[d].dead)
+			continue;
+		x->nlive--;
+		for (f = 0; f < F_N; f++)
+			sum[f] -= bm25_len(base->bm, d, f);
+		sum[F_N] -= bm25_len(base->gram, d, 0);
+		if (base->pfx != NULL)
+			sum[F_N + 1] -= bm25_len(base->pfx, d, 0);
+	}
+	if (x->over != NULL) {
+		x->nlive += x->over->ndocs;
+		for (f = 0; f < F_N; f++)
+			sum[f] += bm25_len_sum(x->over->bm, f);
+		sum[F_N] += bm25_len_sum(x->over->gram, 0);
+		if (x->over->pfx != NULL)
+			sum[F_N + 1] += bm25_len_sum(x->over->pfx, 0);
+	}
+	for (f = 0; f < F_N + 2; f++) {
+		double a = x->nlive ? (double)sum[f] / x->nlive : 0;
+
+		if (a <= 0)
+			a = 1;	/* as bm25_finish() */
+		if (f < F_N)
+			x->avg_bm[f] = a;
+		else if (f == F_N)
+			x->avg_gram = a;
+		else
+			x->avg_pfx = a;
+	}
+	x->mean = x->own_mean = xcalloc((size_t)x->dim, sizeof(float));
+	set_mean(x);
+
+	/* Winners: kept while alive, else found again by path. */
+	for (d = 0; d < x->ndocs; d++) {
+		int32_t w = docs[d].winner;
+
+		if (!docs[d].shadowed || docs[d].dead)
+			continue;
+		if (d >= x->nbase || w < 0 || (uint32_t)w >= x->nbase ||
+		    docs[w].dead)
+			docs[d].winner = find_winner(x, x->dsk[d]->shadowed_by);
+	}
+	for (d = 0; d < x->ndocs; d++)
+		if (!docs[d].shadowed)
+			x->total++;
+	*out = x;
+	return SR_OK;
 }
