@@ -473,13 +473,16 @@ put_reject(sqlite3_stmt *rins, const struct store_reject *r)
 	return sqlite3_step(rins) == SQLITE_DONE ? 0 : -1;
 }
 
+/* replace: an entry replaces the row with its path (else a duplicate fails). */
 static int
-prepare_puts(struct store *st, sqlite3_stmt **ins, sqlite3_stmt **rins,
-    char **cause)
+prepare_puts(struct store *st, int replace, sqlite3_stmt **ins,
+    sqlite3_stmt **rins, char **cause)
 {
-	if (sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO entries ("
-	    ENTRY_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-	    "?,?,?)", -1, ins, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(st->db, replace ? "INSERT OR REPLACE INTO "
+	    "entries (" ENTRY_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+	    "?,?,?,?,?,?,?,?,?,?)" : "INSERT INTO entries (" ENTRY_COLS
+	    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	    -1, ins, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO rejected (path,"
 	    " size, mtime_ns, hash, rule, reason, skipped) VALUES"
 	    " (?,?,?,?,?,?,?)", -1, rins, NULL) != SQLITE_OK)
@@ -489,14 +492,14 @@ prepare_puts(struct store *st, sqlite3_stmt **ins, sqlite3_stmt **rins,
 
 /* Writes the entries and rejects, then meta.digest, then commits. */
 static int
-put_all(struct store *st, struct skill *const *v, size_t n,
+put_all(struct store *st, int replace, struct skill *const *v, size_t n,
     const struct store_rejects *rej, const char *digest, char **cause)
 {
 	sqlite3_stmt	*ins = NULL, *rins = NULL;
 	size_t		 i;
 	int		 rv;
 
-	if ((rv = prepare_puts(st, &ins, &rins, cause)) != 0)
+	if ((rv = prepare_puts(st, replace, &ins, &rins, cause)) != 0)
 		goto fail;
 	for (i = 0; i < n; i++) {
 		if (put_entry(ins, v[i]) == -1) {
@@ -537,7 +540,7 @@ store_replace(struct store *st, const struct skill_set *set,
 		exec(st, "ROLLBACK", NULL);
 		return rv;
 	}
-	return put_all(st, set->v, set->n, rej, digest, cause);
+	return put_all(st, 0, set->v, set->n, rej, digest, cause);
 }
 
 static int
@@ -585,7 +588,7 @@ store_update(struct store *st, const struct store_delta *d,
 		exec(st, "ROLLBACK", NULL);
 		return rv;
 	}
-	return put_all(st, d->up, d->nup, d->rej, digest, cause);
+	return put_all(st, 1, d->up, d->nup, d->rej, digest, cause);
 }
 
 char *

@@ -63,7 +63,7 @@ const env = {
   SKILLS_RADAR_CONFIG: cfg,
 };
 
-transport = new StdioClientTransport({ command: SR, args: ['serve', '--watch'], env, stderr: 'pipe' });
+transport = new StdioClientTransport({ command: SR, args: ['-v', 'serve', '--watch'], env, stderr: 'pipe' });
 let stderr = '';
 transport.stderr?.on('data', (d) => { stderr += d; });
 const client = new Client({ name: 'watch-test', version: '1' });
@@ -147,6 +147,16 @@ await step('symlink swap', () => {
 
 await step('root created late', () => skill(path.join(late, 'late-one'), 'late-one', 'Calibrate a telescope mount.'),
   async () => (await names('calibrate telescope mount')).includes('late-one'), 3);
+
+await step('root deleted', () => rmSync(late, { recursive: true }),
+  async () => !(await names('calibrate telescope mount')).includes('late-one'), 2);
+
+await step('root recreated', () => skill(path.join(late, 'late-two'), 'late-two', 'Restring a violin bow.'),
+  async () => (await names('restring violin bow')).includes('late-two'), 3);
+
+// Edits go the per-path way (the -v log names the paths of each batch).
+ok(/reloaded: \d+ skills \([\d.]+ ms; \d+ paths?\)/.test(stderr),
+  'edits are applied per path, not by a full rescan', stderr.slice(0, 400));
 
 // A burst of 500 new skills, while searches keep running.
 let searching = true, searchErrors = 0, searches = 0;
