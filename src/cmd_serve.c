@@ -70,6 +70,7 @@ on_reload(void *arg, int changed, double ms, const char *what)
 {
 	struct reload_ctx	*r = arg;
 	struct engine		*e = mcp_server_engine(r->srv);
+	const struct engine_snap *sn;
 	char			*cause = NULL;
 
 	if (!changed)
@@ -77,12 +78,14 @@ on_reload(void *arg, int changed, double ms, const char *what)
 	if (r->ctx->verbose)
 		fprintf(stderr, "skills-radar: reloaded: %zu skills (%.1f ms; "
 		    "%s)\n", engine_count(e), ms, what);
-	/* Only this thread reloads, so the entries stay put meanwhile. */
-	if (miniindex_auto(r->ctx->cfg, engine_skills(e),
+	/* A snapshot: the search index's compaction swaps on its own thread. */
+	sn = engine_snap_get(e);
+	if (miniindex_auto(r->ctx->cfg, engine_snap_skills(sn),
 	    engine_sanitizer(e), NULL, &cause) != 0) {
 		cmd_warn("mini-index: %s", cause);
 		free(cause);
 	}
+	engine_snap_put(e, sn);
 	if (r->stdio)
 		mcp_stdio_notify(STDOUT_FILENO,
 		    "notifications/resources/list_changed");
@@ -223,11 +226,17 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 	if ((rv = cmd_engine_open(ctx, ENGINE_BACKGROUND | ENGINE_QUIET, &e)) != 0)
 		return rv;
 	/* mini_index.auto: the serve-time rescan is an index run too. */
-	if (miniindex_auto(cfg, engine_skills(e), engine_sanitizer(e), NULL,
-	    &cause) != 0) {
-		cmd_warn("mini-index: %s", cause);
-		free(cause);
-		cause = NULL;
+	{
+		/* A snapshot: that rescan runs on its own thread. */
+		const struct engine_snap *sn = engine_snap_get(e);
+
+		if (miniindex_auto(cfg, engine_snap_skills(sn),
+		    engine_sanitizer(e), NULL, &cause) != 0) {
+			cmd_warn("mini-index: %s", cause);
+			free(cause);
+			cause = NULL;
+		}
+		engine_snap_put(e, sn);
 	}
 	if ((rv = mcp_server_new(e, cfg, &srv, &cause)) != 0) {
 		engine_free(e);

@@ -100,7 +100,8 @@ int	 engine_list(struct engine *, const struct list_filter *, cJSON **out,
 
 /*
  * Every entry, shadowed included, in index order (borrowed). Valid until
- * the next engine_reload(): only for callers that do not reload while
+ * the next engine_reload() or update (whose background compaction swaps
+ * later on its own thread): only for callers that do not update while
  * they use it (the CLI). Servers take a snapshot instead.
  */
 const struct skill_set *engine_skills(struct engine *);
