@@ -211,10 +211,12 @@ same_results(const struct search_index *a, const struct search_index *b,
 			same = 0;
 			break;
 		}
-		qsort(ra.v[i].shadowed, ra.v[i].n_shadowed,
-		    sizeof(*ra.v[i].shadowed), cmp_path);
-		qsort(rb.v[i].shadowed, rb.v[i].n_shadowed,
-		    sizeof(*rb.v[i].shadowed), cmp_path);
+		if (ra.v[i].n_shadowed > 1) {
+			qsort(ra.v[i].shadowed, ra.v[i].n_shadowed,
+			    sizeof(*ra.v[i].shadowed), cmp_path);
+			qsort(rb.v[i].shadowed, rb.v[i].n_shadowed,
+			    sizeof(*rb.v[i].shadowed), cmp_path);
+		}
 		for (j = 0; j < ra.v[i].n_shadowed; j++)
 			if (strcmp(ra.v[i].shadowed[j]->path,
 			    rb.v[i].shadowed[j]->path) != 0) {
