@@ -25,6 +25,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       libyaml-0-2 libsqlite3-0 libcjson1 libpcre2-8-0 libutf8proc2 \
       libstemmer0d libmicrohttpd12 libncursesw6 libtinfo6 \
+      libpq5 \
       libcurl4 curl ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /out/ /

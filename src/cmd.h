@@ -8,6 +8,7 @@
 #ifndef SR_CMD_H
 #define SR_CMD_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
@@ -83,5 +84,17 @@ struct engine;
 int	cmd_engine_open(struct cmd_ctx *, int flags, struct engine **out);
 /* Prints a cause to stderr as "skills-radar: cause", frees it, returns rv. */
 int	cmd_fail(int rv, char *cause);
+
+/*
+ * Long-running commands (serve, index --watch): cmd_block_signals()
+ * blocks SIGTERM and SIGINT in the calling thread (threads started after
+ * inherit it; *old gets the mask before). cmd_set_signals() makes SIGTERM
+ * and SIGINT set cmd_stop and ignores SIGPIPE; cmd_wait_stop() sleeps
+ * until cmd_stop with the mask orig.
+ */
+extern volatile sig_atomic_t cmd_stop;
+void	cmd_block_signals(sigset_t *old);
+void	cmd_set_signals(void);
+void	cmd_wait_stop(const sigset_t *orig);
 
 #endif

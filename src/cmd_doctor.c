@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "budget.h"
@@ -179,6 +180,87 @@ ollama_print(cJSON *o)
 	}
 }
 
+/*
+ * {"backend","where","reachable","problem","entries","counter",
+ * "replicas":[{"name","counter","lag","seen_s"}]}: lag is how many writes
+ * a replica is behind the store's counter, seen_s how long ago it last
+ * reported (its own clock).
+ */
+static cJSON *
+store_json(const struct config *cfg, struct store *st, const char *problem)
+{
+	struct store_replica	*rv = NULL;
+	struct skill_set	 set;
+	cJSON			*o, *a, *r;
+	int64_t			 counter = 0;
+	size_t			 i, n = 0;
+	char			*cause = NULL;
+
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "backend", cfg->store_backend ==
+	    STORE_BACKEND_POSTGRES ? "postgres" : "sqlite");
+	if (st == NULL) {
+		cJSON_AddStringToObject(o, "where", cfg->store_backend ==
+		    STORE_BACKEND_POSTGRES ? "" : cfg->index_path);
+		cJSON_AddBoolToObject(o, "reachable", 0);
+		if (problem != NULL)
+			cJSON_AddStringToObject(o, "problem", problem);
+		return o;
+	}
+	cJSON_AddStringToObject(o, "where", store_where(st));
+	cJSON_AddBoolToObject(o, "reachable", 1);
+	skill_set_init(&set);
+	store_changes(st, -1, &set, NULL, &counter, &cause);
+	cJSON_AddNumberToObject(o, "entries", (double)set.n);
+	cJSON_AddNumberToObject(o, "counter", (double)counter);
+	skill_set_done(&set);
+	a = cJSON_AddArrayToObject(o, "replicas");
+	if (store_replicas(st, &rv, &n, &cause) == 0) {
+		for (i = 0; i < n; i++) {
+			r = cJSON_CreateObject();
+			cJSON_AddStringToObject(r, "name", rv[i].name);
+			cJSON_AddNumberToObject(r, "counter",
+			    (double)rv[i].counter);
+			cJSON_AddNumberToObject(r, "lag",
+			    (double)(counter - rv[i].counter));
+			cJSON_AddNumberToObject(r, "seen_s",
+			    (double)(time(NULL) - rv[i].seen));
+			cJSON_AddItemToArray(a, r);
+		}
+		store_replicas_free(rv, n);
+	}
+	free(cause);
+	return o;
+}
+
+static void
+store_print(const cJSON *o)
+{
+	const cJSON	*r;
+
+	printf("store:    %s (%s)\n", cJSON_GetStringValue(
+	    cJSON_GetObjectItem(o, "backend")), cJSON_GetStringValue(
+	    cJSON_GetObjectItem(o, "where")));
+	if (!cJSON_IsTrue(cJSON_GetObjectItem(o, "reachable"))) {
+		if (cJSON_GetObjectItem(o, "problem") != NULL)
+			printf("  not reachable: %s\n", cJSON_GetStringValue(
+			    cJSON_GetObjectItem(o, "problem")));
+		return;
+	}
+	printf("  reachable, %.0f entries, change counter %.0f\n",
+	    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "entries")),
+	    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "counter")));
+	if (cJSON_GetArraySize(cJSON_GetObjectItem(o, "replicas")) == 0)
+		return;
+	printf("  replicas:\n");
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(o, "replicas"))
+		printf("    %-30s counter %.0f, %.0f behind, seen %.0f s ago\n",
+		    cJSON_GetStringValue(cJSON_GetObjectItem(r, "name")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(r, "counter")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(r, "lag")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(r, "seen_s")));
+}
+
 int
 cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -260,8 +342,11 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 	cJSON_AddStringToObject(ix, "path", cfg->index_path);
 	skill_set_init(&set);
 	store_rejects_init(&rej);
-	rv = access(cfg->index_path, F_OK) == 0 ?
-	    store_open(cfg->index_path, 0, &st, &cause) : SR_NOTFOUND;
+	rv = cfg->store_backend == STORE_BACKEND_POSTGRES ||
+	    access(cfg->index_path, F_OK) == 0 ?
+	    store_open_cfg(cfg, 0, &st, &cause) : SR_NOTFOUND;
+	cJSON_AddItemToObject(o, "store", store_json(cfg, st, rv == 0 ? NULL :
+	    cause));
 	if (rv == 0 && (rv = store_load(st, &set, &cause)) == 0)
 		rv = store_load_rejects(st, &rej, &cause);
 	if (rv == 0) {
@@ -323,6 +408,7 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 		}
 		for (i = 0; i < scan.problems.n; i++)
 			printf("  problem: %s\n", scan.problems.v[i].message);
+		store_print(cJSON_GetObjectItem(o, "store"));
 		printf("index:    %s\n", cfg->index_path);
 		if (cJSON_IsTrue(cJSON_GetObjectItem(ix, "exists")))
 			printf("  %zu entries, %zu rejected files; %s\n", set.n,

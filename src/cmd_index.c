@@ -4,18 +4,22 @@
 #include "autoconfig.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmd.h"
 #include "config.h"
+#include "engine.h"
 #include "indexer.h"
 #include "miniindex.h"
 #include "sanitize.h"
 #include "status.h"
 #include "telemetry.h"
 #include "validate.h"
+#include "watch.h"
 
 static void
 print_rejects(const struct index_report *rep, int skipped)
@@ -94,21 +98,132 @@ print_summary(const struct index_report *rep, int indexing)
 		    rep->scan.problems.v[i].message);
 }
 
+/* index --watch: what the watcher's callbacks need. */
+struct index_watch {
+	struct cmd_ctx		*ctx;
+	struct engine		*e;
+	volatile sig_atomic_t	 failed;	/* retry the update */
+};
+
+static void
+on_update(void *arg, int changed, double ms, const char *what)
+{
+	struct index_watch	*iw = arg;
+	const struct engine_snap *sn;
+	char			*cause = NULL;
+
+	if (!changed)	/* also called after a failure: failed stays */
+		return;
+	if (iw->ctx->verbose)
+		fprintf(stderr, "skills-radar: index updated: %zu skills "
+		    "(%.1f ms; %s)\n", engine_count(iw->e), ms, what);
+	/* A snapshot: the search index's compaction swaps on its own thread. */
+	sn = engine_snap_get(iw->e);
+	if (miniindex_auto(iw->ctx->cfg, engine_snap_skills(sn),
+	    engine_sanitizer(iw->e), NULL, &cause) != 0) {
+		cmd_warn("mini-index: %s", cause);
+		free(cause);
+	}
+	engine_snap_put(iw->e, sn);
+}
+
+static void
+on_update_error(void *arg, const char *cause)
+{
+	struct index_watch	*iw = arg;
+
+	iw->failed = 1;
+	cmd_warn("%s (retrying)", cause);
+}
+
+/*
+ * Sleeps until SIGTERM or SIGINT (blocked in every thread: taken here
+ * with sigtimedwait), and retries a failed update (the store was down)
+ * every store.poll_ms, so an edit made meanwhile is not left unwritten
+ * until the next one.
+ */
+static void
+wait_and_retry(struct index_watch *iw)
+{
+	struct timespec	 ts;
+	sigset_t	 set;
+	char		*cause = NULL;
+	int		 changed, ms = iw->ctx->cfg->store_poll_ms;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+	while (sigtimedwait(&set, NULL, &ts) == -1) {
+		if (!iw->failed)
+			continue;
+		if (engine_reload(iw->e, "watch", &changed, &cause) == 0) {
+			iw->failed = 0;
+			cmd_warn("the index is written again");
+			on_update(iw, changed, 0, "retry");
+		} else
+			free(cause);
+		cause = NULL;
+	}
+}
+
+/*
+ * Keeps the index up to date until SIGTERM or SIGINT: the watcher of
+ * serve --watch, without a server. On a postgres store this process is
+ * the writer its replicas follow. SIGTERM and SIGINT were blocked before
+ * any thread started.
+ */
+static int
+index_watch(struct cmd_ctx *ctx)
+{
+	struct index_watch	 iw;
+	struct watch_hooks	 hooks;
+	struct watch		*w = NULL;
+	char			*cause = NULL;
+	int			 rv;
+
+	iw.ctx = ctx;
+	iw.failed = 0;
+	if ((rv = cmd_engine_open(ctx, ENGINE_QUIET, &iw.e)) != 0)
+		return rv;
+	hooks.updated = on_update;
+	hooks.failed = on_update_error;
+	hooks.arg = &iw;
+	if ((rv = watch_start(iw.e, ctx->cfg, &hooks, &w, &cause)) != 0) {
+		engine_free(iw.e);
+		return cmd_fail(rv, cause);
+	}
+	fprintf(stderr, "skills-radar: watching %d directories; the index "
+	    "is kept in %s\n", watch_count(w), ctx->cfg->store_backend ==
+	    STORE_BACKEND_POSTGRES ? "postgres" : ctx->cfg->index_path);
+	fflush(stderr);
+	wait_and_retry(&iw);
+	watch_stop(w);
+	engine_free(iw.e);
+	return SR_OK;
+}
+
 int
 cmd_index(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "rebuild", no_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "watch", no_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct index_report	 rep;
+	sigset_t		 mask;
 	char			*cause = NULL;
-	int			 ch, json = 0, flags = 0, rv;
+	int			 ch, json = 0, flags = 0, rv, watch = 0;
 
-	while ((ch = getopt_long(argc, argv, "rj", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "rjw", longopts, NULL)) != -1) {
 		switch (ch) {
+		case 'w':
+			watch = 1;
+			break;
 		case 'r':
 			flags |= INDEX_REBUILD;
 			break;
@@ -126,6 +241,8 @@ cmd_index(struct cmd_ctx *ctx, int argc, char **argv)
 		    argv[optind]);
 	if (ctx->progress && !json)
 		flags |= INDEX_PROGRESS;
+	if (watch)	/* before any thread starts */
+		cmd_block_signals(&mask);
 	index_report_init(&rep);
 	if ((rv = indexer_run(ctx->cfg, NULL, NULL, flags, &rep, &cause)) != 0) {
 		index_report_done(&rep);
@@ -172,9 +289,14 @@ cmd_index(struct cmd_ctx *ctx, int argc, char **argv)
 			print_rejects(&rep, 1);
 			print_warnings(&rep, -1);
 		}
-		printf("index: %s\n", ctx->cfg->index_path);
+		printf("index: %s\n", ctx->cfg->store_backend ==
+		    STORE_BACKEND_POSTGRES ? "postgres" : ctx->cfg->index_path);
 	}
 	index_report_done(&rep);
+	if (rv == 0 && watch) {
+		fflush(stdout);
+		rv = index_watch(ctx);
+	}
 	return rv;
 }
 

@@ -23,33 +23,11 @@
 #include "mcp_http.h"
 #include "mcp_stdio.h"
 #include "miniindex.h"
+#include "replica.h"
 #include "status.h"
+#include "store.h"
 #include "watch.h"
 #include "xmalloc.h"
-
-static volatile sig_atomic_t serve_stop;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	serve_stop = 1;
-}
-
-/* Installs the handlers: SIGTERM and SIGINT stop, SIGPIPE is ignored. */
-static void
-set_signals(void)
-{
-	struct sigaction	 sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;	/* no SA_RESTART: read(2) returns */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
-}
 
 static void
 replace(char **field, const char *value)
@@ -98,16 +76,63 @@ on_reload_error(void *arg, const char *cause)
 	cmd_warn("%s", cause);
 }
 
-/* Blocks SIGTERM and SIGINT in the calling thread; *old gets the mask. */
+/* A replica of a postgres store: what its thread reports. */
 static void
-block_signals(sigset_t *old)
+on_replica_update(void *arg, int full, size_t nup, size_t nrm,
+    int64_t counter, double ms)
 {
-	sigset_t	 block;
+	struct reload_ctx	*r = arg;
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGINT);
-	pthread_sigmask(SIG_BLOCK, &block, old);
+	if (r->ctx->verbose)
+		fprintf(stderr, "skills-radar: store counter %lld: %s%zu "
+		    "written, %zu removed (%.1f ms)\n", (long long)counter,
+		    full ? "full reload, " : "", nup, nrm, ms);
+	if (r->stdio)
+		mcp_stdio_notify(STDOUT_FILENO,
+		    "notifications/resources/list_changed");
+}
+
+static void
+on_replica_state(void *arg, int up, const char *why)
+{
+	(void)arg;
+	if (up)
+		cmd_warn("store: connected (%s)", why);
+	else
+		cmd_warn("store: %s; answering from memory, retrying", why);
+}
+
+/*
+ * The counter of the store before the engine loads it: the replica
+ * catches up from there (re-reading a change it already has is harmless).
+ */
+static int
+store_counter_now(struct config *cfg, int64_t *counter)
+{
+	struct store	*st;
+	char		*cause = NULL;
+	int		 rv;
+
+	if ((rv = store_open_cfg(cfg, 0, &st, &cause)) != 0)
+		return cmd_fail(rv, cause);
+	rv = store_counter(st, counter, &cause);
+	store_close(st);
+	return rv != 0 ? cmd_fail(rv, cause) : SR_OK;
+}
+
+static char *
+replica_name(const struct config *cfg, int http)
+{
+	char	 host[256], *name;
+
+	if (gethostname(host, sizeof host) != 0)
+		snprintf(host, sizeof host, "localhost");
+	host[sizeof host - 1] = '\0';
+	if (http && cfg->http_port > 0)
+		xasprintf(&name, "%s:%d", host, cfg->http_port);
+	else
+		xasprintf(&name, "%s:pid%ld", host, (long)getpid());
+	return name;
 }
 
 /*
@@ -124,7 +149,7 @@ serve_http(struct cmd_ctx *ctx, struct mcp_server *srv, struct engine *e,
 	char		*cause = NULL;
 	int		 rv;
 
-	set_signals();
+	cmd_set_signals();
 	if ((rv = mcp_http_start(srv, cfg, &h, &cause)) != 0)
 		return cmd_fail(rv, cause);
 	fprintf(stderr, "skills-radar: serving %zu skills over MCP on "
@@ -133,8 +158,7 @@ serve_http(struct cmd_ctx *ctx, struct mcp_server *srv, struct engine *e,
 	    strchr(cfg->http_host, ':') ? "]" : "", mcp_http_port(h),
 	    cfg->http_path, cfg->stateless ? "stateless" : "sessions");
 	fflush(stderr);
-	while (!serve_stop)
-		sigsuspend(orig);	/* atomically unblock and wait */
+	cmd_wait_stop(orig);
 	mcp_http_stop(h);
 	if (ctx->verbose)
 		fprintf(stderr, "skills-radar: stopped\n");
@@ -160,6 +184,11 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 	struct engine		*e = NULL;
 	struct mcp_server	*srv = NULL;
 	struct watch		*w = NULL;
+	struct replica		*rep = NULL;
+	struct replica_hooks	 rhooks;
+	int64_t			 since = 0;
+	char			*name;
+	int			 follower;
 	struct watch_hooks	 hooks;
 	struct reload_ctx	 reload;
 	sigset_t		 mask;
@@ -221,12 +250,23 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 	 * rescan, watcher, HTTP pool) inherits SIGTERM and SIGINT blocked,
 	 * so the signal always reaches this thread and ends the server.
 	 */
-	block_signals(&mask);
-	/* The rescan runs in the background: initialize is answered at once. */
-	if ((rv = cmd_engine_open(ctx, ENGINE_BACKGROUND | ENGINE_QUIET, &e)) != 0)
+	cmd_block_signals(&mask);
+	/*
+	 * On a postgres store, serve without --watch is a replica: it loads
+	 * the shared index and follows its writer, never indexing itself.
+	 */
+	follower = cfg->store_backend == STORE_BACKEND_POSTGRES &&
+	    !cfg->watch_enabled;
+	if (follower) {
+		if ((rv = store_counter_now(cfg, &since)) != 0)
+			return rv;
+		rv = cmd_engine_open(ctx, ENGINE_FOLLOW | ENGINE_QUIET, &e);
+	} else	/* the rescan runs in the background: initialize at once */
+		rv = cmd_engine_open(ctx, ENGINE_BACKGROUND | ENGINE_QUIET, &e);
+	if (rv != 0)
 		return rv;
 	/* mini_index.auto: the serve-time rescan is an index run too. */
-	{
+	if (!follower) {
 		/* A snapshot: that rescan runs on its own thread. */
 		const struct engine_snap *sn = engine_snap_get(e);
 
@@ -259,20 +299,38 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 			fprintf(stderr, "skills-radar: watching %d directories\n",
 			    watch_count(w));
 	}
+	reload.ctx = ctx;
+	reload.srv = srv;
+	reload.stdio = strcmp(transport, "http") != 0;
+	if (follower) {
+		rhooks.updated = on_replica_update;
+		rhooks.state = on_replica_state;
+		rhooks.arg = &reload;
+		name = replica_name(cfg, !reload.stdio);
+		rv = replica_start(e, cfg, since, name, &rhooks, &rep, &cause);
+		free(name);
+		if (rv != 0) {
+			mcp_server_free(srv);
+			engine_free(e);
+			return cmd_fail(rv, cause);
+		}
+		mcp_server_set_watching(srv, 1);
+	}
 	if (strcmp(transport, "http") == 0)
 		rv = serve_http(ctx, srv, e, &mask);
 	else {
-		set_signals();
+		cmd_set_signals();
 		pthread_sigmask(SIG_SETMASK, &mask, NULL);	/* only here */
 		if (ctx->verbose)
 			fprintf(stderr, "skills-radar: serving %zu skills over "
 			    "MCP on stdio\n", engine_count(e));
 		rv = mcp_stdio_run(srv, STDIN_FILENO, STDOUT_FILENO,
 		    (size_t)(cfg->max_message_kb > 0 ? cfg->max_message_kb :
-		    1024) * 1024, &serve_stop, &cause);
+		    1024) * 1024, &cmd_stop, &cause);
 		if (rv != 0)
 			rv = cmd_fail(rv, cause);
 	}
+	replica_stop(rep);
 	watch_stop(w);
 	mcp_server_free(srv);
 	engine_free(e);

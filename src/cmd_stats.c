@@ -550,7 +550,7 @@ indexed_names(const struct config *cfg, struct strlist *out)
 
 	skill_set_init(&set);
 	if (cfg->index_path == NULL ||
-	    store_open(cfg->index_path, 1, &st, &cause) != 0)
+	    store_open_cfg(cfg, 1, &st, &cause) != 0)
 		goto out;
 	if (store_load(st, &set, &cause) != 0)
 		goto out;

@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,4 +160,45 @@ cmd_engine_open(struct cmd_ctx *ctx, int flags, struct engine **out)
 		cmd_warn("telemetry is off for this run: %s",
 		    engine_telemetry_error(*out));
 	return SR_OK;
+}
+
+volatile sig_atomic_t cmd_stop;
+
+static void
+on_stop_signal(int sig)
+{
+	(void)sig;
+	cmd_stop = 1;
+}
+
+void
+cmd_set_signals(void)
+{
+	struct sigaction	 sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop_signal;	/* no SA_RESTART: read(2) returns */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+void
+cmd_block_signals(sigset_t *old)
+{
+	sigset_t	 block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &block, old);
+}
+
+void
+cmd_wait_stop(const sigset_t *orig)
+{
+	while (!cmd_stop)
+		sigsuspend(orig);	/* atomically unblock and wait */
 }

@@ -827,7 +827,10 @@ out:
 	return rv;
 }
 
-/* SKILL_PATHS replaces paths; SKILLS_RADAR_TOKEN sets the token. */
+/*
+ * SKILL_PATHS replaces paths; SKILLS_RADAR_TOKEN sets the token;
+ * SKILLS_RADAR_DSN is the store DSN when store.dsn is empty.
+ */
 static void
 apply_env(struct config *cfg)
 {
@@ -846,6 +849,11 @@ apply_env(struct config *cfg)
 	if ((v = getenv("SKILLS_RADAR_TOKEN")) != NULL && *v != '\0') {
 		free(cfg->auth_token);
 		cfg->auth_token = xstrdup(v);
+	}
+	if ((v = getenv("SKILLS_RADAR_DSN")) != NULL && *v != '\0' &&
+	    (cfg->store_dsn == NULL || cfg->store_dsn[0] == '\0')) {
+		free(cfg->store_dsn);
+		cfg->store_dsn = xstrdup(v);
 	}
 }
 
@@ -1078,7 +1086,8 @@ config_write_template(FILE *fp)
 	    "# Paths: a leading ~ is expanded and a relative path is taken\n"
 	    "# from this file's directory; in path lists globs are expanded.\n"
 	    "# Environment: SKILL_PATHS (colon-separated) replaces paths;\n"
-	    "# SKILLS_RADAR_TOKEN sets transport.auth_token.\n", fp);
+	    "# SKILLS_RADAR_TOKEN sets transport.auth_token; SKILLS_RADAR_DSN\n"
+	    "# sets store.dsn when it is empty.\n", fp);
 	for (i = 0; i < options_count; i++) {
 		o = &options_table[i];
 		n = section_len(o->key);

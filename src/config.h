@@ -12,6 +12,11 @@
 
 #include "strlist.h"
 
+enum store_backend_kind {
+	STORE_BACKEND_SQLITE = 0,
+	STORE_BACKEND_POSTGRES
+};
+
 struct config {
 	char		*source;		/* file loaded, NULL: defaults */
 
@@ -21,8 +26,11 @@ struct config {
 	struct strlist	 exclude_dirs;		/* scan.exclude_dirs */
 	char		*platform;		/* platform: auto|linux|macos|windows */
 
-	/* store */
+	/* store (store.h) */
+	int		 store_backend;		/* store.backend (enum store_backend_kind) */
 	char		*index_path;		/* store.path (index.db) */
+	char		*store_dsn;		/* store.dsn (SKILLS_RADAR_DSN) */
+	int		 store_poll_ms;		/* store.poll_ms */
 
 	/* limits */
 	int		 max_skill_size_kb;	/* limits.max_skill_size_kb */

@@ -277,14 +277,20 @@ engine_open(const struct config *cfg, int flags, struct engine **out,
 
 	need_index = (flags & ENGINE_REINDEX) != 0;
 	if (!need_index) {
-		if ((rv = store_open(cfg->index_path, 0, &st, cause)) != 0)
+		if ((rv = store_open_cfg(cfg, 0, &st, cause)) != 0)
 			goto fail;
 		if ((rv = store_load(st, &sn->set, cause)) != 0)
 			goto fail;
 		{
 			sn->digest = store_meta_get(st, "digest");
-			if (sn->set.n == 0 && sn->digest == NULL)
-				need_index = 1;	/* never indexed: do it now */
+			/*
+			 * never indexed: do it now; a shared store is
+			 * written by its writer only (index, --watch)
+			 */
+			if (sn->set.n == 0 && sn->digest == NULL &&
+			    !(flags & ENGINE_FOLLOW) &&
+			    cfg->store_backend == STORE_BACKEND_SQLITE)
+				need_index = 1;
 		}
 		store_close(st);
 		st = NULL;
@@ -774,7 +780,7 @@ engine_update_paths(struct engine *e, const struct strlist *paths,
 	pthread_mutex_lock(&e->reload_lock);
 	cur = snap_get(e);
 	if (e->st == NULL &&
-	    (rv = store_open(e->cfg->index_path, 0, &e->st, cause)) != 0)
+	    (rv = store_open_cfg(e->cfg, 0, &e->st, cause)) != 0)
 		goto out;
 	st = e->st;
 	if (cur->digest == NULL || indexer_digest_parse(cur->digest,
@@ -837,6 +843,34 @@ out:
 		rv = reload_locked(e, trigger, changed, cause);
 	pthread_mutex_unlock(&e->reload_lock);
 	index_delta_done(&d);
+	return rv;
+}
+
+int
+engine_swap(struct engine *e, struct skill_set *set, const char *trigger,
+    int *changed, char **cause)
+{
+	struct engine_snap	*sn;
+	double			 t0 = clock_ms();
+	int			 rv;
+
+	*changed = 0;
+	pthread_mutex_lock(&e->reload_lock);
+	sn = xcalloc(1, sizeof *sn);
+	sn->set = *set;
+	skill_set_init(set);
+	sn->refs = 1;
+	sn->sorted = 1;		/* store_load()'s order */
+	snap_prepare(sn);
+	if ((rv = snap_search_index(e, sn, cause)) != 0) {
+		snap_free(sn);
+		goto out;
+	}
+	swap_in(e, sn);
+	*changed = 1;
+	telemetry_index(e->tel, sn->set.n, clock_ms() - t0, trigger);
+out:
+	pthread_mutex_unlock(&e->reload_lock);
 	return rv;
 }
 

@@ -35,6 +35,12 @@ struct sanitizer;
  */
 #define ENGINE_BACKGROUND 0x4
 #define ENGINE_QUIET	0x2	/* no progress on stderr */
+/*
+ * A follower (a replica of a postgres store): never index, even when the
+ * store is empty; the content arrives through engine_swap() and
+ * engine_apply() from the store's writer (replica.h).
+ */
+#define ENGINE_FOLLOW	0x8
 
 int	 engine_open(const struct config *cfg, int flags, struct engine **out,
 	    char **cause);
@@ -122,6 +128,12 @@ struct engine_snap;
 int		 engine_reload(struct engine *, const char *trigger,
 		    int *changed, char **cause);
 unsigned long	 engine_generation(struct engine *);
+/*
+ * Swaps in a snapshot of set (ownership of its entries taken; set is left
+ * empty), as read from the store, without touching the file system.
+ */
+int		 engine_swap(struct engine *, struct skill_set *set,
+		    const char *trigger, int *changed, char **cause);
 const struct engine_snap *engine_snap_get(struct engine *);
 void		 engine_snap_put(struct engine *, const struct engine_snap *);
 const struct skill_set *engine_snap_skills(const struct engine_snap *);

@@ -422,8 +422,7 @@ indexer_precedence(struct skill_set *set)
 {
 	size_t	 i, j;
 
-	if (set->n > 1)
-		qsort(set->v, set->n, sizeof *set->v, cmp_uid_rank);
+	store_order(set);
 	for (i = 0; i < set->n; i = j) {
 		free(set->v[i]->shadowed_by);
 		set->v[i]->shadowed_by = NULL;
@@ -812,7 +811,7 @@ indexer_run(const struct config *cfg, struct sanitizer *san,
 	fp = fingerprint(cfg);
 	reparse = (flags & INDEX_REBUILD) != 0;
 	if (!(flags & INDEX_NOWRITE)) {
-		if ((rv = store_open(cfg->index_path, 0, &st, cause)) != 0)
+		if ((rv = store_open_cfg(cfg, 0, &st, cause)) != 0)
 			goto out;
 		if (!reparse) {
 			if ((rv = store_load(st, &old, cause)) != 0 ||

@@ -44,6 +44,8 @@ static const char *const val_rr_mode[] = { "pair", "batch", NULL };
 static const char *const val_queries[] = { "false", "true", "hash", NULL };
 static const char *const val_group_by[] = { "auto", "tags", "scope", NULL };
 static const char *const val_watcher[] = { "inotify", "poll", NULL };
+/* Indexed by enum store_backend_kind (config.h). */
+static const char *const val_store[] = { "sqlite", "postgres", NULL };
 
 #define BOOL(k, f, d, h)	{ k, OPT_BOOL, OFF(f), d, NULL, 0, 1, NULL, 0, h }
 #define INT(k, f, d, lo, hi, h)	{ k, OPT_INT, OFF(f), d, NULL, lo, hi, NULL, 0, h }
@@ -75,9 +77,25 @@ const struct options_entry options_table[] = {
 	    "listing other platforms only is not indexed. "
 	    "The value auto detects the running system."),
 
+	ENUM("store.backend", store_backend, "sqlite", val_store, OPTF_ENUM_INT,
+	    "Where the index is kept: sqlite (store.path, one user) or "
+	    "postgres (store.dsn, shared by a team: one writer, index --watch "
+	    "or serve --watch, keeps it; serve --transport http replicas "
+	    "without --watch follow it)."),
 	PATH("store.path", index_path, "$XDG_DATA_HOME/skills-radar/index.db",
 	    "The SQLite index database written by index and read by every "
-	    "other command."),
+	    "other command. With store.backend postgres only the search index "
+	    "cache (store.path.search) is kept here."),
+	STR("store.dsn", store_dsn, "", 0,
+	    "With store.backend postgres: the libpq connection string or URI "
+	    "(postgresql://user@host/db). "
+	    "The environment variable SKILLS_RADAR_DSN is used when this is "
+	    "empty; keep a password in ~/.pgpass or PGPASSWORD, never here. "
+	    "No message prints the password."),
+	INT("store.poll_ms", store_poll_ms, "500", 50, 3600000,
+	    "A replica on postgres checks the change counter this often (in "
+	    "milliseconds) when no notification came, and retries a lost "
+	    "connection with a backoff from this up to 10 times it."),
 
 	INT("limits.max_skill_size_kb", max_skill_size_kb, "256", 1, 65536,
 	    "A skill file larger than this many KiB is rejected, unless "

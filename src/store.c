@@ -1,69 +1,23 @@
+/*
+ * The store interface (store.h): backend choice, the diff every
+ * store_replace() writes, and the text-row helpers both backends share.
+ */
 #include "autoconfig.h"
 
-#include <sys/stat.h>
-
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <time.h>
 
 #include <cjson/cJSON.h>
-#include <sqlite3.h>
 
 #include "buf.h"
+#include "config.h"
+#include "indexer.h"
 #include "status.h"
 #include "store.h"
+#include "store_backend.h"
 #include "xmalloc.h"
-
-struct store {
-	sqlite3		*db;
-	char		*path;
-};
-
-static const char *migrations[] = {
-	/* 0 -> 1 */
-	"CREATE TABLE entries ("
-	"  id INTEGER PRIMARY KEY,"
-	"  uid TEXT NOT NULL,"
-	"  kind TEXT NOT NULL CHECK (kind IN ('skill','agent','command')),"
-	"  name TEXT NOT NULL,"
-	"  path TEXT NOT NULL UNIQUE,"
-	"  realpath TEXT NOT NULL,"
-	"  root TEXT NOT NULL,"
-	"  scope TEXT NOT NULL,"
-	"  is_project INTEGER NOT NULL DEFAULT 0,"
-	"  trust TEXT NOT NULL,"
-	"  description TEXT NOT NULL,"
-	"  when_to_use TEXT NOT NULL,"
-	"  tags TEXT NOT NULL,"
-	"  platforms TEXT NOT NULL,"
-	"  requires_tools TEXT NOT NULL,"
-	"  fallback_for_tools TEXT NOT NULL,"
-	"  disable_model_invocation INTEGER NOT NULL,"
-	"  user_invocable INTEGER NOT NULL,"
-	"  size INTEGER NOT NULL,"
-	"  mtime_ns INTEGER NOT NULL,"
-	"  hash TEXT NOT NULL,"
-	"  warnings INTEGER NOT NULL,"
-	"  flags INTEGER NOT NULL,"
-	"  max_flag_sev INTEGER NOT NULL,"
-	"  flag_ids TEXT,"
-	"  shadowed_by TEXT,"
-	"  frontmatter TEXT"
-	");"
-	"CREATE INDEX entries_uid ON entries(uid);"
-	"CREATE TABLE rejected ("
-	"  path TEXT PRIMARY KEY,"
-	"  size INTEGER NOT NULL,"
-	"  mtime_ns INTEGER NOT NULL,"
-	"  hash TEXT NOT NULL,"
-	"  rule TEXT NOT NULL,"
-	"  reason TEXT NOT NULL,"
-	"  skipped INTEGER NOT NULL DEFAULT 0"
-	");"
-	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
-};
 
 void
 store_rejects_init(struct store_rejects *r)
@@ -106,111 +60,354 @@ store_rejects_add(struct store_rejects *r, const char *path, int64_t size,
 	it->skipped = skipped;
 }
 
-static int
-db_fail(struct store *st, const char *what, char **cause)
-{
-	xasprintf(cause, "%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
-	return SR_IO;
-}
-
-static int
-exec(struct store *st, const char *sql, char **cause)
-{
-	char	*msg = NULL;
-
-	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		xasprintf(cause, "%s: %s", st->path, msg ? msg : "error");
-		sqlite3_free(msg);
-		return SR_IO;
-	}
-	return 0;
-}
-
-static int
-migrate(struct store *st, char **cause)
-{
-	sqlite3_stmt	*stmt;
-	int		 v = 0, rv, n;
-	char		 sql[64];
-
-	n = (int)(sizeof migrations / sizeof migrations[0]);
-	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &stmt,
-	    NULL) != SQLITE_OK)
-		return db_fail(st, "reading the schema version", cause);
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		v = sqlite3_column_int(stmt, 0);
-	sqlite3_finalize(stmt);
-	if (v == n)
-		return 0;
-	if (v > n) {
-		xasprintf(cause, "%s: schema version %d is newer than this "
-		    "program's %d: upgrade skills-radar or remove the file",
-		    st->path, v, n);
-		return SR_IO;
-	}
-	if ((rv = exec(st, "BEGIN IMMEDIATE", cause)) != 0)
-		return rv;
-	for (; v < n; v++) {
-		if ((rv = exec(st, migrations[v], cause)) != 0) {
-			exec(st, "ROLLBACK", NULL);
-			return rv;
-		}
-	}
-	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", n);
-	if ((rv = exec(st, sql, cause)) != 0) {
-		exec(st, "ROLLBACK", NULL);
-		return rv;
-	}
-	return exec(st, "COMMIT", cause);
-}
+/* ---- opening ----------------------------------------------------------- */
 
 int
-store_open(const char *path, int readonly, struct store **out, char **cause)
+store_open_cfg(const struct config *cfg, int readonly, struct store **out,
+    char **cause)
 {
-	struct store	*st;
-	int		 flags, rv;
-
 	*out = NULL;
-	if (readonly && access(path, F_OK) == -1) {
-		xasprintf(cause, "%s: no index yet (run 'skills-radar index')",
-		    path);
-		return SR_NOTFOUND;
+	if (cfg->store_backend == STORE_BACKEND_POSTGRES) {
+		if (cfg->store_dsn == NULL || *cfg->store_dsn == '\0') {
+			xasprintf(cause, "store.backend is postgres but there is "
+			    "no store.dsn (or SKILLS_RADAR_DSN)");
+			return SR_CONFIG;
+		}
+		/* The search index cache stays local, beside store.path. */
+		if (cfg->index_path != NULL)
+			(void)buf_mkparents(cfg->index_path, 0700);
+		return store_open_pg(cfg->store_dsn, out, cause);
 	}
-	if (!readonly && buf_mkparents(path, 0700) == -1) {
-		xasprintf(cause, "%s: cannot create its directory: %s", path,
-		    strerror(errno));
-		return SR_IO;
-	}
-	st = xcalloc(1, sizeof *st);
-	st->path = xstrdup(path);
-	flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX;
-	if (!readonly)
-		flags |= SQLITE_OPEN_CREATE;
-	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
-		rv = db_fail(st, "cannot open", cause);
-		store_close(st);
-		return rv;
-	}
-	sqlite3_busy_timeout(st->db, 5000);
-	if ((rv = exec(st, "PRAGMA journal_mode=WAL", cause)) != 0 ||
-	    (rv = exec(st, "PRAGMA synchronous=NORMAL", cause)) != 0 ||
-	    (rv = migrate(st, cause)) != 0) {
-		store_close(st);
-		return rv;
-	}
-	*out = st;
-	return 0;
+	return store_open(cfg->index_path, readonly, out, cause);
+}
+
+void
+store_base_init(struct store *st, const struct store_ops *ops,
+    const char *where)
+{
+	st->ops = ops;
+	st->where = xstrdup(where);
+	st->tomb_versions = STORE_TOMB_VERSIONS;
+}
+
+void
+store_base_done(struct store *st)
+{
+	free(st->where);
 }
 
 void
 store_close(struct store *st)
 {
-	if (st == NULL)
-		return;
-	sqlite3_close(st->db);
-	free(st->path);
-	free(st);
+	if (st != NULL)
+		st->ops->close(st);
 }
+
+const char *
+store_backend(struct store *st)
+{
+	return st->ops->name;
+}
+
+const char *
+store_where(struct store *st)
+{
+	return st->where;
+}
+
+void
+store_set_tomb_versions(struct store *st, int64_t n)
+{
+	st->tomb_versions = n > 0 ? n : 1;
+}
+
+/* ---- reading ----------------------------------------------------------- */
+
+int
+store_load(struct store *st, struct skill_set *set, char **cause)
+{
+	return st->ops->load(st, set, cause);
+}
+
+int
+store_load_rejects(struct store *st, struct store_rejects *r, char **cause)
+{
+	return st->ops->load_rejects(st, r, cause);
+}
+
+int
+store_changes(struct store *st, int64_t since, struct skill_set *up,
+    struct strlist *removed, int64_t *counter, char **cause)
+{
+	const struct store_ops	*op = st->ops;
+	int64_t			 floor;
+	int			 rv;
+
+	*counter = 0;
+	if ((rv = op->begin_read(st, cause)) != 0)
+		return rv;
+	store_meta_int(st, "counter", counter);
+	store_meta_int(st, "tomb_floor", &floor);
+	if (since < 0)
+		rv = op->load(st, up, cause);
+	/* Pruned past since, or a newer store than the one since is from. */
+	else if (since < floor || since > *counter)
+		rv = STORE_GAP;
+	else if (since < *counter &&
+	    (rv = op->since(st, since, up, cause)) == 0)
+		rv = op->tombs(st, since, removed, cause);
+	op->end_read(st);
+	return rv;
+}
+
+int
+store_meta_int(struct store *st, const char *key, int64_t *out)
+{
+	char	*v = st->ops->meta_get(st, key);
+
+	*out = v != NULL ? strtoll(v, NULL, 10) : 0;
+	free(v);
+	return 0;
+}
+
+int
+store_counter(struct store *st, int64_t *counter, char **cause)
+{
+	(void)cause;
+	return store_meta_int(st, "counter", counter);
+}
+
+int
+store_listen(struct store *st, char **cause)
+{
+	return st->ops->listen(st, cause);
+}
+
+int
+store_wait(struct store *st, int timeout_ms, int wake_fd, char **cause)
+{
+	return st->ops->wait(st, timeout_ms, wake_fd, cause);
+}
+
+int
+store_report(struct store *st, const char *name, int64_t counter,
+    char **cause)
+{
+	return st->ops->report(st, name, counter, (int64_t)time(NULL), cause);
+}
+
+int
+store_replicas(struct store *st, struct store_replica **v, size_t *n,
+    char **cause)
+{
+	*v = NULL;
+	*n = 0;
+	return st->ops->replicas(st, v, n, cause);
+}
+
+void
+store_replicas_free(struct store_replica *v, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+char *
+store_meta_get(struct store *st, const char *key)
+{
+	return st->ops->meta_get(st, key);
+}
+
+int
+store_meta_set(struct store *st, const char *key, const char *value,
+    char **cause)
+{
+	return st->ops->meta_set(st, key, value, cause);
+}
+
+/* ---- writing: only what changed ---------------------------------------- */
+
+static int
+cmp_old(const void *a, const void *b)
+{
+	return strcmp(((const struct store_old *)a)->path,
+	    ((const struct store_old *)b)->path);
+}
+
+void
+store_olds_add(struct store_olds *o, const char *path, const char *rowhash)
+{
+	struct store_old	*it;
+
+	if (o->n == o->cap) {
+		o->cap = o->cap ? o->cap * 2 : 64;
+		o->v = xreallocarray(o->v, o->cap, sizeof *o->v);
+	}
+	it = &o->v[o->n++];
+	it->path = xstrdup(path);
+	snprintf(it->rowhash, sizeof it->rowhash, "%s",
+	    rowhash != NULL ? rowhash : "");
+	it->seen = 0;
+}
+
+void
+store_olds_done(struct store_olds *o)
+{
+	size_t	 i;
+
+	for (i = 0; i < o->n; i++)
+		free(o->v[i].path);
+	free(o->v);
+	memset(o, 0, sizeof *o);
+}
+
+static int
+put_meta_int(struct store *st, const char *key, int64_t v, char **cause)
+{
+	char	 num[24];
+
+	snprintf(num, sizeof num, "%lld", (long long)v);
+	return st->ops->meta_set(st, key, num, cause);
+}
+
+/*
+ * Ends a write: a counter that moved (0: nothing changed) is stored and
+ * announced, old tombstones are pruned, the digest is set, then commit.
+ */
+static int
+finish_write(struct store *st, int64_t counter, const char *digest,
+    char **cause)
+{
+	const struct store_ops	*op = st->ops;
+	int64_t			 floor;
+	int			 rv;
+
+	if (counter > 0) {
+		if ((rv = put_meta_int(st, "counter", counter, cause)) != 0)
+			goto fail;
+		floor = counter - st->tomb_versions;
+		if (floor > 0 && ((rv = op->prune(st, floor, cause)) != 0 ||
+		    (rv = put_meta_int(st, "tomb_floor", floor, cause)) != 0))
+			goto fail;
+	}
+	if (digest != NULL &&
+	    (rv = op->meta_set(st, "digest", digest, cause)) != 0)
+		goto fail;
+	return op->end_write(st, 1, counter, cause);
+fail:
+	op->end_write(st, 0, 0, NULL);
+	return rv;
+}
+
+int
+store_replace(struct store *st, const struct skill_set *set,
+    const struct store_rejects *rej, const char *digest, char **cause)
+{
+	const struct store_ops	*op = st->ops;
+	struct store_olds	 olds;
+	struct store_old	 key, *o;
+	struct store_row	 row;
+	int64_t			 counter;
+	size_t			 i, changed = 0;
+	int			 rv;
+
+	memset(&olds, 0, sizeof olds);
+	if ((rv = op->begin_write(st, cause)) != 0)
+		return rv;
+	if ((rv = op->olds(st, &olds, cause)) != 0)
+		goto fail;
+	if (olds.n > 1)
+		qsort(olds.v, olds.n, sizeof *olds.v, cmp_old);
+	store_meta_int(st, "counter", &counter);
+	counter++;
+	for (i = 0; i < set->n; i++) {
+		store_row_fill(&row, set->v[i]);
+		key.path = set->v[i]->path;
+		o = olds.n > 0 ? bsearch(&key, olds.v, olds.n, sizeof *olds.v,
+		    cmp_old) : NULL;
+		if (o != NULL && o->seen) {
+			xasprintf(cause, "%s: %s: two entries with this path",
+			    st->where, set->v[i]->path);
+			store_row_done(&row);
+			rv = SR_IO;
+			goto fail;
+		}
+		if (o != NULL)
+			o->seen = 1;
+		if (o == NULL || strcmp(o->rowhash, row.rowhash) != 0) {
+			rv = op->put(st, &row, counter, cause);
+			changed++;
+		}
+		store_row_done(&row);
+		if (rv != 0)
+			goto fail;
+	}
+	for (i = 0; i < olds.n; i++) {
+		if (olds.v[i].seen)
+			continue;
+		if ((rv = op->drop(st, olds.v[i].path, counter, cause)) != 0)
+			goto fail;
+		changed++;
+	}
+	if ((rv = op->put_rejects(st, rej, 1, cause)) != 0)
+		goto fail;
+	store_olds_done(&olds);
+	return finish_write(st, changed > 0 ? counter : 0, digest, cause);
+fail:
+	store_olds_done(&olds);
+	op->end_write(st, 0, 0, NULL);
+	return rv;
+}
+
+int
+store_update(struct store *st, const struct store_delta *d,
+    const char *expect, const char *digest, int *stale, char **cause)
+{
+	const struct store_ops	*op = st->ops;
+	struct store_row	 row;
+	int64_t			 counter;
+	char			*now;
+	size_t			 i;
+	int			 rv;
+
+	*stale = 0;
+	if ((rv = op->begin_write(st, cause)) != 0)
+		return rv;
+	if (expect != NULL) {
+		now = op->meta_get(st, "digest");
+		*stale = now == NULL || strcmp(now, expect) != 0;
+		free(now);
+		if (*stale)
+			return op->end_write(st, 0, 0, cause);
+	}
+	store_meta_int(st, "counter", &counter);
+	counter++;
+	for (i = 0; i < d->ngone; i++)
+		if ((rv = op->drop(st, d->gone[i], counter, cause)) != 0)
+			goto fail;
+	for (i = 0; i < d->nrej_gone; i++)
+		if ((rv = op->drop_reject(st, d->rej_gone[i], cause)) != 0)
+			goto fail;
+	for (i = 0; i < d->nup; i++) {
+		store_row_fill(&row, d->up[i]);
+		rv = op->put(st, &row, counter, cause);
+		store_row_done(&row);
+		if (rv != 0)
+			goto fail;
+	}
+	if (d->rej != NULL && (rv = op->put_rejects(st, d->rej, 0, cause)) != 0)
+		goto fail;
+	return finish_write(st, d->ngone + d->nup > 0 ? counter : 0, digest,
+	    cause);
+fail:
+	op->end_write(st, 0, 0, NULL);
+	return rv;
+}
+
+/* ---- text rows ---------------------------------------------------------- */
 
 static char *
 list_json(const struct strlist *l)
@@ -265,18 +462,18 @@ list_add_plain(struct strlist *l, const char *t)
 	}
 }
 
-static void
-list_parse(struct strlist *l, const unsigned char *text)
+void
+store_list_parse(struct strlist *l, const char *text)
 {
 	cJSON	*a, *it;
 
 	if (text == NULL)
 		return;
-	if (list_is_plain((const char *)text)) {
-		list_add_plain(l, (const char *)text);
+	if (list_is_plain(text)) {
+		list_add_plain(l, text);
 		return;
 	}
-	if ((a = cJSON_Parse((const char *)text)) == NULL)
+	if ((a = cJSON_Parse(text)) == NULL)
 		return;
 	cJSON_ArrayForEach(it, a) {
 		if (cJSON_IsString(it))
@@ -285,343 +482,136 @@ list_parse(struct strlist *l, const unsigned char *text)
 	cJSON_Delete(a);
 }
 
+static const char *
+num(struct store_row *r, int slot, long long v)
+{
+	snprintf(r->num[slot], sizeof r->num[slot], "%lld", v);
+	return r->num[slot];
+}
+
+void
+store_row_fill(struct store_row *r, const struct skill *s)
+{
+	struct buf	 b;
+	int		 i;
+
+	r->lists[0] = list_json(&s->tags);
+	r->lists[1] = list_json(&s->platforms);
+	r->lists[2] = list_json(&s->requires_tools);
+	r->lists[3] = list_json(&s->fallback_for_tools);
+	r->v[0] = s->uid;
+	r->v[1] = kind_name(s->kind);
+	r->v[2] = s->name;
+	r->v[3] = s->path;
+	r->v[4] = s->realpath;
+	r->v[5] = s->root;
+	r->v[6] = s->scope;
+	r->v[7] = num(r, 0, s->is_project);
+	r->v[8] = tier_name(s->trust);
+	r->v[9] = s->description != NULL ? s->description : "";
+	r->v[10] = s->when_to_use != NULL ? s->when_to_use : "";
+	for (i = 0; i < 4; i++)
+		r->v[11 + i] = r->lists[i];
+	r->v[15] = num(r, 1, s->disable_model_invocation);
+	r->v[16] = num(r, 2, s->user_invocable);
+	r->v[17] = num(r, 3, (long long)s->size);
+	r->v[18] = num(r, 4, (long long)s->mtime_ns);
+	r->v[19] = s->hash;
+	r->v[20] = num(r, 5, s->n_warnings);
+	r->v[21] = num(r, 6, s->n_flags);
+	r->v[22] = num(r, 7, s->max_flag_sev);
+	r->v[23] = s->flag_ids;
+	r->v[24] = s->shadowed_by;
+	r->v[25] = s->frontmatter;
+	/* NULL and "" differ: a NUL-separated text with a marker for NULL. */
+	buf_init(&b, 0);
+	for (i = 0; i < STORE_NCOLS; i++) {
+		if (r->v[i] == NULL)
+			buf_addc(&b, '\1');
+		else
+			buf_addstr(&b, r->v[i]);
+		buf_add(&b, "", 1);
+	}
+	skill_hash(b.p, b.len, r->rowhash);
+	buf_done(&b);
+}
+
+void
+store_row_done(struct store_row *r)
+{
+	int	 i;
+
+	for (i = 0; i < 4; i++)
+		cJSON_free(r->lists[i]);
+}
+
 static char *
-col_str(sqlite3_stmt *stmt, int i)
+dup_or(const char *s, const char *def)
 {
-	const unsigned char	*t = sqlite3_column_text(stmt, i);
-
-	return t != NULL ? xstrdup((const char *)t) : NULL;
+	return s != NULL ? xstrdup(s) : def != NULL ? xstrdup(def) : NULL;
 }
 
-#define ENTRY_COLS \
-	"uid, kind, name, path, realpath, root, scope, is_project, trust," \
-	" description, when_to_use, tags, platforms, requires_tools," \
-	" fallback_for_tools, disable_model_invocation, user_invocable," \
-	" size, mtime_ns, hash, warnings, flags, max_flag_sev, flag_ids," \
-	" shadowed_by, frontmatter"
-
-int
-store_load(struct store *st, struct skill_set *set, char **cause)
+static long long
+to_ll(const char *s)
 {
-	sqlite3_stmt	*stmt;
+	return s != NULL ? strtoll(s, NULL, 10) : 0;
+}
+
+struct skill *
+store_row_skill(const char *const *v)
+{
 	struct skill	*s;
-	char		*t;
-	int		 rc;
+	int		 k, t;
 
-	/*
-	 * Read through a mapping for this scan (no copy per page); it is
-	 * switched off again so that writers never run with one.
-	 */
-	sqlite3_exec(st->db, "PRAGMA mmap_size=268435456", NULL, NULL, NULL);
-	if (sqlite3_prepare_v2(st->db, "SELECT id, " ENTRY_COLS
-	    " FROM entries ORDER BY id", -1, &stmt, NULL) != SQLITE_OK) {
-		sqlite3_exec(st->db, "PRAGMA mmap_size=0", NULL, NULL, NULL);
-		return db_fail(st, "reading entries", cause);
-	}
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		s = skill_new();
-		s->id = sqlite3_column_int64(stmt, 0);
-		s->uid = col_str(stmt, 1);
-		t = col_str(stmt, 2);
-		s->kind = kind_from_name(t) >= 0 ? (enum skill_kind)kind_from_name(t) :
-		    KIND_SKILL;
-		free(t);
-		s->name = col_str(stmt, 3);
-		s->path = col_str(stmt, 4);
-		s->realpath = col_str(stmt, 5);
-		s->root = col_str(stmt, 6);
-		s->scope = col_str(stmt, 7);
-		s->is_project = sqlite3_column_int(stmt, 8);
-		t = col_str(stmt, 9);
-		s->trust = tier_from_name(t) >= 0 ? (enum trust_tier)tier_from_name(t) :
-		    TIER_UNTRUSTED;
-		free(t);
-		s->description = col_str(stmt, 10);
-		s->when_to_use = col_str(stmt, 11);
-		list_parse(&s->tags, sqlite3_column_text(stmt, 12));
-		list_parse(&s->platforms, sqlite3_column_text(stmt, 13));
-		list_parse(&s->requires_tools, sqlite3_column_text(stmt, 14));
-		list_parse(&s->fallback_for_tools, sqlite3_column_text(stmt, 15));
-		s->disable_model_invocation = sqlite3_column_int(stmt, 16);
-		s->user_invocable = sqlite3_column_int(stmt, 17);
-		s->size = sqlite3_column_int64(stmt, 18);
-		s->mtime_ns = sqlite3_column_int64(stmt, 19);
-		snprintf(s->hash, sizeof s->hash, "%s",
-		    (const char *)sqlite3_column_text(stmt, 20));
-		s->n_warnings = sqlite3_column_int(stmt, 21);
-		s->n_flags = sqlite3_column_int(stmt, 22);
-		s->max_flag_sev = sqlite3_column_int(stmt, 23);
-		s->flag_ids = col_str(stmt, 24);
-		s->shadowed_by = col_str(stmt, 25);
-		s->frontmatter = col_str(stmt, 26);
-		if (s->uid == NULL || s->name == NULL || s->path == NULL) {
-			skill_free(s);
-			continue;
-		}
-		if (s->description == NULL)
-			s->description = xstrdup("");
-		if (s->when_to_use == NULL)
-			s->when_to_use = xstrdup("");
-		if (s->realpath == NULL)
-			s->realpath = xstrdup(s->path);
-		if (s->root == NULL)
-			s->root = xstrdup("");
-		if (s->scope == NULL)
-			s->scope = xstrdup("other");
-		skill_set_add(set, s);
-	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE) {
-		rc = db_fail(st, "reading entries", cause);
-		sqlite3_exec(st->db, "PRAGMA mmap_size=0", NULL, NULL, NULL);
-		return rc;
-	}
-	sqlite3_exec(st->db, "PRAGMA mmap_size=0", NULL, NULL, NULL);
-	return 0;
-}
-
-int
-store_load_rejects(struct store *st, struct store_rejects *r, char **cause)
-{
-	sqlite3_stmt	*stmt;
-	int		 rc;
-
-	if (sqlite3_prepare_v2(st->db, "SELECT path, size, mtime_ns, hash,"
-	    " rule, reason, skipped FROM rejected ORDER BY path", -1, &stmt,
-	    NULL) != SQLITE_OK)
-		return db_fail(st, "reading rejected files", cause);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		store_rejects_add(r, (const char *)sqlite3_column_text(stmt, 0),
-		    sqlite3_column_int64(stmt, 1), sqlite3_column_int64(stmt, 2),
-		    (const char *)sqlite3_column_text(stmt, 3),
-		    (const char *)sqlite3_column_text(stmt, 4),
-		    (const char *)sqlite3_column_text(stmt, 5),
-		    sqlite3_column_int(stmt, 6));
-	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
-		return db_fail(st, "reading rejected files", cause);
-	return 0;
-}
-
-static void
-bind_text(sqlite3_stmt *stmt, int i, const char *s)
-{
-	if (s == NULL)
-		sqlite3_bind_null(stmt, i);
-	else
-		sqlite3_bind_text(stmt, i, s, -1, SQLITE_TRANSIENT);
-}
-
-static int
-put_entry(sqlite3_stmt *stmt, const struct skill *s)
-{
-	char	*tags, *plat, *req, *fb;
-	int	 rc;
-
-	tags = list_json(&s->tags);
-	plat = list_json(&s->platforms);
-	req = list_json(&s->requires_tools);
-	fb = list_json(&s->fallback_for_tools);
-	sqlite3_reset(stmt);
-	sqlite3_clear_bindings(stmt);
-	bind_text(stmt, 1, s->uid);
-	bind_text(stmt, 2, kind_name(s->kind));
-	bind_text(stmt, 3, s->name);
-	bind_text(stmt, 4, s->path);
-	bind_text(stmt, 5, s->realpath);
-	bind_text(stmt, 6, s->root);
-	bind_text(stmt, 7, s->scope);
-	sqlite3_bind_int(stmt, 8, s->is_project);
-	bind_text(stmt, 9, tier_name(s->trust));
-	bind_text(stmt, 10, s->description != NULL ? s->description : "");
-	bind_text(stmt, 11, s->when_to_use != NULL ? s->when_to_use : "");
-	bind_text(stmt, 12, tags);
-	bind_text(stmt, 13, plat);
-	bind_text(stmt, 14, req);
-	bind_text(stmt, 15, fb);
-	sqlite3_bind_int(stmt, 16, s->disable_model_invocation);
-	sqlite3_bind_int(stmt, 17, s->user_invocable);
-	sqlite3_bind_int64(stmt, 18, s->size);
-	sqlite3_bind_int64(stmt, 19, s->mtime_ns);
-	bind_text(stmt, 20, s->hash);
-	sqlite3_bind_int(stmt, 21, s->n_warnings);
-	sqlite3_bind_int(stmt, 22, s->n_flags);
-	sqlite3_bind_int(stmt, 23, s->max_flag_sev);
-	bind_text(stmt, 24, s->flag_ids);
-	bind_text(stmt, 25, s->shadowed_by);
-	bind_text(stmt, 26, s->frontmatter);
-	rc = sqlite3_step(stmt);
-	cJSON_free(tags);
-	cJSON_free(plat);
-	cJSON_free(req);
-	cJSON_free(fb);
-	return rc == SQLITE_DONE ? 0 : -1;
-}
-
-static int
-put_reject(sqlite3_stmt *rins, const struct store_reject *r)
-{
-	sqlite3_reset(rins);
-	bind_text(rins, 1, r->path);
-	sqlite3_bind_int64(rins, 2, r->size);
-	sqlite3_bind_int64(rins, 3, r->mtime_ns);
-	bind_text(rins, 4, r->hash);
-	bind_text(rins, 5, r->rule);
-	bind_text(rins, 6, r->reason);
-	sqlite3_bind_int(rins, 7, r->skipped);
-	return sqlite3_step(rins) == SQLITE_DONE ? 0 : -1;
-}
-
-/* replace: an entry replaces the row with its path (else a duplicate fails). */
-static int
-prepare_puts(struct store *st, int replace, sqlite3_stmt **ins,
-    sqlite3_stmt **rins, char **cause)
-{
-	if (sqlite3_prepare_v2(st->db, replace ? "INSERT OR REPLACE INTO "
-	    "entries (" ENTRY_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-	    "?,?,?,?,?,?,?,?,?,?)" : "INSERT INTO entries (" ENTRY_COLS
-	    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-	    -1, ins, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO rejected (path,"
-	    " size, mtime_ns, hash, rule, reason, skipped) VALUES"
-	    " (?,?,?,?,?,?,?)", -1, rins, NULL) != SQLITE_OK)
-		return db_fail(st, "preparing the index update", cause);
-	return 0;
-}
-
-/* Writes the entries and rejects, then meta.digest, then commits. */
-static int
-put_all(struct store *st, int replace, struct skill *const *v, size_t n,
-    const struct store_rejects *rej, const char *digest, char **cause)
-{
-	sqlite3_stmt	*ins = NULL, *rins = NULL;
-	size_t		 i;
-	int		 rv;
-
-	if ((rv = prepare_puts(st, replace, &ins, &rins, cause)) != 0)
-		goto fail;
-	for (i = 0; i < n; i++) {
-		if (put_entry(ins, v[i]) == -1) {
-			rv = db_fail(st, v[i]->path, cause);
-			goto fail;
-		}
-	}
-	for (i = 0; rej != NULL && i < rej->n; i++) {
-		if (put_reject(rins, &rej->v[i]) == -1) {
-			rv = db_fail(st, rej->v[i].path, cause);
-			goto fail;
-		}
-	}
-	sqlite3_finalize(ins);
-	sqlite3_finalize(rins);
-	ins = rins = NULL;
-	if (digest != NULL &&
-	    (rv = store_meta_set(st, "digest", digest, cause)) != 0)
-		goto fail;
-	return exec(st, "COMMIT", cause);
-fail:
-	sqlite3_finalize(ins);
-	sqlite3_finalize(rins);
-	exec(st, "ROLLBACK", NULL);
-	return rv;
-}
-
-int
-store_replace(struct store *st, const struct skill_set *set,
-    const struct store_rejects *rej, const char *digest, char **cause)
-{
-	int	 rv;
-
-	if ((rv = exec(st, "BEGIN IMMEDIATE", cause)) != 0)
-		return rv;
-	if ((rv = exec(st, "DELETE FROM entries; DELETE FROM rejected;",
-	    cause)) != 0) {
-		exec(st, "ROLLBACK", NULL);
-		return rv;
-	}
-	return put_all(st, 0, set->v, set->n, rej, digest, cause);
-}
-
-static int
-delete_paths(struct store *st, const char *sql, const char *const *paths,
-    size_t n, char **cause)
-{
-	sqlite3_stmt	*del;
-	size_t		 i;
-
-	if (sqlite3_prepare_v2(st->db, sql, -1, &del, NULL) != SQLITE_OK)
-		return db_fail(st, "preparing the index update", cause);
-	for (i = 0; i < n; i++) {
-		sqlite3_reset(del);
-		bind_text(del, 1, paths[i]);
-		if (sqlite3_step(del) != SQLITE_DONE) {
-			sqlite3_finalize(del);
-			return db_fail(st, paths[i], cause);
-		}
-	}
-	sqlite3_finalize(del);
-	return 0;
-}
-
-int
-store_update(struct store *st, const struct store_delta *d,
-    const char *expect, const char *digest, int *stale, char **cause)
-{
-	char	*now;
-	int	 rv;
-
-	*stale = 0;
-	if ((rv = exec(st, "BEGIN IMMEDIATE", cause)) != 0)
-		return rv;
-	if (expect != NULL) {
-		now = store_meta_get(st, "digest");
-		*stale = now == NULL || strcmp(now, expect) != 0;
-		free(now);
-		if (*stale)
-			return exec(st, "ROLLBACK", cause);
-	}
-	if ((rv = delete_paths(st, "DELETE FROM entries WHERE path = ?",
-	    d->gone, d->ngone, cause)) != 0 ||
-	    (rv = delete_paths(st, "DELETE FROM rejected WHERE path = ?",
-	    d->rej_gone, d->nrej_gone, cause)) != 0) {
-		exec(st, "ROLLBACK", NULL);
-		return rv;
-	}
-	return put_all(st, 1, d->up, d->nup, d->rej, digest, cause);
-}
-
-char *
-store_meta_get(struct store *st, const char *key)
-{
-	sqlite3_stmt	*stmt;
-	char		*v = NULL;
-
-	if (sqlite3_prepare_v2(st->db, "SELECT value FROM meta WHERE key = ?",
-	    -1, &stmt, NULL) != SQLITE_OK)
+	if (v[0] == NULL || v[2] == NULL || v[3] == NULL)
 		return NULL;
-	sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		v = col_str(stmt, 0);
-	sqlite3_finalize(stmt);
-	return v;
+	s = skill_new();
+	s->uid = xstrdup(v[0]);
+	k = v[1] != NULL ? kind_from_name(v[1]) : -1;
+	s->kind = k >= 0 ? (enum skill_kind)k : KIND_SKILL;
+	s->name = xstrdup(v[2]);
+	s->path = xstrdup(v[3]);
+	s->realpath = dup_or(v[4], v[3]);
+	s->root = dup_or(v[5], "");
+	s->scope = dup_or(v[6], "other");
+	s->is_project = (int)to_ll(v[7]);
+	t = v[8] != NULL ? tier_from_name(v[8]) : -1;
+	s->trust = t >= 0 ? (enum trust_tier)t : TIER_UNTRUSTED;
+	s->description = dup_or(v[9], "");
+	s->when_to_use = dup_or(v[10], "");
+	store_list_parse(&s->tags, v[11]);
+	store_list_parse(&s->platforms, v[12]);
+	store_list_parse(&s->requires_tools, v[13]);
+	store_list_parse(&s->fallback_for_tools, v[14]);
+	s->disable_model_invocation = (int)to_ll(v[15]);
+	s->user_invocable = (int)to_ll(v[16]);
+	s->size = to_ll(v[17]);
+	s->mtime_ns = to_ll(v[18]);
+	snprintf(s->hash, sizeof s->hash, "%s", v[19] != NULL ? v[19] : "");
+	s->n_warnings = (int)to_ll(v[20]);
+	s->n_flags = (int)to_ll(v[21]);
+	s->max_flag_sev = (int)to_ll(v[22]);
+	s->flag_ids = dup_or(v[23], NULL);
+	s->shadowed_by = dup_or(v[24], NULL);
+	s->frontmatter = dup_or(v[25], NULL);
+	return s;
 }
 
-int
-store_meta_set(struct store *st, const char *key, const char *value,
-    char **cause)
+static int
+cmp_order(const void *a, const void *b)
 {
-	sqlite3_stmt	*stmt;
-	int		 rc;
+	return indexer_cmp_entry(*(struct skill *const *)a,
+	    *(struct skill *const *)b);
+}
 
-	if (sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO meta (key,"
-	    " value) VALUES (?, ?)", -1, &stmt, NULL) != SQLITE_OK)
-		return db_fail(st, "writing meta", cause);
-	sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 2, value, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
-		return db_fail(st, "writing meta", cause);
-	return 0;
+void
+store_order(struct skill_set *set)
+{
+	size_t	 i;
+
+	for (i = 1; i < set->n; i++)
+		if (indexer_cmp_entry(set->v[i - 1], set->v[i]) > 0)
+			break;
+	if (i < set->n)		/* not already in order */
+		qsort(set->v, set->n, sizeof *set->v, cmp_order);
 }

@@ -1,11 +1,29 @@
 /*
- * index.db: the persistent index (SQLite, WAL). The schema carries a
- * version in PRAGMA user_version and is migrated forward on open. The
- * whole content is replaced in one transaction by store_replace(), so a
- * reader (another process) sees the old or the new index, never a mix,
- * and a killed writer leaves the previous index intact.
+ * The persistent index, behind one interface with two backends:
  *
- * struct store is an opaque handle: store_open() / store_close().
+ *   sqlite    index.db (WAL), the single-user default (store_sqlite.c)
+ *   postgres  a shared PostgreSQL database for a team (store_pg.c)
+ *
+ * chosen by store.backend (store_open_cfg()). Both hold the same schema
+ * and keep the same semantics: a version in the meta table ("schema",
+ * PRAGMA user_version on SQLite) migrated forward on open, a newer one
+ * refused; store_replace() writes a new content in one transaction, so a
+ * reader sees the old or the new index, never a mix, and a killed writer
+ * leaves the previous one intact.
+ *
+ * Change tracking (both backends): every store_replace() that changes
+ * anything bumps the change counter (meta "counter") by one; each entry
+ * written carries the counter of the write as its version, and each path
+ * that disappeared leaves a tombstone with that version. A reader that
+ * knows the counter it last saw fetches only what changed since with
+ * store_changes(). Tombstones older than the last STORE_TOMB_VERSIONS
+ * writes are pruned (meta "tomb_floor"); a reader further behind must
+ * reload everything (store_changes() returns STORE_GAP). On
+ * postgres the write also sends NOTIFY STORE_CHANNEL with the counter, in
+ * the same transaction, and store_wait() waits for such a notification.
+ *
+ * struct store is an opaque handle: store_open*() / store_close(). One
+ * handle is used by one thread at a time.
  */
 #ifndef SR_STORE_H
 #define SR_STORE_H
@@ -13,10 +31,15 @@
 #include <stdint.h>
 
 #include "skill.h"
+#include "strlist.h"
 
+struct config;
 struct store;
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION	2
+#define STORE_TOMB_VERSIONS	10000	/* writes a tombstone is kept for */
+#define STORE_CHANNEL		"skills_radar"	/* NOTIFY channel (postgres) */
+#define STORE_GAP		100	/* store_changes(): reload everything */
 
 /* A file that was rejected or skipped, kept so it is not re-parsed. */
 struct store_reject {
@@ -42,19 +65,36 @@ void	 store_rejects_add(struct store_rejects *, const char *path,
 	    const char *reason, int skipped);
 
 /*
- * Opens (readonly: without creating) the database at path. When creating,
- * missing parent directories are made. Returns 0, SR_NOTFOUND when
- * readonly and the file does not exist, or SR_IO with *cause.
+ * Opens the store cfg names: store.backend sqlite (store.path; readonly:
+ * without creating) or postgres (store.dsn, else $SKILLS_RADAR_DSN).
+ * Returns 0, SR_NOTFOUND when a readonly SQLite file does not exist,
+ * SR_CONFIG when postgres has no DSN, or SR_IO with *cause (which never
+ * contains a password).
  */
+int	 store_open_cfg(const struct config *, int readonly, struct store **out,
+	    char **cause);
+/* The SQLite backend at path (missing parent directories are made). */
 int	 store_open(const char *path, int readonly, struct store **out,
 	    char **cause);
+/* The PostgreSQL backend: dsn is a libpq URI or key=value string. */
+int	 store_open_pg(const char *dsn, struct store **out, char **cause);
 void	 store_close(struct store *);
+
+/* "sqlite" or "postgres", and where: a path or the DSN without password. */
+const char *store_backend(struct store *);
+const char *store_where(struct store *);
 
 /* Loads every entry (ordered by uid, then precedence) into set. */
 int	 store_load(struct store *, struct skill_set *set, char **cause);
 int	 store_load_rejects(struct store *, struct store_rejects *, char **cause);
+/* Sorts set by uid, then duplicate precedence (the order of store_load). */
+void	 store_order(struct skill_set *);
 
-/* Replaces the whole content in one transaction, and sets meta.digest. */
+/*
+ * Replaces the whole content in one transaction, and sets meta.digest:
+ * only entries that differ are written (with a new version), vanished
+ * ones become tombstones, and the counter moves when anything changed.
+ */
 int	 store_replace(struct store *, const struct skill_set *,
 	    const struct store_rejects *, const char *digest, char **cause);
 
@@ -75,16 +115,61 @@ struct store_delta {
 
 /*
  * Applies d and sets meta.digest in one transaction, so a reader sees the
- * old or the new content and a killed writer leaves the old one. When
- * expect is not NULL and meta.digest is not expect (another process wrote
- * the index meanwhile), nothing is written and *stale is set to 1.
+ * old or the new content and a killed writer leaves the old one; the
+ * counter, versions, tombstones and notification are those of a
+ * store_replace() writing the same change. When expect is not NULL and
+ * meta.digest is not expect (another process wrote the index meanwhile),
+ * nothing is written and *stale is set to 1.
  */
 int	 store_update(struct store *, const struct store_delta *d,
 	    const char *expect, const char *digest, int *stale, char **cause);
+
+/*
+ * What changed after counter since, read in one snapshot: the entries
+ * written since (added to upserts, unordered) and the paths removed since
+ * (added to removed); *counter gets the counter they bring the reader to.
+ * since < 0 loads everything (ordered as store_load). Returns 0,
+ * STORE_GAP when the tombstones no longer cover since, or since is ahead
+ * of the counter (the store was recreated): nothing is added, load
+ * everything instead. Or SR_IO.
+ */
+int	 store_changes(struct store *, int64_t since, struct skill_set *upserts,
+	    struct strlist *removed, int64_t *counter, char **cause);
+/* The current change counter (0: never written). */
+int	 store_counter(struct store *, int64_t *counter, char **cause);
+
+/*
+ * postgres: LISTEN on STORE_CHANNEL (store_listen), then wait up to
+ * timeout_ms for a notification or for wake_fd to become readable
+ * (store_wait: 1 notified, 0 timeout or woken, SR_IO when the connection
+ * is lost). sqlite has no notifications: store_listen answers SR_IO
+ * ("not supported") and callers poll store_counter().
+ */
+int	 store_listen(struct store *, char **cause);
+int	 store_wait(struct store *, int timeout_ms, int wake_fd, char **cause);
 
 /* meta table: key/value strings. store_meta_get returns NULL when unset. */
 char	*store_meta_get(struct store *, const char *key);
 int	 store_meta_set(struct store *, const char *key, const char *value,
 	    char **cause);
+
+/*
+ * The replicas table: each replica records its name, the counter it has
+ * applied and when (unix seconds, its own clock); doctor lists them.
+ */
+struct store_replica {
+	char	*name;
+	int64_t	 counter;
+	int64_t	 seen;
+};
+int	 store_report(struct store *, const char *name, int64_t counter,
+	    char **cause);
+/* *v gets n replicas (free with store_replicas_free), newest first. */
+int	 store_replicas(struct store *, struct store_replica **v, size_t *n,
+	    char **cause);
+void	 store_replicas_free(struct store_replica *, size_t);
+
+/* For tests: keep tombstones for only the last n writes (default above). */
+void	 store_set_tomb_versions(struct store *, int64_t n);
 
 #endif

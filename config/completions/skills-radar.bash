@@ -66,7 +66,7 @@ _skills_radar()
 	local opts=""
 	case $cmd in
 	config-init) opts="--force --stdout" ;;
-	index) opts="--rebuild --json" ;;
+	index) opts="--rebuild --json --watch" ;;
 	list) opts="--kind --tier --tag --flagged --all --json" ;;
 	search) opts="--top-k --tag --kind --explain --json --rewrite --no-rewrite --rerank --no-rerank" ;;
 	load) opts="--offset --max-bytes --allow-untrusted --json" ;;

@@ -9,6 +9,10 @@
  *             seconds (our own bounded client; tests/bench/run also
  *             runs wrk when installed); target >= 5000/s, zero errors
  * Usage: bench_mcp SR [requests] [seconds] [connections]
+ *        bench_mcp --load PORT [seconds] [connections]
+ * (--load: only the http load, against a server already listening on
+ * 127.0.0.1:PORT, e.g. nginx in front of replicas; prints req_per_s and
+ * errors on one line.)
  * The environment (HOME, XDG dirs, SKILL_PATHS) selects the corpus; run it
  * after `SR index`.
  */
@@ -326,18 +330,46 @@ broken:
 	return NULL;
 }
 
+/* conns connections searching port for seconds; returns searches/s. */
+static double
+run_load(int port, double seconds, int conns, long *errs)
+{
+	struct hclient	*h;
+	pthread_t	*th;
+	long		 okc = 0;
+	double		 t0, el;
+	int		 i;
+
+	*errs = 0;
+	h = calloc((size_t)conns, sizeof *h);
+	th = calloc((size_t)conns, sizeof *th);
+	t0 = now_ms();
+	for (i = 0; i < conns; i++) {
+		h[i].port = port;
+		h[i].until = t0 + seconds * 1e3;
+		pthread_create(&th[i], NULL, http_worker, &h[i]);
+	}
+	for (i = 0; i < conns; i++) {
+		pthread_join(th[i], NULL);
+		okc += h[i].ok;
+		*errs += h[i].errors;
+	}
+	el = (now_ms() - t0) / 1e3;
+	free(h);
+	free(th);
+	return okc / el;
+}
+
 static void
 bench_http(const char *sr, double seconds, int conns)
 {
 	char *const	 argv[] = { (char *)sr, "serve", "--transport", "http",
 	    "--port", "0", NULL };
-	struct hclient	*h;
-	pthread_t	*th;
 	static struct child c;
 	char		 line[512];
-	int		 perr[2], port = 0, i;
-	long		 okc = 0, errs = 0;
-	double		 t0, el;
+	int		 perr[2], port = 0;
+	long		 errs;
+	double		 rate;
 	FILE		*fp;
 	char		*p;
 
@@ -356,31 +388,16 @@ bench_http(const char *sr, double seconds, int conns)
 		child_stop(&c);
 		return;
 	}
-	h = calloc((size_t)conns, sizeof *h);
-	th = calloc((size_t)conns, sizeof *th);
-	t0 = now_ms();
-	for (i = 0; i < conns; i++) {
-		h[i].port = port;
-		h[i].until = t0 + seconds * 1e3;
-		pthread_create(&th[i], NULL, http_worker, &h[i]);
-	}
-	for (i = 0; i < conns; i++) {
-		pthread_join(th[i], NULL);
-		okc += h[i].ok;
-		errs += h[i].errors;
-	}
-	el = (now_ms() - t0) / 1e3;
+	rate = run_load(port, seconds, conns, &errs);
 	printf("%-28s %8s %8s %10s %7s\n", "http search_skills", "conns",
 	    "seconds", "req_per_s", "errors");
-	printf("%-28s %8d %8.1f %10.0f %7ld\n", "", conns, el, okc / el, errs);
+	printf("%-28s %8d %8.1f %10.0f %7ld\n", "", conns, seconds, rate, errs);
 	printf("%-28s %8s %8s\n", "http server memory", "rss_kb", "hwm_kb");
 	printf("%-28s %8ld %8ld\n", "", proc_kb(c.pid, "VmRSS:"),
 	    proc_kb(c.pid, "VmHWM:"));
 	kill(c.pid, SIGTERM);
 	child_stop(&c);
 	fclose(fp);
-	free(h);
-	free(th);
 }
 
 int
@@ -394,6 +411,18 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: bench_mcp SR [requests] [seconds] "
 		    "[connections]\n");
 		return 2;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	if (strcmp(argv[1], "--load") == 0 && argc > 2) {
+		long	 errs;
+		double	 rate;
+
+		secs = argc > 3 ? atof(argv[3]) : 3.0;
+		conns = argc > 4 ? atoi(argv[4]) : 8;
+		rate = run_load(atoi(argv[2]), secs > 0 ? secs : 3.0,
+		    conns > 0 ? conns : 8, &errs);
+		printf("%.0f %ld\n", rate, errs);
+		return 0;
 	}
 	sr = argv[1];
 	nreq = argc > 2 ? atoi(argv[2]) : 2000;

@@ -62,7 +62,15 @@ contains "$("$SR" serve --help | head -1)" "--transport stdio|http" "unit: serve
 if command -v systemd-analyze >/dev/null 2>&1; then
 	sed "s|/usr/local/bin/skills-radar|$SR|g" "$UNIT" >"$T/skills-radar.service"
 	check "systemd-analyze verify accepts the unit" systemd-analyze verify --man=no "$T/skills-radar.service"
+	# The team's units: a replica template (instance: the port) and the writer.
+	sed "s|/usr/local/bin/skills-radar|$SR|g" "$TOP_SRCDIR/config/systemd/skills-radar@.service" >"$T/skills-radar@6581.service"
+	sed "s|/usr/local/bin/skills-radar|$SR|g" "$TOP_SRCDIR/config/systemd/skills-radar-writer.service" >"$T/skills-radar-writer.service"
+	check "systemd-analyze verify accepts the replica template" systemd-analyze verify --man=no "$T/skills-radar@6581.service"
+	check "systemd-analyze verify accepts the writer unit" systemd-analyze verify --man=no "$T/skills-radar-writer.service"
 else
 	echo "ok $((tap_n + 1)) # SKIP systemd-analyze is not installed"; tap_n=$((tap_n + 1))
 fi
+contains "$(sed -n 's/^ExecStart=//p' "$TOP_SRCDIR/config/systemd/skills-radar@.service")" "serve --transport http --host 127.0.0.1 --port %i" "replica template: serves HTTP on the instance's port"
+lacks "$(sed -n 's/^ExecStart=//p' "$TOP_SRCDIR/config/systemd/skills-radar@.service")" "--watch" "replica template: a replica does not watch (it follows the writer)"
+contains "$(sed -n 's/^ExecStart=//p' "$TOP_SRCDIR/config/systemd/skills-radar-writer.service")" "index --watch" "writer unit: index --watch"
 done_testing

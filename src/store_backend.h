@@ -1,0 +1,181 @@
+/*
+ * Private to the store: what a backend provides (store_sqlite.c,
+ * store_pg.c) and the helpers they share (store.c). A backend's handle
+ * starts with struct store; the ops table is its only entry point. Text
+ * rows: every entry column as a string (NULL for SQL NULL) in the order
+ * of STORE_ENTRY_COLS, which both backends bind and read the same way.
+ */
+#ifndef SR_STORE_BACKEND_H
+#define SR_STORE_BACKEND_H
+
+#include <stdint.h>
+
+#include "store.h"
+
+#define STORE_ENTRY_COLS \
+	"uid, kind, name, path, realpath, root, scope, is_project, trust," \
+	" description, when_to_use, tags, platforms, requires_tools," \
+	" fallback_for_tools, disable_model_invocation, user_invocable," \
+	" size, mtime_ns, hash, warnings, flags, max_flag_sev, flag_ids," \
+	" shadowed_by, frontmatter"
+/* The SET list of an upsert on path (the same in both SQL dialects). */
+#define STORE_UPSERT_SET \
+	"uid = excluded.uid, kind = excluded.kind, name = excluded.name," \
+	" realpath = excluded.realpath, root = excluded.root," \
+	" scope = excluded.scope, is_project = excluded.is_project," \
+	" trust = excluded.trust, description = excluded.description," \
+	" when_to_use = excluded.when_to_use, tags = excluded.tags," \
+	" platforms = excluded.platforms," \
+	" requires_tools = excluded.requires_tools," \
+	" fallback_for_tools = excluded.fallback_for_tools," \
+	" disable_model_invocation = excluded.disable_model_invocation," \
+	" user_invocable = excluded.user_invocable, size = excluded.size," \
+	" mtime_ns = excluded.mtime_ns, hash = excluded.hash," \
+	" warnings = excluded.warnings, flags = excluded.flags," \
+	" max_flag_sev = excluded.max_flag_sev, flag_ids = excluded.flag_ids," \
+	" shadowed_by = excluded.shadowed_by," \
+	" frontmatter = excluded.frontmatter, version = excluded.version," \
+	" rowhash = excluded.rowhash"
+#define STORE_NCOLS	26
+#define STORE_COL_PATH	3
+
+/*
+ * The schema, one text for both backends (their migrations 0 -> 1 and
+ * 1 -> 2): ID is the key column's type, INT64 a 64-bit integer's. SQLite
+ * creates meta in the first migration, PostgreSQL already before it (it
+ * keeps the version there).
+ */
+#define STORE_SCHEMA_V1(ID, INT64) \
+	"CREATE TABLE entries (" \
+	"  id " ID "," \
+	"  uid TEXT NOT NULL," \
+	"  kind TEXT NOT NULL CHECK (kind IN ('skill','agent','command'))," \
+	"  name TEXT NOT NULL," \
+	"  path TEXT NOT NULL UNIQUE," \
+	"  realpath TEXT NOT NULL," \
+	"  root TEXT NOT NULL," \
+	"  scope TEXT NOT NULL," \
+	"  is_project INTEGER NOT NULL DEFAULT 0," \
+	"  trust TEXT NOT NULL," \
+	"  description TEXT NOT NULL," \
+	"  when_to_use TEXT NOT NULL," \
+	"  tags TEXT NOT NULL," \
+	"  platforms TEXT NOT NULL," \
+	"  requires_tools TEXT NOT NULL," \
+	"  fallback_for_tools TEXT NOT NULL," \
+	"  disable_model_invocation INTEGER NOT NULL," \
+	"  user_invocable INTEGER NOT NULL," \
+	"  size " INT64 " NOT NULL," \
+	"  mtime_ns " INT64 " NOT NULL," \
+	"  hash TEXT NOT NULL," \
+	"  warnings INTEGER NOT NULL," \
+	"  flags INTEGER NOT NULL," \
+	"  max_flag_sev INTEGER NOT NULL," \
+	"  flag_ids TEXT," \
+	"  shadowed_by TEXT," \
+	"  frontmatter TEXT" \
+	");" \
+	"CREATE INDEX entries_uid ON entries(uid);" \
+	"CREATE TABLE rejected (" \
+	"  path TEXT PRIMARY KEY," \
+	"  size " INT64 " NOT NULL," \
+	"  mtime_ns " INT64 " NOT NULL," \
+	"  hash TEXT NOT NULL," \
+	"  rule TEXT NOT NULL," \
+	"  reason TEXT NOT NULL," \
+	"  skipped INTEGER NOT NULL DEFAULT 0" \
+	");" \
+	"CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);"
+#define STORE_SCHEMA_V2(INT64) \
+	"ALTER TABLE entries ADD COLUMN version " INT64 " NOT NULL DEFAULT 0;" \
+	"ALTER TABLE entries ADD COLUMN rowhash TEXT;" \
+	"CREATE INDEX entries_version ON entries(version);" \
+	"CREATE TABLE tombstones (path TEXT PRIMARY KEY," \
+	"  version " INT64 " NOT NULL);" \
+	"CREATE INDEX tombstones_version ON tombstones(version);" \
+	"CREATE TABLE replicas (name TEXT PRIMARY KEY," \
+	"  counter " INT64 " NOT NULL, seen " INT64 " NOT NULL);"
+
+/* One entry as text, ready to bind; filled by store_row_fill(). */
+struct store_row {
+	const char	*v[STORE_NCOLS];
+	char		*lists[4];	/* owned JSON texts */
+	char		 num[10][24];
+	char		 rowhash[17];	/* of every column: is it unchanged? */
+};
+
+/* A stored entry's path and rowhash, for the diff a replace writes. */
+struct store_old {
+	char	*path;
+	char	 rowhash[17];
+	int	 seen;
+};
+
+struct store_olds {
+	struct store_old	*v;
+	size_t			 n;
+	size_t			 cap;
+};
+
+struct store_ops {
+	const char	*name;
+	void	(*close)(struct store *);
+	int	(*load)(struct store *, struct skill_set *, char **);
+	int	(*load_rejects)(struct store *, struct store_rejects *, char **);
+	/*
+	 * A read in one snapshot (store_changes): begin, the entries and
+	 * the tombstoned paths with version > since, end.
+	 */
+	int	(*begin_read)(struct store *, char **);
+	int	(*since)(struct store *, int64_t, struct skill_set *, char **);
+	int	(*tombs)(struct store *, int64_t, struct strlist *, char **);
+	void	(*end_read)(struct store *);
+	/* A write: begin (locks out other writers), the stored rows, ... */
+	int	(*begin_write)(struct store *, char **);
+	int	(*olds)(struct store *, struct store_olds *, char **);
+	int	(*put)(struct store *, const struct store_row *, int64_t version,
+		    char **);
+	int	(*drop)(struct store *, const char *path, int64_t version,
+		    char **);
+	/* replace: delete every rejected row first, else upsert by path */
+	int	(*put_rejects)(struct store *, const struct store_rejects *,
+		    int replace, char **);
+	int	(*drop_reject)(struct store *, const char *path, char **);
+	int	(*prune)(struct store *, int64_t floor, char **);
+	/* commit (notify: the counter to announce, 0 none) or roll back */
+	int	(*end_write)(struct store *, int commit, int64_t notify, char **);
+	int	(*listen)(struct store *, char **);
+	int	(*wait)(struct store *, int, int, char **);
+	int	(*report)(struct store *, const char *, int64_t, int64_t,
+		    char **);
+	int	(*replicas)(struct store *, struct store_replica **, size_t *,
+		    char **);
+	char	*(*meta_get)(struct store *, const char *);
+	int	(*meta_set)(struct store *, const char *, const char *, char **);
+};
+
+struct store {
+	const struct store_ops	*ops;
+	char			*where;		/* path or DSN without password */
+	int64_t			 tomb_versions;
+};
+
+void	 store_base_init(struct store *, const struct store_ops *,
+	    const char *where);
+void	 store_base_done(struct store *);
+
+void	 store_row_fill(struct store_row *, const struct skill *);
+void	 store_row_done(struct store_row *);
+/* A new entry from a text row, or NULL when uid, name or path is missing. */
+struct skill *store_row_skill(const char *const *v);
+
+void	 store_olds_add(struct store_olds *, const char *path,
+	    const char *rowhash);
+void	 store_olds_done(struct store_olds *);
+
+/* Parses a JSON list column into l (plain lists without cJSON). */
+void	 store_list_parse(struct strlist *l, const char *text);
+
+int	 store_meta_int(struct store *, const char *key, int64_t *out);
+
+#endif
