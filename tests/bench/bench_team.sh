@@ -126,4 +126,4 @@ for k in 1 2 3 4 5 6 7 8 9 10; do
 done
 grep 'store counter' "$T/r$R2.err" | tail -3 | sed 's/^/  replica: /'
 sort -n "$T/lat" | awk '{v[NR]=$1} END {printf "  %8s %8s %8s\n  %8d %8d %8d\n", "p50_ms", "p90_ms", "max_ms", v[int(NR/2)+1], v[int(NR*0.9)], v[NR]}'
-echo "  (debounce 50 ms + a full incremental index of the corpus + NOTIFY + delta fetch + snapshot)"
+echo "  (writer: debounce 50 ms + per-path update + NOTIFY; replica: delta fetch + engine_apply)"
