@@ -829,7 +829,7 @@ out:
 
 /*
  * SKILL_PATHS replaces paths; SKILLS_RADAR_TOKEN sets the token;
- * SKILLS_RADAR_DSN is the store DSN when store.dsn is empty.
+ * SKILLS_RADAR_DSN fills an empty store.dsn and an empty telemetry.dsn.
  */
 static void
 apply_env(struct config *cfg)
@@ -850,10 +850,15 @@ apply_env(struct config *cfg)
 		free(cfg->auth_token);
 		cfg->auth_token = xstrdup(v);
 	}
-	if ((v = getenv("SKILLS_RADAR_DSN")) != NULL && *v != '\0' &&
-	    (cfg->store_dsn == NULL || cfg->store_dsn[0] == '\0')) {
-		free(cfg->store_dsn);
-		cfg->store_dsn = xstrdup(v);
+	if ((v = getenv("SKILLS_RADAR_DSN")) != NULL && *v != '\0') {
+		if (cfg->store_dsn == NULL || cfg->store_dsn[0] == '\0') {
+			free(cfg->store_dsn);
+			cfg->store_dsn = xstrdup(v);
+		}
+		if (cfg->telemetry_dsn == NULL || *cfg->telemetry_dsn == '\0') {
+			free(cfg->telemetry_dsn);
+			cfg->telemetry_dsn = xstrdup(v);
+		}
 	}
 }
 

@@ -100,6 +100,10 @@ struct config {
 	char		*telemetry_path;	/* telemetry.db_path (stats.db) */
 	int		 store_queries;		/* telemetry.store_queries (enum telemetry_queries) */
 	int		 retention_days;	/* telemetry.retention_days, 0: forever */
+	int		 telemetry_backend;	/* telemetry.backend (enum telemetry_backend) */
+	char		*telemetry_dsn;		/* telemetry.dsn (SKILLS_RADAR_DSN when empty) */
+	char		*telemetry_replica;	/* telemetry.replica, "" : the host name */
+	int		 telemetry_buffer;	/* telemetry.buffer_events */
 	double		 conversion_window_s;	/* stats.conversion_window_s */
 
 	/* Tier-1 mini-index and doctor's budget report (miniindex.c, budget.c) */

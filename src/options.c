@@ -42,6 +42,8 @@ static const char *const val_rw_mode[] = { "replace", "expand", NULL };
 static const char *const val_rr_mode[] = { "pair", "batch", NULL };
 /* Indexed by enum telemetry_queries (telemetry.h). */
 static const char *const val_queries[] = { "false", "true", "hash", NULL };
+/* Indexed by enum telemetry_backend (telemetry.h). */
+static const char *const val_tm_backend[] = { "sqlite", "postgres", NULL };
 static const char *const val_group_by[] = { "auto", "tags", "scope", NULL };
 static const char *const val_watcher[] = { "inotify", "poll", NULL };
 /* Indexed by enum store_backend_kind (config.h). */
@@ -275,6 +277,29 @@ const struct options_entry options_table[] = {
 	    "The SQLite telemetry database, written by every server and CLI "
 	    "process when telemetry.enabled is true and read by stats and "
 	    "tui."),
+	ENUM("telemetry.backend", telemetry_backend, "sqlite", val_tm_backend,
+	    OPTF_ENUM_INT,
+	    "Where events go: sqlite appends to the local file "
+	    "telemetry.db_path; postgres appends to the PostgreSQL database "
+	    "telemetry.dsn, shared by a fleet of servers so one stats report "
+	    "and one dashboard cover them all. Writes are batched on a "
+	    "background thread; while PostgreSQL is unreachable events wait in "
+	    "memory (telemetry.buffer_events) and the number dropped is "
+	    "counted, reported and stored when it comes back."),
+	STR("telemetry.dsn", telemetry_dsn, "", 0,
+	    "The PostgreSQL connection string (a postgresql:// URI or "
+	    "key=value pairs) of telemetry.backend: postgres. When empty, the "
+	    "environment variable SKILLS_RADAR_DSN is used. Its password is "
+	    "never printed in errors or by doctor."),
+	STR("telemetry.replica", telemetry_replica, "", 0,
+	    "The name stored with every event of this process (the column "
+	    "replica), so stats and tui can tell the servers of a fleet apart; "
+	    "empty uses the host name."),
+	INT("telemetry.buffer_events", telemetry_buffer, "4096", 16, 1000000,
+	    "Events held in memory waiting to be written. When the database "
+	    "is slow or unreachable and the buffer is full, new events are "
+	    "dropped and counted (stderr with -v, doctor, stats); a search "
+	    "never waits for the database."),
 	ENUM("telemetry.store_queries", store_queries, "true", val_queries,
 	    OPTF_ENUM_INT,
 	    "How search queries are recorded: true stores the text (case "

@@ -30,6 +30,8 @@
 #include "sha256.h"
 #include "status.h"
 #include "telemetry.h"
+#include "telemetry_event.h"
+#include "telemetry_pg.h"
 #include "xmalloc.h"
 
 #define TM_BATCH_MAX	512	/* events per transaction */
@@ -38,9 +40,16 @@
 #define TM_OPEN_BUSY_MS	10000	/* ... when creating or migrating the schema */
 #define TM_TOP_MAX	20	/* result names kept per search */
 #define TM_PRUNE_EVERY	86400.0	/* seconds between two prunes */
+#define TM_FLUSH_MS	5000	/* flush waits this long for a server away */
+
+/* Version 1 -> 2: the replica column (NULL in the rows written before). */
+static const char migrate_2_sql[] =
+	"ALTER TABLE events ADD COLUMN replica TEXT;\n"
+	"CREATE INDEX IF NOT EXISTS events_replica ON events(replica, ts);\n";
 
 /*
- * Version 1: the public schema of DESIGN §10 (table events) with its
+ * Version 2 (version 1 without events.replica, the name of the process
+ * that wrote the row; telemetry.replica): the public schema of DESIGN §10 (table events) with its
  * indexes, and two internal tables that may change between versions:
  * meta (key/value: query_key, the hash key of store_queries: hash;
  * last_prune, unix time; write_failures, events writers lost) and conv,
@@ -59,16 +68,8 @@ const char telemetry_schema_sql[] =
 	" kind TEXT NOT NULL CHECK(kind IN ('search','load','index')),"
 	" session TEXT, client TEXT, query TEXT, skill TEXT,"
 	" top1_score REAL, n_results INTEGER, latency_ms REAL,"
-	" trust TEXT, found INTEGER, detail TEXT);\n"
-	"CREATE INDEX IF NOT EXISTS events_ts ON events(ts);\n"
-	"CREATE INDEX IF NOT EXISTS events_kind ON events(kind, ts);\n"
-	"CREATE INDEX IF NOT EXISTS events_session ON events(session, kind, ts);\n"
-	"CREATE INDEX IF NOT EXISTS events_latency ON events(kind, latency_ms, ts);\n"
-	"CREATE INDEX IF NOT EXISTS events_query ON events(kind, query, ts,"
-	" top1_score, latency_ms);\n"
-	"CREATE INDEX IF NOT EXISTS events_skill ON events(kind, skill, ts,"
-	" found, latency_ms);\n"
-	"CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);\n"
+	" trust TEXT, found INTEGER, detail TEXT, replica TEXT);\n"
+	TM_INDEXES_SQL
 	"INSERT OR IGNORE INTO meta VALUES ('write_failures', '0');\n"
 	"INSERT OR IGNORE INTO meta VALUES ('last_prune', '0');\n"
 	"CREATE TABLE IF NOT EXISTS conv (load_id INTEGER PRIMARY KEY,"
@@ -91,53 +92,39 @@ const char telemetry_schema_sql[] =
 	"  ORDER BY s.ts DESC, s.id DESC LIMIT 1;"
 	" END;\n";
 
-enum tm_kind {
-	TM_SEARCH,
-	TM_LOAD,
-	TM_INDEX
-};
-
-static const char *const tm_kind_names[] = { "search", "load", "index" };
-
-/* One row of events, owned by the queue while waiting. */
-struct tm_event {
-	double		 ts;
-	enum tm_kind	 kind;
-	char		*session;
-	char		*client;
-	char		*query;
-	char		*skill;
-	int		 has_top1;
-	double		 top1;
-	int		 has_n;
-	long long	 n_results;
-	double		 latency_ms;
-	char		*trust;
-	int		 found;		/* -1: NULL */
-	char		*detail;
-};
+const char *const tm_kind_names[] = { "search", "load", "index" };
 
 struct telemetry {
-	char		*path;
+	int		 backend;	/* enum telemetry_backend */
+	char		*path;		/* sqlite: the file; postgres: redacted DSN */
 	sqlite3		*db;
 	sqlite3_stmt	*ins;
+	struct tm_pg	*pg;
 	int		 mode;		/* enum telemetry_queries */
 	int		 retention_days;
 	uint8_t		 key[32];	/* query hash key */
+	int		 have_key;
 	double		 next_prune;	/* earliest time to check again */
+	int		 verbose;	/* report state changes on stderr */
 
 	pthread_t	 thread;
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 work;		/* events queued or stop */
 	pthread_cond_t	 done;		/* a batch finished */
-	struct tm_event	 ring[TELEMETRY_QUEUE_MAX];
+	struct tm_event	*ring;		/* cap slots */
+	size_t		 cap;
 	size_t		 head, n;
 	unsigned long long queued;	/* events accepted or dropped so far */
 	unsigned long long settled;	/* events written or counted lost */
+	unsigned long long written;
 	int		 stop;
-	long long	 failures;
+	int		 down;		/* the database is unreachable */
+	long long	 failures;	/* events lost: dropped or unwritable */
+	long long	 failures_saved;	/* ... of which meta counts */
+	char		*last_error;	/* why the database is down */
 	char		*session;
 	char		*client;
+	char		*replica;
 };
 
 static double
@@ -158,6 +145,7 @@ event_done(struct tm_event *e)
 	free(e->skill);
 	free(e->trust);
 	free(e->detail);
+	free(e->replica);
 	memset(e, 0, sizeof *e);
 }
 
@@ -197,13 +185,13 @@ hexify(const uint8_t *p, size_t n, char *out)
 	out[2 * n] = '\0';
 }
 
-static int
-unhex(const char *s, uint8_t *out, size_t n)
+int
+tm_unhex(const char *s, uint8_t *out, size_t n)
 {
 	size_t	 i;
 	int	 hi, lo;
 
-	if (strlen(s) != 2 * n)
+	if (s == NULL || strlen(s) != 2 * n)
 		return -1;
 	for (i = 0; i < n; i++) {
 		hi = s[2 * i] <= '9' ? s[2 * i] - '0' : s[2 * i] - 'a' + 10;
@@ -217,8 +205,8 @@ unhex(const char *s, uint8_t *out, size_t n)
 }
 
 /* 32 random bytes from the kernel, hex encoded. */
-static int
-random_key(char out[65])
+int
+tm_random_key(char out[65])
 {
 	uint8_t	 k[32];
 	size_t	 got = 0;
@@ -255,7 +243,7 @@ current_schema(struct telemetry *t)
 	    "key = 'query_key'", -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW &&
 	    (v = (const char *)sqlite3_column_text(st, 0)) != NULL &&
-	    unhex(v, t->key, sizeof t->key) == 0)
+	    tm_unhex(v, t->key, sizeof t->key) == 0)
 		ok = 1;
 	sqlite3_finalize(st);
 	return ok;
@@ -296,10 +284,17 @@ schema(struct telemetry *t, char **cause)
 		rv = SR_IO;
 		goto out;
 	}
-	/* Version 0 -> 1: create. Later migrations go here, in order. */
-	if ((rv = exec(t->db, t->path, telemetry_schema_sql, cause)) != 0)
+	/*
+	 * Version 0: create the current schema. Older versions migrate
+	 * forward one step at a time (their rows stay as they are).
+	 */
+	if ((rv = exec(t->db, t->path, version == 0 ? telemetry_schema_sql :
+	    "SELECT 1", cause)) != 0)
 		goto out;
-	if (random_key(key) == -1) {
+	if (version == 1 && (rv = exec(t->db, t->path, migrate_2_sql,
+	    cause)) != 0)
+		goto out;
+	if (tm_random_key(key) == -1) {
 		xasprintf(cause, "%s: no random bytes for the query key: %s",
 		    t->path, strerror(errno));
 		rv = SR_IO;
@@ -321,7 +316,7 @@ schema(struct telemetry *t, char **cause)
 	    "key = 'query_key'", -1, &st, NULL) != SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_ROW ||
 	    (v = (const char *)sqlite3_column_text(st, 0)) == NULL ||
-	    unhex(v, t->key, sizeof t->key) == -1) {
+	    tm_unhex(v, t->key, sizeof t->key) == -1) {
 		xasprintf(cause, "%s: meta.query_key is missing or damaged",
 		    t->path);
 		rv = SR_IO;
@@ -393,12 +388,14 @@ prune(struct telemetry *t)
 		t->next_prune = now + TM_PRUNE_EVERY;
 }
 
+/* Writes v[0..n) and the dropped count not stored yet, in one transaction. */
 static int
-write_batch(struct telemetry *t, struct tm_event *v, size_t n)
+sqlite_write(struct telemetry *t, struct tm_event *v, size_t n,
+    long long dropped)
 {
 	sqlite3_stmt	*s = t->ins;
+	char		 sql[160];
 	size_t		 i;
-	int		 rc;
 
 	if (exec(t->db, t->path, "BEGIN IMMEDIATE", NULL) != 0)
 		return -1;
@@ -421,13 +418,22 @@ write_batch(struct telemetry *t, struct tm_event *v, size_t n)
 		if (v[i].found >= 0)
 			sqlite3_bind_int(s, 11, v[i].found);
 		sqlite3_bind_text(s, 12, v[i].detail, -1, SQLITE_STATIC);
-		if ((rc = sqlite3_step(s)) != SQLITE_DONE) {
+		sqlite3_bind_text(s, 13, v[i].replica, -1, SQLITE_STATIC);
+		if (sqlite3_step(s) != SQLITE_DONE) {
 			sqlite3_reset(s);
 			exec(t->db, t->path, "ROLLBACK", NULL);
 			return -1;
 		}
 	}
 	sqlite3_reset(s);
+	if (dropped > 0) {
+		snprintf(sql, sizeof sql, "UPDATE meta SET value = CAST(value "
+		    "AS INTEGER) + %lld WHERE key = 'write_failures'", dropped);
+		if (exec(t->db, t->path, sql, NULL) != 0) {
+			exec(t->db, t->path, "ROLLBACK", NULL);
+			return -1;
+		}
+	}
 	if (exec(t->db, t->path, "COMMIT", NULL) != 0) {
 		exec(t->db, t->path, "ROLLBACK", NULL);
 		return -1;
@@ -435,45 +441,181 @@ write_batch(struct telemetry *t, struct tm_event *v, size_t n)
 	return 0;
 }
 
+static char	*query_hash(const struct telemetry *, const char *);
+
+/* Replaces the normalised queries of v[0..n) by their hash (hash mode). */
+static void
+hash_queries(struct telemetry *t, struct tm_event *v, size_t n)
+{
+	char	*h;
+	size_t	 i;
+
+	if (t->mode != TELEMETRY_QUERIES_HASH)
+		return;
+	for (i = 0; i < n; i++) {
+		if (v[i].hashed || v[i].query == NULL)
+			continue;
+		h = query_hash(t, v[i].query);
+		free(v[i].query);
+		v[i].query = h;
+		v[i].hashed = 1;
+	}
+}
+
+/* Sleeps up to ms unless stop is set; called and returns with t->mu held. */
+static void
+nap(struct telemetry *t, unsigned ms)
+{
+	struct timespec	 until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += ms / 1000;
+	until.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	if (!t->stop)
+		pthread_cond_timedwait(&t->work, &t->mu, &until);
+}
+
+/* Notes a change of reachability (with -v, on stderr). t->mu held. */
+static void
+set_down(struct telemetry *t, int down, char *why)
+{
+	if (down && !t->down && t->verbose)
+		fprintf(stderr, "skills-radar: telemetry: %s; buffering up to "
+		    "%zu events\n", why != NULL ? why : "write failed", t->cap);
+	else if (!down && t->down && t->verbose)
+		fprintf(stderr, "skills-radar: telemetry: %s reachable again "
+		    "(%lld events dropped so far)\n", t->path, t->failures);
+	if (why != NULL) {
+		free(t->last_error);
+		t->last_error = why;
+	}
+	t->down = down;
+}
+
+/*
+ * One attempt at the oldest n queued events (left in the ring: producers
+ * only append behind them). 0 when written.
+ */
+static int
+write_some(struct telemetry *t, struct tm_event *batch, size_t n,
+    long long dropped, char **why)
+{
+	if (t->backend == TELEMETRY_BACKEND_POSTGRES) {
+		if (tm_pg_ready(t->pg, t->key, why) != 0)
+			return -1;
+		t->have_key = 1;
+		hash_queries(t, batch, n);
+		if (tm_pg_write(t->pg, batch, n, dropped, why) != 0)
+			return -1;
+		tm_pg_prune(t->pg, t->retention_days);
+		return 0;
+	}
+	hash_queries(t, batch, n);
+	if (sqlite_write(t, batch, n, dropped) != 0) {
+		xasprintf(why, "%s: %s", t->path, sqlite3_errmsg(t->db));
+		return -1;
+	}
+	prune(t);
+	return 0;
+}
+
+/*
+ * The writer thread. Takes up to TM_BATCH_MAX events from the front of
+ * the ring and writes them; the slots are released only once written, so
+ * telemetry.buffer_events bounds everything held in memory. SQLite: a
+ * batch that fails TM_TRIES times is counted lost (the file is broken,
+ * not away). PostgreSQL: an unreachable server is retried with backoff
+ * (100 ms doubling to 2 s) for as long as the process runs, while new
+ * events beyond the bound are dropped and counted; at close, a server
+ * still away after TM_TRIES attempts loses what is left.
+ */
 static void *
 writer(void *arg)
 {
 	struct telemetry	*t = arg;
-	struct tm_event		 batch[TM_BATCH_MAX];
-	size_t			 n, i;
-	int			 try;
+	struct tm_event		*batch;
+	long long		 dropped;
+	size_t			 n, i, at;
+	unsigned		 backoff = 100;
+	int			 tries = 0, rc;
+	char			*why;
 
-	prune(t);
+	batch = xreallocarray(NULL, TM_BATCH_MAX, sizeof *batch);
+	if (t->backend == TELEMETRY_BACKEND_SQLITE)
+		prune(t);	/* PostgreSQL: once connected */
 	pthread_mutex_lock(&t->mu);
 	for (;;) {
-		while (t->n == 0 && !t->stop)
+		while (t->n == 0 && !t->stop &&
+		    t->failures == t->failures_saved)
 			pthread_cond_wait(&t->work, &t->mu);
-		if (t->n == 0 && t->stop)
+		if (t->n == 0 && t->stop && (t->failures == t->failures_saved ||
+		    tries >= TM_TRIES))
 			break;
-		for (n = 0; n < TM_BATCH_MAX && t->n > 0; n++) {
-			batch[n] = t->ring[t->head];
-			memset(&t->ring[t->head], 0, sizeof t->ring[0]);
-			t->head = (t->head + 1) % TELEMETRY_QUEUE_MAX;
-			t->n--;
+		n = t->n < TM_BATCH_MAX ? t->n : TM_BATCH_MAX;
+		for (i = 0, at = t->head; i < n; i++) {
+			batch[i] = t->ring[at];
+			at = (at + 1) % t->cap;
 		}
+		dropped = t->failures - t->failures_saved;
 		pthread_mutex_unlock(&t->mu);
 
-		for (try = 0; try < TM_TRIES; try++) {
-			if (write_batch(t, batch, n) == 0)
-				break;
-			usleep(20000U * (unsigned)(try + 1));
-		}
-		for (i = 0; i < n; i++)
-			event_done(&batch[i]);
-		prune(t);
+		why = NULL;
+		rc = write_some(t, batch, n, dropped, &why);
 
 		pthread_mutex_lock(&t->mu);
-		if (try == TM_TRIES)
+		/* hash_queries() changed the copies: keep them in the ring. */
+		for (i = 0, at = t->head; i < n; i++) {
+			t->ring[at] = batch[i];
+			at = (at + 1) % t->cap;
+		}
+		if (rc == 0) {
+			free(why);
+			set_down(t, 0, NULL);
+			t->failures_saved += dropped;
+			tries = 0;
+			backoff = 100;
+		} else {
+			set_down(t, 1, why);
+			tries++;
+			if (t->backend == TELEMETRY_BACKEND_SQLITE ?
+			    tries < TM_TRIES : !t->stop || tries < TM_TRIES) {
+				nap(t, t->backend == TELEMETRY_BACKEND_SQLITE ?
+				    20U * (unsigned)tries : backoff);
+				if (backoff < 2000)
+					backoff *= 2;
+				continue;
+			}
+			/* Given up on this batch: it is lost. */
 			t->failures += (long long)n;
+			tries = 0;
+		}
+		for (i = 0; i < n; i++) {
+			event_done(&t->ring[t->head]);
+			t->head = (t->head + 1) % t->cap;
+		}
+		t->n -= n;
+		if (rc == 0)
+			t->written += n;
 		t->settled += n;
 		pthread_cond_broadcast(&t->done);
+		if (rc != 0 && t->stop && t->n == 0)
+			break;
 	}
+	/* Whatever could not be written is lost: count it. */
+	while (t->n > 0) {
+		event_done(&t->ring[t->head]);
+		t->head = (t->head + 1) % t->cap;
+		t->n--;
+		t->failures++;
+		t->settled++;
+	}
+	pthread_cond_broadcast(&t->done);
 	pthread_mutex_unlock(&t->mu);
+	free(batch);
 	return NULL;
 }
 
@@ -486,6 +628,66 @@ default_session(void)
 	return s;
 }
 
+/* telemetry.replica, or the host name. */
+static char *
+replica_name(const struct config *cfg)
+{
+	char	 host[256];
+
+	if (cfg->telemetry_replica != NULL && *cfg->telemetry_replica != '\0')
+		return xstrdup(cfg->telemetry_replica);
+	if (gethostname(host, sizeof host) == -1)
+		return xstrdup("localhost");
+	host[sizeof host - 1] = '\0';
+	return xstrdup(host);
+}
+
+/* Opens stats.db, its schema and the insert statement (SQLite). */
+static int
+open_sqlite(struct telemetry *t, char **cause)
+{
+	int	 rv;
+
+	if (buf_mkparents(t->path, 0700) == -1) {
+		xasprintf(cause, "%s: cannot create its directory: %s",
+		    t->path, strerror(errno));
+		return SR_IO;
+	}
+	if (sqlite3_open_v2(t->path, &t->db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+		return db_fail(t->db, t->path, "cannot open", cause);
+	sqlite3_busy_timeout(t->db, TM_BUSY_MS);
+	if ((rv = exec(t->db, t->path, "PRAGMA journal_mode=WAL", cause)) != 0 ||
+	    (rv = exec(t->db, t->path, "PRAGMA synchronous=NORMAL",
+	    cause)) != 0 || (rv = schema(t, cause)) != 0)
+		return rv;
+	t->have_key = 1;
+	if (sqlite3_prepare_v2(t->db, "INSERT INTO events (ts, kind, session, "
+	    "client, query, skill, top1_score, n_results, latency_ms, trust, "
+	    "found, detail, replica) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+	    "?9, ?10, ?11, ?12, ?13)", -1, &t->ins, NULL) != SQLITE_OK)
+		return db_fail(t->db, t->path, "preparing the insert", cause);
+	return 0;
+}
+
+static void
+handle_free(struct telemetry *t)
+{
+	sqlite3_finalize(t->ins);
+	sqlite3_close(t->db);
+	tm_pg_free(t->pg);
+	pthread_mutex_destroy(&t->mu);
+	pthread_cond_destroy(&t->work);
+	pthread_cond_destroy(&t->done);
+	free(t->ring);
+	free(t->last_error);
+	free(t->session);
+	free(t->client);
+	free(t->replica);
+	free(t->path);
+	free(t);
+}
+
 int
 telemetry_open(const struct config *cfg, const char *session,
     struct telemetry **out, char **cause)
@@ -496,41 +698,34 @@ telemetry_open(const struct config *cfg, const char *session,
 	*out = NULL;
 	if (cfg == NULL || !cfg->telemetry_enabled)
 		return 0;
-	if (cfg->telemetry_path == NULL || *cfg->telemetry_path == '\0') {
-		xasprintf(cause, "telemetry.db_path is empty");
-		return SR_CONFIG;
-	}
 	t = xcalloc(1, sizeof *t);
-	t->path = xstrdup(cfg->telemetry_path);
+	t->backend = cfg->telemetry_backend;
 	t->mode = cfg->store_queries;
 	t->retention_days = cfg->retention_days;
 	t->session = session != NULL ? xstrdup(session) : default_session();
+	t->replica = replica_name(cfg);
+	t->cap = cfg->telemetry_buffer > 0 ? (size_t)cfg->telemetry_buffer :
+	    TELEMETRY_QUEUE_MAX;
+	t->ring = xcalloc(t->cap, sizeof *t->ring);
 	pthread_mutex_init(&t->mu, NULL);
 	pthread_cond_init(&t->work, NULL);
 	pthread_cond_init(&t->done, NULL);
 
-	if (buf_mkparents(t->path, 0700) == -1) {
-		xasprintf(cause, "%s: cannot create its directory: %s",
-		    t->path, strerror(errno));
-		rv = SR_IO;
-		goto fail;
-	}
-	if (sqlite3_open_v2(t->path, &t->db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		rv = db_fail(t->db, t->path, "cannot open", cause);
-		goto fail;
-	}
-	sqlite3_busy_timeout(t->db, TM_BUSY_MS);
-	if ((rv = exec(t->db, t->path, "PRAGMA journal_mode=WAL", cause)) != 0 ||
-	    (rv = exec(t->db, t->path, "PRAGMA synchronous=NORMAL",
-	    cause)) != 0 || (rv = schema(t, cause)) != 0)
-		goto fail;
-	if (sqlite3_prepare_v2(t->db, "INSERT INTO events (ts, kind, session, "
-	    "client, query, skill, top1_score, n_results, latency_ms, trust, "
-	    "found, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-	    "?11, ?12)", -1, &t->ins, NULL) != SQLITE_OK) {
-		rv = db_fail(t->db, t->path, "preparing the insert", cause);
-		goto fail;
+	if (t->backend == TELEMETRY_BACKEND_POSTGRES) {
+		/* Only the syntax now: the server may come up later. */
+		if ((rv = tm_pg_new(cfg->telemetry_dsn, &t->pg, cause)) != 0)
+			goto fail;
+		t->path = pg_dsn_redact(cfg->telemetry_dsn);
+	} else {
+		if (cfg->telemetry_path == NULL ||
+		    *cfg->telemetry_path == '\0') {
+			xasprintf(cause, "telemetry.db_path is empty");
+			rv = SR_CONFIG;
+			goto fail;
+		}
+		t->path = xstrdup(cfg->telemetry_path);
+		if ((rv = open_sqlite(t, cause)) != 0)
+			goto fail;
 	}
 	if ((errno = pthread_create(&t->thread, NULL, writer, t)) != 0) {
 		xasprintf(cause, "telemetry: cannot start the writer thread: %s",
@@ -541,15 +736,18 @@ telemetry_open(const struct config *cfg, const char *session,
 	*out = t;
 	return 0;
 fail:
-	sqlite3_finalize(t->ins);
-	sqlite3_close(t->db);
-	pthread_mutex_destroy(&t->mu);
-	pthread_cond_destroy(&t->work);
-	pthread_cond_destroy(&t->done);
-	free(t->session);
-	free(t->path);
-	free(t);
+	handle_free(t);
 	return rv;
+}
+
+void
+telemetry_set_verbose(struct telemetry *t, int verbose)
+{
+	if (t == NULL)
+		return;
+	pthread_mutex_lock(&t->mu);
+	t->verbose = verbose;
+	pthread_mutex_unlock(&t->mu);
 }
 
 void
@@ -577,15 +775,16 @@ enqueue(struct telemetry *t, struct tm_event *e, const char *session)
 	if (session == NULL)
 		e->session = xstrdup(t->session);
 	e->client = xstrdup_or_null(t->client);
+	e->replica = xstrdup(t->replica);
 	t->queued++;
-	if (t->n == TELEMETRY_QUEUE_MAX || t->stop) {
+	if (t->n == t->cap || t->stop) {
 		t->failures++;
 		t->settled++;
 		pthread_mutex_unlock(&t->mu);
 		event_done(e);
 		return;
 	}
-	t->ring[(t->head + t->n) % TELEMETRY_QUEUE_MAX] = *e;
+	t->ring[(t->head + t->n) % t->cap] = *e;
 	t->n++;
 	pthread_cond_signal(&t->work);
 	pthread_mutex_unlock(&t->mu);
@@ -724,21 +923,15 @@ telemetry_search_ex(struct telemetry *t, const char *query, double top1,
 {
 	struct tm_event	 e;
 	cJSON		*d, *top;
-	char		*norm;
 	size_t		 i;
 
 	if (t == NULL)
 		return;
 	memset(&e, 0, sizeof e);
 	e.kind = TM_SEARCH;
-	if (t->mode != TELEMETRY_QUERIES_NONE) {
-		norm = telemetry_query_normal(query);
-		if (t->mode == TELEMETRY_QUERIES_HASH) {
-			e.query = query_hash(t, norm);
-			free(norm);
-		} else
-			e.query = norm;
-	}
+	/* hash mode: the writer hashes it (the key is in the database). */
+	if (t->mode != TELEMETRY_QUERIES_NONE)
+		e.query = telemetry_query_normal(query);
 	e.has_top1 = 1;
 	e.top1 = n_results > 0 ? top1 : 0.0;
 	e.has_n = 1;
@@ -824,49 +1017,65 @@ telemetry_index(struct telemetry *t, size_t count, double duration_ms,
 long long
 telemetry_failures(const struct telemetry *t)
 {
-	long long	 n;
+	struct telemetry_state	 st;
 
-	if (t == NULL)
-		return 0;
-	pthread_mutex_lock((pthread_mutex_t *)&t->mu);
-	n = t->failures;
-	pthread_mutex_unlock((pthread_mutex_t *)&t->mu);
-	return n;
+	telemetry_state(t, &st);
+	return st.dropped;
 }
 
 void
+telemetry_state(const struct telemetry *t, struct telemetry_state *st)
+{
+	struct telemetry	*m = (struct telemetry *)t;
+
+	memset(st, 0, sizeof *st);
+	if (t == NULL)
+		return;
+	pthread_mutex_lock(&m->mu);
+	st->backend = t->backend;
+	st->reachable = !t->down;
+	st->queued = t->queued;
+	st->written = t->written;
+	st->pending = t->n;
+	st->dropped = t->failures;
+	st->capacity = t->cap;
+	snprintf(st->error, sizeof st->error, "%s", t->down &&
+	    t->last_error != NULL ? t->last_error : "");
+	pthread_mutex_unlock(&m->mu);
+}
+
+/*
+ * Waits until every event queued so far is written or counted as failed;
+ * on PostgreSQL at most TM_FLUSH_MS while the server is unreachable.
+ */
+void
 telemetry_flush(struct telemetry *t)
 {
+	struct timespec		 until;
 	unsigned long long	 target;
 
 	if (t == NULL)
 		return;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += TM_FLUSH_MS / 1000;
 	pthread_mutex_lock(&t->mu);
 	target = t->queued;
 	pthread_cond_signal(&t->work);
-	while (t->settled < target)
-		pthread_cond_wait(&t->done, &t->mu);
+	while (t->settled < target) {
+		if (!t->down) {
+			pthread_cond_wait(&t->done, &t->mu);
+			continue;
+		}
+		if (pthread_cond_timedwait(&t->done, &t->mu, &until) ==
+		    ETIMEDOUT)
+			break;
+	}
 	pthread_mutex_unlock(&t->mu);
-}
-
-/* Adds this handle's lost events to meta.write_failures, best effort. */
-static void
-save_failures(struct telemetry *t)
-{
-	char	 sql[128];
-
-	if (t->failures <= 0)
-		return;
-	snprintf(sql, sizeof sql, "UPDATE meta SET value = CAST(value AS "
-	    "INTEGER) + %lld WHERE key = 'write_failures'", t->failures);
-	exec(t->db, t->path, sql, NULL);
 }
 
 void
 telemetry_close(struct telemetry *t)
 {
-	size_t	 i;
-
 	if (t == NULL)
 		return;
 	pthread_mutex_lock(&t->mu);
@@ -874,16 +1083,10 @@ telemetry_close(struct telemetry *t)
 	pthread_cond_signal(&t->work);
 	pthread_mutex_unlock(&t->mu);
 	pthread_join(t->thread, NULL);
-	save_failures(t);
-	for (i = 0; i < TELEMETRY_QUEUE_MAX; i++)
-		event_done(&t->ring[i]);
-	sqlite3_finalize(t->ins);
-	sqlite3_close(t->db);
-	pthread_mutex_destroy(&t->mu);
-	pthread_cond_destroy(&t->work);
-	pthread_cond_destroy(&t->done);
-	free(t->session);
-	free(t->client);
-	free(t->path);
-	free(t);
+	if (t->verbose)
+		fprintf(stderr, "skills-radar: telemetry: %llu events written "
+		    "to %s, %lld dropped%s\n", t->written, t->path, t->failures,
+		    t->failures > t->failures_saved ? " (the count could not "
+		    "be stored)" : "");
+	handle_free(t);
 }

@@ -47,8 +47,8 @@ struct cJSON;
 struct config;
 struct telemetry;
 
-#define TELEMETRY_SCHEMA_VERSION	1
-#define TELEMETRY_QUEUE_MAX		4096	/* events waiting to be written */
+#define TELEMETRY_SCHEMA_VERSION	2
+#define TELEMETRY_QUEUE_MAX		4096	/* default telemetry.buffer_events */
 #define TELEMETRY_QUERY_MAX		512	/* bytes of query text kept */
 
 /* telemetry.store_queries, indexed like its values in options.c. */
@@ -112,6 +112,34 @@ void	 telemetry_index(struct telemetry *, size_t count, double duration_ms,
 
 /* Events this handle could not write so far (0 for NULL). */
 long long telemetry_failures(const struct telemetry *);
+
+/* telemetry.backend, indexed like its values in options.c. */
+enum telemetry_backend {
+	TELEMETRY_BACKEND_SQLITE = 0,
+	TELEMETRY_BACKEND_POSTGRES
+};
+
+/* What doctor and -v report about a handle (telemetry_state()). */
+struct telemetry_state {
+	int			 backend;	/* enum telemetry_backend */
+	int			 reachable;	/* the last write or connect worked */
+	unsigned long long	 queued;	/* record calls so far */
+	unsigned long long	 written;	/* events stored */
+	size_t			 pending;	/* waiting in memory */
+	size_t			 capacity;	/* telemetry.buffer_events */
+	long long		 dropped;	/* lost: buffer full or unwritable */
+	char			 error[256];	/* why unreachable, "" when fine */
+};
+
+/* Fills *st (all zero for NULL). */
+void	 telemetry_state(const struct telemetry *, struct telemetry_state *st);
+
+/*
+ * With verbose set, the writer reports on stderr when the database goes
+ * away and comes back, and at close how many events were written and
+ * dropped.
+ */
+void	 telemetry_set_verbose(struct telemetry *, int verbose);
 
 /*
  * Waits until every event queued so far is written or counted as failed.

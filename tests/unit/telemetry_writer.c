@@ -3,6 +3,7 @@
  *   telemetry_writer write DB SESSION N [DELAY_US]
  *	appends N events (search, load, search, ...) through the telemetry
  *	API, as a server process would, then closes; prints the failures.
+ *	A postgresql:// DB writes there (telemetry.backend: postgres).
  *   telemetry_writer fixture DB SQLFILE
  *	creates DB with the current schema and runs SQLFILE in it.
  *   telemetry_writer check DB
@@ -20,6 +21,7 @@
 #include "buf.h"
 #include "config.h"
 #include "telemetry.h"
+#include "telemetry_pg.h"
 #include "xmalloc.h"
 
 static int
@@ -34,8 +36,14 @@ do_write(const char *db, const char *session, long n, long delay)
 
 	cfg = config_defaults();
 	cfg->telemetry_enabled = 1;
-	free(cfg->telemetry_path);
-	cfg->telemetry_path = xstrdup(db);
+	if (pg_is_uri(db)) {
+		cfg->telemetry_backend = TELEMETRY_BACKEND_POSTGRES;
+		free(cfg->telemetry_dsn);
+		cfg->telemetry_dsn = xstrdup(db);
+	} else {
+		free(cfg->telemetry_path);
+		cfg->telemetry_path = xstrdup(db);
+	}
 	if (telemetry_open(cfg, session, &t, &cause) != 0) {
 		fprintf(stderr, "telemetry_writer: %s\n", cause);
 		free(cause);
@@ -43,6 +51,7 @@ do_write(const char *db, const char *session, long n, long delay)
 		return 1;
 	}
 	telemetry_set_client(t, "writer-test");
+	telemetry_set_verbose(t, getenv("SR_TELEMETRY_VERBOSE") != NULL);
 	for (i = 0; i < n; i++) {
 		if (i % 2 == 0) {
 			snprintf(q, sizeof q, "query %ld", i % 50);

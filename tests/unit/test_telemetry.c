@@ -142,7 +142,7 @@ test_rows(void)
 	telemetry_flush(t);
 	is_int(telemetry_failures(t), 0, "no write failures");
 	h = raw(db);
-	is_q(h, "PRAGMA user_version", "1", "schema version in user_version");
+	is_q(h, "PRAGMA user_version", "2", "schema version in user_version");
 	is_q(h, "PRAGMA journal_mode", "wal", "the database is in WAL mode");
 	is_q(h, "SELECT count(*) FROM events", "5", "five rows written");
 	is_q(h, "SELECT group_concat(kind) FROM (SELECT kind FROM events "
@@ -536,7 +536,7 @@ load_fixture(const char *db)
 	free(path);
 	h = raw(db);
 	rv = sqlite3_exec(h, telemetry_schema_sql, NULL, NULL, &msg) ||
-	    sqlite3_exec(h, "PRAGMA user_version = 1", NULL, NULL, &msg) ||
+	    sqlite3_exec(h, "PRAGMA user_version = 2", NULL, NULL, &msg) ||
 	    sqlite3_exec(h, sql, NULL, NULL, &msg);
 	if (rv)
 		diag("fixture: %s", msg);

@@ -1,0 +1,64 @@
+/*
+ * The PostgreSQL telemetry writer (telemetry.backend: postgres), driven by
+ * the writer thread of telemetry.c and only by it: no call here is
+ * thread-safe and none is ever made from a search.
+ *
+ * The schema is the SQLite one of telemetry.c in PostgreSQL's dialect
+ * (events with the replica column, meta, conv filled by a trigger), its
+ * version in meta.schema_version; tm_pg_ready() creates or migrates it
+ * under an advisory lock, so replicas starting together agree. A batch is
+ * one transaction: a multi-row INSERT, serialised across writers by a
+ * transaction advisory lock so event ids commit in increasing order (the
+ * dashboard reads "the rows after id N"), plus the dropped-event count
+ * not stored yet.
+ *
+ * pg_dsn_redact() is for every message that shows a DSN: the password of
+ * a URI (user:secret@) or of password=... becomes "***".
+ */
+#ifndef SR_TELEMETRY_PG_H
+#define SR_TELEMETRY_PG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct tm_event;
+struct tm_pg;
+
+/* Checks the DSN's syntax (no connection); SR_CONFIG with *cause. */
+int	 tm_pg_new(const char *dsn, struct tm_pg **out, char **cause);
+
+/*
+ * Connects when not connected, creates or migrates the schema and reads
+ * the query hash key into key. 0, or -1 with *cause (unreachable,
+ * refused, newer schema): the caller backs off and tries again.
+ */
+int	 tm_pg_ready(struct tm_pg *, uint8_t key[32], char **cause);
+
+/* 1 while the last call found the server reachable. */
+int	 tm_pg_connected(const struct tm_pg *);
+
+/*
+ * Appends v[0..n) and adds dropped to meta.write_failures in one
+ * transaction (n may be 0). 0, or -1 with *cause: nothing was written and
+ * the connection is dropped, so the next tm_pg_ready() reconnects.
+ */
+int	 tm_pg_write(struct tm_pg *, const struct tm_event *v, size_t n,
+	    long long dropped, char **cause);
+
+/* Deletes events older than days (0: never), at most once a day. */
+void	 tm_pg_prune(struct tm_pg *, int days);
+
+void	 tm_pg_free(struct tm_pg *);
+
+/* The DSN with its password replaced by ***; allocated. */
+char	*pg_dsn_redact(const char *dsn);
+
+/* 1 when s names a PostgreSQL database: postgresql:// or postgres://. */
+int	 pg_is_uri(const char *s);
+
+/* The schema, for tests: every statement of the current version. */
+extern const char telemetry_pg_schema_sql[];
+
+#define TELEMETRY_PG_SCHEMA_VERSION	2
+
+#endif
