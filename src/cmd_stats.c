@@ -72,6 +72,8 @@
 #include "config.h"
 #include "skill.h"
 #include "stats.h"
+#include "telemetry.h"
+#include "telemetry_pg.h"
 #include "status.h"
 #include "store.h"
 #include "strlist.h"
@@ -295,6 +297,10 @@ print_event(const struct report *r, const struct stats_event *e)
 		print_safe(e->client);
 		printf("]");
 	}
+	if (e->replica != NULL && r->s->n_replicas > 1) {
+		printf(" @");
+		print_safe(e->replica);
+	}
 	printf("\n");
 }
 
@@ -346,6 +352,11 @@ print_text(const struct report *r)
 		printf("             mean rank of the loaded skill in its search "
 		    "%.2f\n", s->mean_load_rank);
 
+	/* The fleet: one row per replica once there is more than one. */
+	if (s->n_replicas > 1) {
+		heading(r, "Replicas", " events searches");
+		list_rows(s->replicas, s->n_replicas, " %8.0f");
+	}
 	heading(r, "Top queries", " count  top-1");
 	if (s->searches > 0 && s->n_top_queries == 0)
 		printf("  (no query text stored: telemetry.store_queries is "
@@ -451,6 +462,7 @@ json_event(const struct stats_event *e)
 		cJSON_AddNullToObject(o, "n_results");
 	cJSON_AddNumberToObject(o, "latency_ms", round_to(e->latency_ms, 1e3));
 	add_str_or_null(o, "trust", e->kind == STATS_LOAD ? e->trust : NULL);
+	add_str_or_null(o, "replica", e->replica);
 	if (e->kind == STATS_LOAD && e->found >= 0)
 		cJSON_AddBoolToObject(o, "found", e->found);
 	else
@@ -530,6 +542,8 @@ json_report(const struct report *r, const char *state)
 		cJSON_AddNullToObject(j, "indexed");
 		cJSON_AddNullToObject(j, "never_loaded");
 	}
+	cJSON_AddItemToObject(j, "replicas", json_counts(s->replicas,
+	    s->n_replicas, "replica", "events", "searches", 1));
 	a = cJSON_AddArrayToObject(j, "recent");
 	for (i = 0; i < s->n_recent; i++)
 		cJSON_AddItemToArray(a, json_event(&s->recent[i]));
@@ -584,10 +598,10 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 	struct stats_db		*db = NULL;
 	struct report		 r;
 	struct strlist		 names;
-	const char		*db_path = NULL, *since_arg = NULL;
-	char			*cause = NULL, *cfgpath;
+	const char		*db_path = NULL, *since_arg = NULL, *open_as;
+	char			*cause = NULL, *cfgpath, *shown;
 	long			 limit = 10;
-	int			 ch, json = 0, rv;
+	int			 ch, json = 0, rv, pg;
 
 	while ((ch = getopt_long(argc, argv, "s:n:d:jh", longopts,
 	    NULL)) != -1) {
@@ -634,18 +648,32 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 	q.limit = (int)limit;
 	q.miss_threshold = cfg->miss_threshold;
 	q.conversion_window_s = cfg->conversion_window_s;
-	r.db = db_path != NULL ? db_path : cfg->telemetry_path;
+	/* --db, else the configured backend: a file or the fleet's DSN. */
+	open_as = db_path != NULL ? db_path : cfg->telemetry_path;
+	pg = pg_is_uri(open_as);
+	if (db_path == NULL && cfg->telemetry_backend ==
+	    TELEMETRY_BACKEND_POSTGRES) {
+		if (cfg->telemetry_dsn == NULL || *cfg->telemetry_dsn == '\0')
+			return cmd_fail(SR_CONFIG, xstrdup("telemetry.backend "
+			    "is postgres but telemetry.dsn (or "
+			    "SKILLS_RADAR_DSN) is empty"));
+		open_as = cfg->telemetry_dsn;
+		pg = 1;
+	}
+	r.db = shown = pg ? pg_dsn_redact(open_as) : xstrdup(open_as);
 	r.enabled = cfg->telemetry_enabled;
 	r.color = ctx->color;
 	r.limit = (int)limit;
 	r.q = &q;
 	r.s = &snap;
 
-	rv = stats_open(r.db, &db, &cause);
+	rv = pg ? stats_open_pg(open_as, &db, &cause) :
+	    stats_open(open_as, &db, &cause);
 	if (rv == SR_NOTFOUND && (db_path != NULL || !r.enabled)) {
 		free(cause);
 		if (db_path != NULL) {
-			cmd_warn("%s: no telemetry database", db_path);
+			cmd_warn("%s: no telemetry database", shown);
+			free(shown);
 			return SR_NOTFOUND;
 		}
 		cfgpath = cfg->source != NULL ? xstrdup(cfg->source) :
@@ -659,14 +687,17 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 			snap.advice = NULL;
 			cmd_print_json(json_report(&r, "disabled"));
 		}
+		free(shown);
 		return SR_NOTFOUND;
 	}
 	if (rv == SR_NOTFOUND) {
 		/* Enabled, and no process has written yet. */
 		free(cause);
 		cause = NULL;
-	} else if (rv != 0)
+	} else if (rv != 0) {
+		free(shown);
 		return cmd_fail(rv, cause);
+	}
 	else {
 		if (indexed_names(cfg, &names) == 0) {
 			r.have_index = 1;
@@ -677,6 +708,7 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 		if ((rv = stats_snapshot(db, &q, &snap, &cause)) != 0) {
 			stats_close(db);
 			strlist_done(&names);
+			free(shown);
 			return cmd_fail(rv, cause);
 		}
 	}
@@ -690,5 +722,6 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 	stats_snap_done(&snap);
 	stats_close(db);
 	strlist_done(&names);
+	free(shown);
 	return rv;
 }

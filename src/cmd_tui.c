@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "telemetry.h"
+#include "telemetry_pg.h"
 #include "config.h"
 #include "status.h"
 #include "xmalloc.h"
@@ -49,7 +51,7 @@ cmd_tui(struct cmd_ctx *ctx, int argc, char **argv)
 	};
 	struct tui_opts	 o;
 	const char	*nc;
-	char		*stats_path = NULL, *dir, *cause = NULL;
+	char		*stats_path = NULL, *dir, *cause = NULL, *shown;
 	int		 ch, once = 0, color = -1, rv, r;
 
 	memset(&o, 0, sizeof o);
@@ -102,6 +104,12 @@ cmd_tui(struct cmd_ctx *ctx, int argc, char **argv)
 		    argv[optind]);
 	}
 	if (stats_path == NULL && ctx->cfg != NULL &&
+	    ctx->cfg->telemetry_backend == TELEMETRY_BACKEND_POSTGRES &&
+	    ctx->cfg->telemetry_dsn != NULL && *ctx->cfg->telemetry_dsn != '\0') {
+		stats_path = xstrdup(ctx->cfg->telemetry_dsn);
+		o.stats_pg = 1;
+	}
+	if (stats_path == NULL && ctx->cfg != NULL &&
 	    ctx->cfg->telemetry_path != NULL)
 		stats_path = xstrdup(ctx->cfg->telemetry_path);
 	if (stats_path == NULL) {
@@ -115,6 +123,10 @@ cmd_tui(struct cmd_ctx *ctx, int argc, char **argv)
 
 	nc = getenv("NO_COLOR");
 	o.stats_path = stats_path;
+	if (pg_is_uri(stats_path))
+		o.stats_pg = 1;
+	shown = o.stats_pg ? pg_dsn_redact(stats_path) : xstrdup(stats_path);
+	o.stats_shown = shown;
 	o.index_path = ctx->cfg != NULL ? ctx->cfg->index_path : NULL;
 	o.verbose = ctx->verbose;
 	if (once) {
@@ -128,6 +140,7 @@ cmd_tui(struct cmd_ctx *ctx, int argc, char **argv)
 		rv = tui_run(ctx->cfg, &o, &cause);
 	}
 	free(stats_path);
+	free(shown);
 	if (rv != SR_OK)
 		return cmd_fail(rv, cause);
 	return SR_OK;

@@ -17,18 +17,20 @@
 #include <string.h>
 #include <time.h>
 
-#include <sqlite3.h>
+#include "sqlq.h"
 
 #include "stats.h"
 #include "status.h"
 #include "telemetry.h"
+#include "telemetry_pg.h"
 #include "xmalloc.h"
 
 struct stats_db {
 	char		*path;
-	sqlite3		*db;
+	struct sqlq	*db;
 	int		 version;
 	int		 has_conv;	/* the conv table exists */
+	int		 has_replica;	/* events.replica exists (version 2) */
 	int		 indexed;	/* the indexes INDEXED BY names exist */
 };
 
@@ -75,8 +77,51 @@ db_fail(struct stats_db *d, const char *what, char **cause)
 {
 	if (cause != NULL)
 		xasprintf(cause, "%s: %s: %s", d->path, what,
-		    sqlite3_errmsg(d->db));
+		    sqlq_errmsg(d->db));
 	return SR_IO;
+}
+
+/* Checks the schema of an opened database and fills d's flags. */
+static int
+check_schema(struct stats_db *d, char **cause)
+{
+	struct sqlq_stmt	*st = NULL;
+	const char		*v;
+	int			 pg = sqlq_is_pg(d->db);
+
+	if (!sqlq_has_table(d->db, "events")) {
+		xasprintf(cause, "%s: not a telemetry database (no events "
+		    "table)", d->path);
+		return SR_IO;
+	}
+	if (sqlq_prepare(d->db, pg ? "SELECT value FROM meta WHERE key = "
+	    "'schema_version'" : "PRAGMA user_version", &st) != 0 ||
+	    sqlq_step(st) == SQLQ_ERROR) {
+		sqlq_finalize(st);
+		return db_fail(d, "not a telemetry database", cause);
+	}
+	v = sqlq_text(st, 0);
+	d->version = v != NULL ? atoi(v) : 0;
+	sqlq_finalize(st);
+	if (d->version > (pg ? TELEMETRY_PG_SCHEMA_VERSION :
+	    TELEMETRY_SCHEMA_VERSION)) {
+		xasprintf(cause, "%s: schema version %d is newer than this "
+		    "program's %d: upgrade skills-radar", d->path, d->version,
+		    TELEMETRY_SCHEMA_VERSION);
+		return SR_IO;
+	}
+	d->has_conv = sqlq_has_table(d->db, "conv");
+	/* Version 1 files have no replica column: read them as they are. */
+	d->has_replica = sqlq_has_column(d->db, "events", "replica");
+	d->indexed = 1;
+	if (!pg && sqlq_prepare(d->db, "SELECT count(*) FROM sqlite_master "
+	    "WHERE type = 'index' AND name IN ('events_latency', "
+	    "'events_query', 'events_skill')", &st) == 0) {
+		d->indexed = sqlq_step(st) == SQLQ_ROW &&
+		    sqlq_int64(st, 0) == 3;
+		sqlq_finalize(st);
+	}
+	return 0;
 }
 
 int
@@ -84,10 +129,11 @@ stats_open(const char *path, struct stats_db **out, char **cause)
 {
 	struct stats_db	*d;
 	struct stat	 sb;
-	sqlite3_stmt	*st = NULL;
-	int		 rv = 0, found = 0;
+	int		 rv;
 
 	*out = NULL;
+	if (pg_is_uri(path))
+		return stats_open_pg(path, out, cause);
 	if (stat(path, &sb) == -1) {
 		if (errno == ENOENT) {
 			xasprintf(cause, "%s: no telemetry database", path);
@@ -102,54 +148,8 @@ stats_open(const char *path, struct stats_db **out, char **cause)
 	}
 	d = xcalloc(1, sizeof *d);
 	d->path = xstrdup(path);
-	if (sqlite3_open_v2(path, &d->db, SQLITE_OPEN_READONLY, NULL) !=
-	    SQLITE_OK) {
-		rv = db_fail(d, "cannot open", cause);
-		goto out;
-	}
-	sqlite3_busy_timeout(d->db, 2000);
-	if (sqlite3_prepare_v2(d->db, "PRAGMA user_version", -1, &st,
-	    NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) {
-		rv = db_fail(d, "not a telemetry database", cause);
-		goto out;
-	}
-	d->version = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	st = NULL;
-	if (d->version > TELEMETRY_SCHEMA_VERSION) {
-		xasprintf(cause, "%s: schema version %d is newer than this "
-		    "program's %d: upgrade skills-radar", path, d->version,
-		    TELEMETRY_SCHEMA_VERSION);
-		rv = SR_IO;
-		goto out;
-	}
-	if (sqlite3_prepare_v2(d->db, "SELECT 1 FROM sqlite_master WHERE "
-	    "type = 'table' AND name = 'events'", -1, &st, NULL) != SQLITE_OK) {
-		rv = db_fail(d, "not a telemetry database", cause);
-		goto out;
-	}
-	found = sqlite3_step(st) == SQLITE_ROW;
-	if (!found) {
-		xasprintf(cause, "%s: not a telemetry database (no events "
-		    "table)", path);
-		rv = SR_IO;
-		goto out;
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if (sqlite3_prepare_v2(d->db, "SELECT 1 FROM sqlite_master WHERE "
-	    "type = 'table' AND name = 'conv'", -1, &st, NULL) == SQLITE_OK)
-		d->has_conv = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	st = NULL;
-	if (sqlite3_prepare_v2(d->db, "SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'index' AND name IN ('events_latency', "
-	    "'events_query', 'events_skill')", -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		d->indexed = sqlite3_column_int(st, 0) == 3;
-out:
-	sqlite3_finalize(st);
-	if (rv != 0) {
+	if ((rv = sqlq_open_sqlite(path, &d->db, cause)) != 0 ||
+	    (rv = check_schema(d, cause)) != 0) {
 		stats_close(d);
 		return rv;
 	}
@@ -157,30 +157,67 @@ out:
 	return 0;
 }
 
+int
+stats_open_pg(const char *dsn, struct stats_db **out, char **cause)
+{
+	struct stats_db	*d;
+	int		 rv;
+
+	*out = NULL;
+	d = xcalloc(1, sizeof *d);
+	d->path = pg_dsn_redact(dsn);
+	if ((rv = sqlq_open_pg(dsn, &d->db, cause)) != 0) {
+		stats_close(d);
+		return rv;
+	}
+	if ((rv = check_schema(d, cause)) != 0) {
+		/* No schema yet: no replica has written (like a missing file). */
+		if (!sqlq_has_table(d->db, "events"))
+			rv = SR_NOTFOUND;
+		stats_close(d);
+		return rv;
+	}
+	*out = d;
+	return 0;
+}
+
+int
+stats_is_pg(const struct stats_db *d)
+{
+	return d != NULL && sqlq_is_pg(d->db);
+}
+
 void
 stats_close(struct stats_db *d)
 {
 	if (d == NULL)
 		return;
-	sqlite3_close(d->db);
+	sqlq_close(d->db);
 	free(d->path);
 	free(d);
 }
 
+/*
+ * SQLite: PRAGMA data_version. PostgreSQL: the newest id plus the
+ * dropped count, which change whenever a replica writes (ids commit in
+ * order: telemetry_pg.c).
+ */
 long long
 stats_data_version(struct stats_db *d)
 {
-	sqlite3_stmt	*st;
-	long long	 v = -1;
+	struct sqlq_stmt	*st;
+	long long		 v = -1;
 
 	if (d == NULL)
 		return -1;
-	if (sqlite3_prepare_v2(d->db, "PRAGMA data_version", -1, &st,
-	    NULL) != SQLITE_OK)
+	if (sqlq_prepare(d->db, sqlq_is_pg(d->db) ? "SELECT coalesce((SELECT "
+	    "max(id) FROM events), 0) + coalesce((SELECT CAST(value AS "
+	    "BIGINT) FROM meta WHERE key = 'write_failures'), 0)" :
+	    "PRAGMA data_version", &st) != 0)
 		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	if (sqlq_step(st) == SQLQ_ROW)
+		v = sqlq_int64(st, 0);
+	sqlq_finalize(st);
 	return v;
 }
 
@@ -212,28 +249,28 @@ strip_indexed_by(const char *sql)
 
 static int
 prep(struct stats_db *d, const struct stats_query *q, const char *sql,
-    const char *kind, sqlite3_stmt **st, char **cause)
+    const char *kind, struct sqlq_stmt **st, char **cause)
 {
 	char	*plain = NULL;
 	int	 n, rc;
 
 	if (!d->indexed && strstr(sql, "INDEXED BY") != NULL)
 		sql = plain = strip_indexed_by(sql);
-	rc = sqlite3_prepare_v2(d->db, sql, -1, st, NULL);
+	rc = sqlq_prepare(d->db, sql, st);
 	free(plain);
-	if (rc != SQLITE_OK)
+	if (rc != 0)
 		return db_fail(d, "query", cause);
-	n = sqlite3_bind_parameter_count(*st);
+	n = sqlq_param_count(*st);
 	if (n >= 1)
-		sqlite3_bind_double(*st, 1, q->since);
+		sqlq_bind_double(*st, 1, q->since);
 	if (n >= 2)
-		sqlite3_bind_double(*st, 2, q->miss_threshold);
+		sqlq_bind_double(*st, 2, q->miss_threshold);
 	if (n >= 3)
-		sqlite3_bind_double(*st, 3, q->conversion_window_s);
+		sqlq_bind_double(*st, 3, q->conversion_window_s);
 	if (n >= 4)
-		sqlite3_bind_int(*st, 4, q->limit > 0 ? q->limit : 10);
+		sqlq_bind_int64(*st, 4, q->limit > 0 ? q->limit : 10);
 	if (n >= 5)
-		sqlite3_bind_text(*st, 5, kind, -1, SQLITE_STATIC);
+		sqlq_bind_text(*st, 5, kind);
 	return 0;
 }
 
@@ -242,26 +279,26 @@ static int
 one_int(struct stats_db *d, const struct stats_query *q, const char *sql,
     const char *kind, long long *out, char **cause)
 {
-	sqlite3_stmt	*st;
+	struct sqlq_stmt	*st;
 	int		 rc, rv;
 
 	*out = 0;
 	if ((rv = prep(d, q, sql, kind, &st, cause)) != 0)
 		return rv;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int64(st, 0);
-	else if (rc != SQLITE_DONE) {
+	rc = sqlq_step(st);
+	if (rc == SQLQ_ROW)
+		*out = sqlq_int64(st, 0);
+	else if (rc != SQLQ_DONE) {
 		rv = db_fail(d, "query", cause);
 	}
-	sqlite3_finalize(st);
+	sqlq_finalize(st);
 	return rv;
 }
 
 static char *
-col_str(sqlite3_stmt *st, int i)
+col_str(struct sqlq_stmt *st, int i)
 {
-	const unsigned char	*s = sqlite3_column_text(st, i);
+	const char		*s = sqlq_text(st, i);
 
 	return s != NULL ? xstrdup((const char *)s) : NULL;
 }
@@ -271,7 +308,7 @@ static int
 counts(struct stats_db *d, const struct stats_query *q, const char *sql,
     struct stats_count **v, size_t *n, char **cause)
 {
-	sqlite3_stmt	*st;
+	struct sqlq_stmt	*st;
 	size_t		 cap = 0;
 	int		 rc, rv;
 
@@ -279,7 +316,7 @@ counts(struct stats_db *d, const struct stats_query *q, const char *sql,
 	*n = 0;
 	if ((rv = prep(d, q, sql, NULL, &st, cause)) != 0)
 		return rv;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = sqlq_step(st)) == SQLQ_ROW) {
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 16;
 			*v = xreallocarray(*v, cap, sizeof **v);
@@ -287,13 +324,13 @@ counts(struct stats_db *d, const struct stats_query *q, const char *sql,
 		(*v)[*n].key = col_str(st, 0);
 		if ((*v)[*n].key == NULL)
 			(*v)[*n].key = xstrdup("");
-		(*v)[*n].n = sqlite3_column_int64(st, 1);
-		(*v)[*n].value = sqlite3_column_double(st, 2);
+		(*v)[*n].n = sqlq_int64(st, 1);
+		(*v)[*n].value = sqlq_double(st, 2);
 		(*n)++;
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != SQLQ_DONE)
 		rv = db_fail(d, "query", cause);
-	sqlite3_finalize(st);
+	sqlq_finalize(st);
 	return rv;
 }
 
@@ -306,7 +343,7 @@ static int
 totals(struct stats_db *d, const struct stats_query *q, struct stats_snap *s,
     char **cause)
 {
-	sqlite3_stmt	*st;
+	struct sqlq_stmt	*st;
 	int		 rv;
 
 	if ((rv = prep(d, q, "SELECT (SELECT min(ts) FROM events WHERE "
@@ -315,14 +352,14 @@ totals(struct stats_db *d, const struct stats_query *q, struct stats_snap *s,
 	    "(SELECT count(latency_ms) FROM events INDEXED BY events_latency "
 	    "WHERE kind = 'index' AND ts >= ?1)", NULL, &st, cause)) != 0)
 		return rv;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		s->first_ts = sqlite3_column_double(st, 0);
-		s->last_ts = sqlite3_column_double(st, 1);
-		s->by_kind[STATS_INDEX] = sqlite3_column_int64(st, 2);
-		s->n_latency[STATS_INDEX] = sqlite3_column_int64(st, 3);
+	if (sqlq_step(st) == SQLQ_ROW) {
+		s->first_ts = sqlq_double(st, 0);
+		s->last_ts = sqlq_double(st, 1);
+		s->by_kind[STATS_INDEX] = sqlq_int64(st, 2);
+		s->n_latency[STATS_INDEX] = sqlq_int64(st, 3);
 	} else
 		rv = db_fail(d, "counting events", cause);
-	sqlite3_finalize(st);
+	sqlq_finalize(st);
 	return rv;
 }
 
@@ -334,7 +371,7 @@ static int
 latency_at(struct stats_db *d, const struct stats_query *q, int k,
     long long r, long long n, double *out, char **cause)
 {
-	sqlite3_stmt	*st;
+	struct sqlq_stmt	*st;
 	int		 rc, rv, desc = r > n / 2;
 
 	if ((rv = prep(d, q, desc ? "SELECT latency_ms FROM events INDEXED BY "
@@ -345,13 +382,13 @@ latency_at(struct stats_db *d, const struct stats_query *q, int k,
 	    "ts >= ?1 ORDER BY latency_ms LIMIT 1 OFFSET ?6", kind_names[k],
 	    &st, cause)) != 0)
 		return rv;
-	sqlite3_bind_int64(st, 6, desc ? n - r : r - 1);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_double(st, 0);
-	else if (rc != SQLITE_DONE)
+	sqlq_bind_int64(st, 6, desc ? n - r : r - 1);
+	rc = sqlq_step(st);
+	if (rc == SQLQ_ROW)
+		*out = sqlq_double(st, 0);
+	else if (rc != SQLQ_DONE)
 		rv = db_fail(d, "latency percentiles", cause);
-	sqlite3_finalize(st);
+	sqlq_finalize(st);
 	return rv;
 }
 
@@ -381,7 +418,7 @@ static int
 conversion(struct stats_db *d, const struct stats_query *q,
     struct stats_snap *s, char **cause)
 {
-	sqlite3_stmt	*st;
+	struct sqlq_stmt	*st;
 	int		 rv;
 
 	if (!d->has_conv)
@@ -390,13 +427,13 @@ conversion(struct stats_db *d, const struct stats_query *q,
 	    "coalesce(avg(rank), 0) FROM conv WHERE ts >= ?1 AND dt <= ?3",
 	    NULL, &st, cause)) != 0)
 		return rv;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		s->conversions = sqlite3_column_int64(st, 0);
-		s->converted_loads = sqlite3_column_int64(st, 1);
-		s->mean_load_rank = sqlite3_column_double(st, 2);
+	if (sqlq_step(st) == SQLQ_ROW) {
+		s->conversions = sqlq_int64(st, 0);
+		s->converted_loads = sqlq_int64(st, 1);
+		s->mean_load_rank = sqlq_double(st, 2);
 	} else
 		rv = db_fail(d, "search-to-load conversion", cause);
-	sqlite3_finalize(st);
+	sqlq_finalize(st);
 	if (rv != 0)
 		return rv;
 	if ((rv = counts(d, q, "SELECT coalesce(CAST(rank AS TEXT), 'none'), "
@@ -406,49 +443,67 @@ conversion(struct stats_db *d, const struct stats_query *q,
 		return rv;
 	return counts(d, q, "SELECT skill, count(*) AS n, coalesce(avg(rank), "
 	    "0) FROM conv WHERE ts >= ?1 AND dt <= ?3 AND top1 < ?2 "
-	    "GROUP BY skill ORDER BY n DESC, skill LIMIT ?4", &s->after_miss,
+	    "GROUP BY skill ORDER BY n DESC, skill COLLATE BINARY LIMIT ?4", &s->after_miss,
 	    &s->n_after_miss, cause);
 }
 
 /* The columns event_from() reads, in its order. */
 #define EVENT_COLS	"ts, kind, session, client, query, skill, " \
-	"top1_score, n_results, latency_ms, trust, found, id"
+	"top1_score, n_results, latency_ms, trust, found, id, %s"
+
+/*
+ * Prepares SELECT EVENT_COLS FROM events WHERE <rest>; the replica column
+ * reads NULL in a version 1 file.
+ */
+static int
+prep_events(struct stats_db *d, const struct stats_query *q,
+    const char *rest, struct sqlq_stmt **st, char **cause)
+{
+	char	*sql;
+	int	 rv;
+
+	xasprintf(&sql, "SELECT " EVENT_COLS " FROM events WHERE %s",
+	    d->has_replica ? "replica" : "NULL", rest);
+	rv = prep(d, q, sql, NULL, st, cause);
+	free(sql);
+	return rv;
+}
 
 /* Fills *e from a row of EVENT_COLS whose kind is k. */
 static void
-event_from(sqlite3_stmt *st, int k, struct stats_event *e)
+event_from(struct sqlq_stmt *st, int k, struct stats_event *e)
 {
-	e->ts = sqlite3_column_double(st, 0);
+	e->ts = sqlq_double(st, 0);
 	e->kind = (enum stats_kind)k;
 	e->session = col_str(st, 2);
 	e->client = col_str(st, 3);
 	e->query = col_str(st, 4);
 	e->skill = col_str(st, 5);
-	e->top1_score = sqlite3_column_type(st, 6) == SQLITE_NULL ||
-	    k != STATS_SEARCH ? -1 : sqlite3_column_double(st, 6);
-	e->n_results = sqlite3_column_int(st, 7);
-	e->latency_ms = sqlite3_column_double(st, 8);
+	e->top1_score = sqlq_is_null(st, 6) ||
+	    k != STATS_SEARCH ? -1 : sqlq_double(st, 6);
+	e->n_results = (int)sqlq_int64(st, 7);
+	e->latency_ms = sqlq_double(st, 8);
 	e->trust = col_str(st, 9);
-	e->found = sqlite3_column_type(st, 10) == SQLITE_NULL ? -1 :
-	    sqlite3_column_int(st, 10) != 0;
-	e->id = sqlite3_column_int64(st, 11);
+	e->found = sqlq_is_null(st, 10) ? -1 :
+	    (int)sqlq_int64(st, 10) != 0;
+	e->id = sqlq_int64(st, 11);
+	e->replica = col_str(st, 12);
 }
 
 static int
 recent(struct stats_db *d, const struct stats_query *q, struct stats_snap *s,
     char **cause)
 {
-	sqlite3_stmt		*st;
+	struct sqlq_stmt	*st;
 	struct stats_event	*e;
 	size_t			 cap = 0;
 	int			 rc, rv, k;
 
-	if ((rv = prep(d, q, "SELECT " EVENT_COLS " FROM events "
-	    "WHERE ts >= ?1 ORDER BY ts DESC, id DESC LIMIT ?4", NULL, &st,
-	    cause)) != 0)
+	if ((rv = prep_events(d, q, "ts >= ?1 ORDER BY ts DESC, id DESC "
+	    "LIMIT ?4", &st, cause)) != 0)
 		return rv;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((k = kind_from((const char *)sqlite3_column_text(st,
+	while ((rc = sqlq_step(st)) == SQLQ_ROW) {
+		if ((k = kind_from((const char *)sqlq_text(st,
 		    1))) < 0)
 			continue;
 		if (s->n_recent == cap) {
@@ -459,9 +514,9 @@ recent(struct stats_db *d, const struct stats_query *q, struct stats_snap *s,
 		e = &s->recent[s->n_recent++];
 		event_from(st, k, e);
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != SQLQ_DONE)
 		rv = db_fail(d, "recent events", cause);
-	sqlite3_finalize(st);
+	sqlq_finalize(st);
 	return rv;
 }
 
@@ -513,14 +568,14 @@ cmp_count(const void *a, const void *b)
 }
 
 static void
-push(struct stats_count **v, size_t *n, sqlite3_stmt *st)
+push(struct stats_count **v, size_t *n, struct sqlq_stmt *st)
 {
 	*v = xreallocarray(*v, *n + 1, sizeof **v);
 	(*v)[*n].key = col_str(st, 1);
 	if ((*v)[*n].key == NULL)
 		(*v)[*n].key = xstrdup("");
-	(*v)[*n].n = sqlite3_column_int64(st, 2);
-	(*v)[*n].value = sqlite3_column_double(st, 3);
+	(*v)[*n].n = sqlq_int64(st, 2);
+	(*v)[*n].value = sqlq_double(st, 3);
 	(*n)++;
 }
 
@@ -531,16 +586,16 @@ push(struct stats_count **v, size_t *n, sqlite3_stmt *st)
  */
 static const char search_sql[] =
 	"WITH g AS MATERIALIZED (SELECT query, count(*) AS n, "
-	" avg(top1_score) AS a, sum(coalesce(top1_score, 0) < ?2) AS m, "
+	" avg(top1_score) AS a, sum(CASE WHEN coalesce(top1_score, 0) < ?2 THEN 1 ELSE 0 END) AS m, "
 	" avg(CASE WHEN coalesce(top1_score, 0) < ?2 THEN "
 	"  coalesce(top1_score, 0) END) AS am, count(latency_ms) AS nl "
 	" FROM events INDEXED BY events_query "
 	" WHERE kind = 'search' AND ts >= ?1 GROUP BY query) "
 	"SELECT * FROM (SELECT 0, query, n, a, 0 FROM g WHERE query IS NOT "
-	" NULL AND query <> '' ORDER BY n DESC, query LIMIT ?4) "
+	" NULL AND query <> '' ORDER BY n DESC, query COLLATE BINARY LIMIT ?4) AS t0 "
 	"UNION ALL SELECT * FROM (SELECT 1, query, m, am, 0 FROM g WHERE "
-	" m > 0 AND query IS NOT NULL AND query <> '' ORDER BY m DESC, query "
-	" LIMIT ?4) "
+	" m > 0 AND query IS NOT NULL AND query <> '' ORDER BY m DESC, query COLLATE BINARY "
+	" LIMIT ?4) AS t1 "
 	"UNION ALL SELECT 2, NULL, coalesce(sum(m), 0), coalesce(sum(n), 0), "
 	" coalesce(sum(nl), 0) FROM g";
 
@@ -550,29 +605,29 @@ static const char search_sql[] =
  * (tag 2) and, when ?6 is set, every loaded name in order (tag 3).
  */
 static const char load_sql[] =
-	"WITH g AS MATERIALIZED (SELECT skill, sum(found = 1) AS n, "
+	"WITH g AS MATERIALIZED (SELECT skill, sum(CASE WHEN found = 1 THEN 1 ELSE 0 END) AS n, "
 	" avg(CASE WHEN found = 1 THEN latency_ms END) AS a, count(*) AS t, "
 	" count(latency_ms) AS nl "
 	" FROM events INDEXED BY events_skill "
 	" WHERE kind = 'load' AND ts >= ?1 GROUP BY skill) "
 	"SELECT * FROM (SELECT 0, skill, n, a, 0, 0 FROM g WHERE n > 0 AND "
-	" skill IS NOT NULL ORDER BY n DESC, skill LIMIT ?4) "
+	" skill IS NOT NULL ORDER BY n DESC, skill COLLATE BINARY LIMIT ?4) AS t0 "
 	"UNION ALL SELECT 2, NULL, coalesce(sum(n), 0), coalesce(sum(t), 0), "
 	" coalesce(sum(nl), 0), 0 FROM g "
-	"UNION ALL SELECT 3, skill, n, 0, 0, 0 FROM g WHERE ?6 AND n > 0 AND "
+	"UNION ALL SELECT 3, skill, n, 0, 0, 0 FROM g WHERE ?6 = 1 AND n > 0 AND "
 	" skill IS NOT NULL";
 
 static int
 searches_pass(struct stats_db *d, const struct stats_query *q,
     struct stats_snap *s, char **cause)
 {
-	sqlite3_stmt	*st;
+	struct sqlq_stmt	*st;
 	int		 rc, rv;
 
 	if ((rv = prep(d, q, search_sql, NULL, &st, cause)) != 0)
 		return rv;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		switch (sqlite3_column_int(st, 0)) {
+	while ((rc = sqlq_step(st)) == SQLQ_ROW) {
+		switch ((int)sqlq_int64(st, 0)) {
 		case 0:
 			push(&s->top_queries, &s->n_top_queries, st);
 			break;
@@ -580,15 +635,15 @@ searches_pass(struct stats_db *d, const struct stats_query *q,
 			push(&s->missed, &s->n_missed, st);
 			break;
 		default:
-			s->misses = sqlite3_column_int64(st, 2);
-			s->by_kind[STATS_SEARCH] = sqlite3_column_int64(st, 3);
-			s->n_latency[STATS_SEARCH] = sqlite3_column_int64(st, 4);
+			s->misses = sqlq_int64(st, 2);
+			s->by_kind[STATS_SEARCH] = sqlq_int64(st, 3);
+			s->n_latency[STATS_SEARCH] = sqlq_int64(st, 4);
 			break;
 		}
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != SQLQ_DONE)
 		rv = db_fail(d, "query counts", cause);
-	sqlite3_finalize(st);
+	sqlq_finalize(st);
 	if (s->n_top_queries > 1)
 		qsort(s->top_queries, s->n_top_queries, sizeof *s->top_queries,
 		    cmp_count);
@@ -601,23 +656,23 @@ static int
 loads_pass(struct stats_db *d, const struct stats_query *q,
     struct stats_snap *s, char **cause)
 {
-	sqlite3_stmt	*st;
+	struct sqlq_stmt	*st;
 	char		**loaded = NULL;
 	size_t		  n = 0, i;
 	int		  rc, rv;
 
 	if ((rv = prep(d, q, load_sql, NULL, &st, cause)) != 0)
 		return rv;
-	sqlite3_bind_int(st, 6, q->skills != NULL && q->n_skills > 0);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		switch (sqlite3_column_int(st, 0)) {
+	sqlq_bind_int64(st, 6, q->skills != NULL && q->n_skills > 0);
+	while ((rc = sqlq_step(st)) == SQLQ_ROW) {
+		switch ((int)sqlq_int64(st, 0)) {
 		case 0:
 			push(&s->top_loads, &s->n_top_loads, st);
 			break;
 		case 2:
-			s->loads_found = sqlite3_column_int64(st, 2);
-			s->by_kind[STATS_LOAD] = sqlite3_column_int64(st, 3);
-			s->n_latency[STATS_LOAD] = sqlite3_column_int64(st, 4);
+			s->loads_found = sqlq_int64(st, 2);
+			s->by_kind[STATS_LOAD] = sqlq_int64(st, 3);
+			s->n_latency[STATS_LOAD] = sqlq_int64(st, 4);
 			break;
 		default:
 			loaded = xreallocarray(loaded, n + 1, sizeof *loaded);
@@ -625,9 +680,9 @@ loads_pass(struct stats_db *d, const struct stats_query *q,
 			break;
 		}
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != SQLQ_DONE)
 		rv = db_fail(d, "load counts", cause);
-	sqlite3_finalize(st);
+	sqlq_finalize(st);
 	if (s->n_top_loads > 1)
 		qsort(s->top_loads, s->n_top_loads, sizeof *s->top_loads,
 		    cmp_count);
@@ -660,20 +715,19 @@ static int
 id_range(struct stats_db *d, long long *min_id, long long *max_id,
     char **cause)
 {
-	sqlite3_stmt	*st;
+	struct sqlq_stmt	*st;
 	int		 rv = 0;
 
 	*min_id = *max_id = 0;
-	if (sqlite3_prepare_v2(d->db, "SELECT coalesce((SELECT min(id) FROM "
-	    "events), 0), coalesce((SELECT max(id) FROM events), 0)", -1, &st,
-	    NULL) != SQLITE_OK)
+	if (sqlq_prepare(d->db, "SELECT coalesce((SELECT min(id) FROM "
+	    "events), 0), coalesce((SELECT max(id) FROM events), 0)", &st) != 0)
 		return db_fail(d, "event ids", cause);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*min_id = sqlite3_column_int64(st, 0);
-		*max_id = sqlite3_column_int64(st, 1);
+	if (sqlq_step(st) == SQLQ_ROW) {
+		*min_id = sqlq_int64(st, 0);
+		*max_id = sqlq_int64(st, 1);
 	} else
 		rv = db_fail(d, "event ids", cause);
-	sqlite3_finalize(st);
+	sqlq_finalize(st);
 	return rv;
 }
 
@@ -707,7 +761,7 @@ stats_snapshot(struct stats_db *d, const struct stats_query *q,
 
 	memset(s, 0, sizeof *s);
 	s->schema_version = d->version;
-	if (sqlite3_exec(d->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+	if (sqlq_begin_read(d->db) != 0)
 		return db_fail(d, "starting a read", cause);
 	if ((rv = id_range(d, &s->min_id, &s->last_id, cause)) != 0 ||
 	    (rv = totals(d, q, s, cause)) != 0 ||
@@ -725,6 +779,12 @@ stats_snapshot(struct stats_db *d, const struct stats_query *q,
 	if ((rv = conversion(d, q, s, cause)) != 0 ||
 	    (rv = recent(d, q, s, cause)) != 0)
 		goto out;
+	if (d->has_replica && (rv = counts(d, q, "SELECT coalesce(replica, '-'), count(*) "
+	    "AS n, sum(CASE WHEN kind = 'search' THEN 1 ELSE 0 END) FROM events "
+	    "INDEXED BY events_replica WHERE ts >= ?1 GROUP BY replica "
+	    "ORDER BY n DESC, replica COLLATE BINARY", &s->replicas, &s->n_replicas,
+	    cause)) != 0)
+		goto out;
 	/* meta may be missing in a database another tool wrote. */
 	if (one_int(d, q, "SELECT CAST(value AS INTEGER) FROM meta WHERE "
 	    "key = 'write_failures'", NULL, &v, NULL) == 0)
@@ -732,7 +792,7 @@ stats_snapshot(struct stats_db *d, const struct stats_query *q,
 
 	derive(s);
 out:
-	sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
+	sqlq_end_read(d->db);
 	if (rv != 0)
 		stats_snap_done(s);
 	return rv;
@@ -761,12 +821,14 @@ stats_snap_done(struct stats_snap *s)
 	counts_free(s->after_miss, s->n_after_miss);
 	counts_free(s->load_ranks, s->n_load_ranks);
 	counts_free(s->never_loaded, s->n_never_loaded);
+	counts_free(s->replicas, s->n_replicas);
 	for (i = 0; i < s->n_recent; i++) {
 		free(s->recent[i].session);
 		free(s->recent[i].client);
 		free(s->recent[i].query);
 		free(s->recent[i].skill);
 		free(s->recent[i].trust);
+		free(s->recent[i].replica);
 	}
 	free(s->recent);
 	memset(s, 0, sizeof *s);
@@ -803,6 +865,7 @@ event_copy(struct stats_event *dst, const struct stats_event *src)
 	dst->query = strdup_or_null(src->query);
 	dst->skill = strdup_or_null(src->skill);
 	dst->trust = strdup_or_null(src->trust);
+	dst->replica = strdup_or_null(src->replica);
 }
 
 static void
@@ -813,6 +876,7 @@ event_free(struct stats_event *e)
 	free(e->query);
 	free(e->skill);
 	free(e->trust);
+	free(e->replica);
 }
 
 void
@@ -828,6 +892,7 @@ stats_snap_copy(struct stats_snap *dst, const struct stats_snap *src)
 	dst->load_ranks = counts_copy(src->load_ranks, src->n_load_ranks);
 	dst->never_loaded = counts_copy(src->never_loaded,
 	    src->n_never_loaded);
+	dst->replicas = counts_copy(src->replicas, src->n_replicas);
 	dst->recent = NULL;
 	if (src->n_recent > 0) {
 		dst->recent = xreallocarray(NULL, src->n_recent,
@@ -905,7 +970,7 @@ top_set(struct stats_count **v, size_t *nv, size_t limit, const char *key,
 /* One query re-counted over events_query: the search_sql group for it. */
 static const char query_one_sql[] =
 	"SELECT count(*), avg(top1_score), "
-	" sum(coalesce(top1_score, 0) < ?2), "
+	" sum(CASE WHEN coalesce(top1_score, 0) < ?2 THEN 1 ELSE 0 END), "
 	" avg(CASE WHEN coalesce(top1_score, 0) < ?2 THEN "
 	"  coalesce(top1_score, 0) END) "
 	"FROM events INDEXED BY events_query "
@@ -913,7 +978,7 @@ static const char query_one_sql[] =
 
 /* One skill re-counted over events_skill: the load_sql group for it. */
 static const char skill_one_sql[] =
-	"SELECT coalesce(sum(found = 1), 0), "
+	"SELECT coalesce(sum(CASE WHEN found = 1 THEN 1 ELSE 0 END), 0), "
 	" avg(CASE WHEN found = 1 THEN latency_ms END) "
 	"FROM events INDEXED BY events_skill "
 	"WHERE kind = 'load' AND skill = ?6 AND ts >= ?1";
@@ -923,7 +988,7 @@ refold_queries(struct stats_db *d, const struct stats_query *q,
     struct stats_snap *s, const struct keyset *ks, size_t limit,
     char **cause)
 {
-	sqlite3_stmt	*st;
+	struct sqlq_stmt	*st;
 	size_t		 i;
 	int		 rv;
 
@@ -932,18 +997,18 @@ refold_queries(struct stats_db *d, const struct stats_query *q,
 	if ((rv = prep(d, q, query_one_sql, NULL, &st, cause)) != 0)
 		return rv;
 	for (i = 0; i < ks->n && rv == 0; i++) {
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 6, ks->v[i], -1, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlq_reset(st);
+		sqlq_bind_text(st, 6, ks->v[i]);
+		if (sqlq_step(st) != SQLQ_ROW) {
 			rv = db_fail(d, "query counts", cause);
 			break;
 		}
 		top_set(&s->top_queries, &s->n_top_queries, limit, ks->v[i],
-		    sqlite3_column_int64(st, 0), sqlite3_column_double(st, 1));
+		    sqlq_int64(st, 0), sqlq_double(st, 1));
 		top_set(&s->missed, &s->n_missed, limit, ks->v[i],
-		    sqlite3_column_int64(st, 2), sqlite3_column_double(st, 3));
+		    sqlq_int64(st, 2), sqlq_double(st, 3));
 	}
-	sqlite3_finalize(st);
+	sqlq_finalize(st);
 	return rv;
 }
 
@@ -952,7 +1017,7 @@ refold_skills(struct stats_db *d, const struct stats_query *q,
     struct stats_snap *s, const struct keyset *ks, size_t limit,
     char **cause)
 {
-	sqlite3_stmt	*st;
+	struct sqlq_stmt	*st;
 	size_t		 i, j;
 	int		 rv;
 
@@ -961,14 +1026,14 @@ refold_skills(struct stats_db *d, const struct stats_query *q,
 	if ((rv = prep(d, q, skill_one_sql, NULL, &st, cause)) != 0)
 		return rv;
 	for (i = 0; i < ks->n && rv == 0; i++) {
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 6, ks->v[i], -1, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlq_reset(st);
+		sqlq_bind_text(st, 6, ks->v[i]);
+		if (sqlq_step(st) != SQLQ_ROW) {
 			rv = db_fail(d, "load counts", cause);
 			break;
 		}
 		top_set(&s->top_loads, &s->n_top_loads, limit, ks->v[i],
-		    sqlite3_column_int64(st, 0), sqlite3_column_double(st, 1));
+		    sqlq_int64(st, 0), sqlq_double(st, 1));
 		/* A found load takes the skill off never_loaded. */
 		for (j = 0; j < s->n_never_loaded; j++) {
 			if (strcmp(s->never_loaded[j].key, ks->v[i]) != 0)
@@ -981,7 +1046,7 @@ refold_skills(struct stats_db *d, const struct stats_query *q,
 			break;
 		}
 	}
-	sqlite3_finalize(st);
+	sqlq_finalize(st);
 	return rv;
 }
 
@@ -998,33 +1063,58 @@ cmp_recent(const void *a, const void *b)
 	return 0;
 }
 
+/* One more event of replica (NULL: version 1 rows, key "") in s->replicas. */
+static void
+count_replica(struct stats_snap *s, const char *replica, int search)
+{
+	size_t	 i;
+
+	if (replica == NULL)
+		replica = "-";
+	for (i = 0; i < s->n_replicas; i++) {
+		if (strcmp(s->replicas[i].key, replica) == 0)
+			break;
+	}
+	if (i == s->n_replicas) {
+		s->replicas = xreallocarray(s->replicas, i + 1,
+		    sizeof *s->replicas);
+		s->replicas[i].key = xstrdup(replica);
+		s->replicas[i].n = 0;
+		s->replicas[i].value = 0;
+		s->n_replicas++;
+	}
+	s->replicas[i].n++;
+	s->replicas[i].value += search;
+	qsort(s->replicas, s->n_replicas, sizeof *s->replicas, cmp_count);
+}
+
 /* Counts one new row (kind k, in the range) into s and the key sets. */
 static void
-fold_row(sqlite3_stmt *st, int k, const struct stats_query *q,
+fold_row(struct sqlq_stmt *st, int k, const struct stats_query *q,
     struct stats_snap *s, struct keyset *queries, struct keyset *skills)
 {
 	const char	*key;
-	double		 ts = sqlite3_column_double(st, 0), top1;
+	double		 ts = sqlq_double(st, 0), top1;
 
 	s->by_kind[k]++;
 	s->total++;
-	if (sqlite3_column_type(st, 8) != SQLITE_NULL)
+	count_replica(s, sqlq_text(st, 12), k == STATS_SEARCH);
+	if (!sqlq_is_null(st, 8))
 		s->n_latency[k]++;
 	if (s->first_ts == 0 || ts < s->first_ts)
 		s->first_ts = ts;
 	if (ts > s->last_ts)
 		s->last_ts = ts;
 	if (k == STATS_SEARCH) {
-		top1 = sqlite3_column_double(st, 6);	/* NULL reads 0 */
+		top1 = sqlq_double(st, 6);	/* NULL reads 0 */
 		if (top1 < q->miss_threshold)
 			s->misses++;
-		key = (const char *)sqlite3_column_text(st, 4);
+		key = (const char *)sqlq_text(st, 4);
 		if (key != NULL && *key != '\0')
 			keyset_add(queries, key);
-	} else if (k == STATS_LOAD && sqlite3_column_type(st, 10) !=
-	    SQLITE_NULL && sqlite3_column_int(st, 10) == 1) {
+	} else if (k == STATS_LOAD && !sqlq_is_null(st, 10) && (int)sqlq_int64(st, 10) == 1) {
 		s->loads_found++;
-		key = (const char *)sqlite3_column_text(st, 5);
+		key = (const char *)sqlq_text(st, 5);
 		if (key != NULL)
 			keyset_add(skills, key);
 	}
@@ -1039,18 +1129,17 @@ read_new(struct stats_db *d, const struct stats_query *q,
     struct stats_snap *s, long long max_id, size_t limit,
     struct keyset *queries, struct keyset *skills, char **cause)
 {
-	sqlite3_stmt	*st;
-	int		 rc, rv, k;
-	size_t		 cap = s->n_recent;
+	struct sqlq_stmt	*st;
+	int			 rc, rv, k;
+	size_t			 cap = s->n_recent;
 
-	if ((rv = prep(d, q, "SELECT " EVENT_COLS " FROM events WHERE "
-	    "id > ?6 AND id <= ?7 AND ts >= ?1 ORDER BY id", NULL, &st,
-	    cause)) != 0)
+	if ((rv = prep_events(d, q, "id > ?6 AND id <= ?7 AND ts >= ?1 "
+	    "ORDER BY id", &st, cause)) != 0)
 		return rv;
-	sqlite3_bind_int64(st, 6, s->last_id);
-	sqlite3_bind_int64(st, 7, max_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((k = kind_from((const char *)sqlite3_column_text(st,
+	sqlq_bind_int64(st, 6, s->last_id);
+	sqlq_bind_int64(st, 7, max_id);
+	while ((rc = sqlq_step(st)) == SQLQ_ROW) {
+		if ((k = kind_from((const char *)sqlq_text(st,
 		    1))) < 0)
 			continue;
 		fold_row(st, k, q, s, queries, skills);
@@ -1061,9 +1150,9 @@ read_new(struct stats_db *d, const struct stats_query *q,
 		}
 		event_from(st, k, &s->recent[s->n_recent++]);
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != SQLQ_DONE)
 		rv = db_fail(d, "new events", cause);
-	sqlite3_finalize(st);
+	sqlq_finalize(st);
 	if (s->n_recent > 1)
 		qsort(s->recent, s->n_recent, sizeof *s->recent, cmp_recent);
 	while (s->n_recent > limit)
@@ -1086,7 +1175,7 @@ stats_since_id(struct stats_db *d, const struct stats_query *q,
 	memset(&t, 0, sizeof t);
 	memset(&queries, 0, sizeof queries);
 	memset(&skills, 0, sizeof skills);
-	if (sqlite3_exec(d->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+	if (sqlq_begin_read(d->db) != 0)
 		return db_fail(d, "starting a read", cause);
 	if ((rv = id_range(d, &min_id, &max_id, cause)) != 0)
 		goto out;
@@ -1120,7 +1209,7 @@ stats_since_id(struct stats_db *d, const struct stats_query *q,
 		t.write_failures = v;
 	derive(&t);
 out:
-	sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
+	sqlq_end_read(d->db);
 	keyset_done(&queries);
 	keyset_done(&skills);
 	if (rv != 0) {

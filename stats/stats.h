@@ -54,6 +54,7 @@ struct stats_event {
 	char		*trust;
 	int		 found;		/* load: 1 found, 0 not; -1 n/a */
 	long long	 id;		/* events.id (added): orders equal ts */
+	char		*replica;	/* the writing process (NULL: version 1 rows) */
 };
 
 struct stats_snap {
@@ -97,15 +98,33 @@ struct stats_snap {
 	long long		 last_id;
 	long long		 min_id;
 	long long		 n_folded;
+
+	/*
+	 * Per replica (events.replica; key "-" for rows written before the
+	 * column existed): n events, value the searches among them; most
+	 * events first. Empty for a version 1 file.
+	 */
+	struct stats_count	*replicas;	size_t n_replicas;
 };
 
 /*
  * Opens the database read-only (SQLITE_OPEN_READONLY: it is never created
- * nor migrated). Returns 0, SR_NOTFOUND when the file does not exist
+ * nor migrated); a postgresql:// or postgres:// path opens PostgreSQL. Returns 0, SR_NOTFOUND when the file does not exist
  * (telemetry never wrote), or SR_IO with *cause: not a telemetry database,
  * or a schema newer than this program's.
  */
 int	 stats_open(const char *path, struct stats_db **out, char **cause);
+
+/*
+ * Opens the fleet's telemetry in PostgreSQL (telemetry.backend: postgres;
+ * stats_open() calls it for a postgresql:// path). SR_NOTFOUND when no
+ * replica has written yet (no schema), SR_IO when unreachable; the DSN
+ * in *cause has its password masked.
+ */
+int	 stats_open_pg(const char *dsn, struct stats_db **out, char **cause);
+
+/* 1 when d reads PostgreSQL. */
+int	 stats_is_pg(const struct stats_db *);
 void	 stats_close(struct stats_db *);
 
 /* PRAGMA data_version: changes when another connection wrote. */

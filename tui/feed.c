@@ -238,7 +238,8 @@ feed_poll(struct feed *f, enum tui_range range, int force,
 
 	memset(res, 0, sizeof *res);
 	if (f->db == NULL) {
-		rv = stats_open(f->path, &f->db, &cause);
+		rv = f->o.stats_pg ? stats_open_pg(f->path, &f->db, &cause) :
+		    stats_open(f->path, &f->db, &cause);
 		if (rv == SR_NOTFOUND) {
 			free(cause);
 			f->db = NULL;

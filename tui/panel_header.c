@@ -57,6 +57,14 @@ header_draw(struct panel *p)
 	snprintf(tmp, sizeof tmp, "%d/%d paths", m->paths_ok, m->paths_total);
 	x = part(p, x, tmp, m->paths_ok < m->paths_total ? C_NOTICE :
 	    C_NORMAL);
+	/* A fleet's telemetry comes first: it is what the screen shows. */
+	if (m->opts.stats_pg || (m->have_snap && m->snap.n_replicas > 1)) {
+		snprintf(tmp, sizeof tmp, "telemetry=%s, %zu replica%s",
+		    m->opts.stats_pg ? "postgres" : "sqlite",
+		    m->have_snap ? m->snap.n_replicas : 0,
+		    m->have_snap && m->snap.n_replicas == 1 ? "" : "s");
+		x = part(p, x, tmp, C_NORMAL);
+	}
 	snprintf(tmp, sizeof tmp, "embedder=%s",
 	    cfg != NULL && cfg->embedder != NULL ? cfg->embedder : "builtin");
 	x = part(p, x, tmp, C_NORMAL);

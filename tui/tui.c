@@ -140,7 +140,7 @@ tui_event_matches(const struct stats_event *e, const char *filter)
 	return has_ci(e->query, filter) || has_ci(e->skill, filter) ||
 	    has_ci(stats_kind_name(e->kind), filter) ||
 	    has_ci(e->client, filter) || has_ci(e->session, filter) ||
-	    has_ci(e->trust, filter);
+	    has_ci(e->trust, filter) || has_ci(e->replica, filter);
 }
 
 const char *
@@ -153,6 +153,7 @@ tui_stats_notice(struct tui *t)
 		return NULL;
 	case TS_LOADING:
 		snprintf(mm->notice, sizeof mm->notice, "reading %s",
+		    m->opts.stats_shown != NULL ? m->opts.stats_shown :
 		    m->opts.stats_path);
 		break;
 	case TS_OFF:
@@ -160,8 +161,10 @@ tui_stats_notice(struct tui *t)
 		    "telemetry.enabled: true to record searches and loads");
 		break;
 	case TS_MISSING:
-		snprintf(mm->notice, sizeof mm->notice, "no stats.db yet "
-		    "(%s): waiting for the first event", m->opts.stats_path);
+		snprintf(mm->notice, sizeof mm->notice, "no %s yet "
+		    "(%s): waiting for the first event", m->opts.stats_pg ?
+		    "telemetry schema" : "stats.db", m->opts.stats_shown !=
+		    NULL ? m->opts.stats_shown : m->opts.stats_path);
 		break;
 	case TS_ERROR:
 	default:
@@ -845,6 +848,7 @@ draw_detail(struct tui *t)
 	detail_line(t, &y, "latency", tmp, C_NORMAL);
 	detail_line(t, &y, "session", e->session, C_NORMAL);
 	detail_line(t, &y, "client", e->client, C_NORMAL);
+	detail_line(t, &y, "replica", e->replica, C_NORMAL);
 	grid_put(&t->over, t->over.h - 2, 2, "any key closes", t->over.w - 4,
 	    C_DIM, 1);
 }

@@ -44,7 +44,9 @@ enum tui_range {
 };
 
 struct tui_opts {
-	const char	*stats_path;	/* stats.db */
+	const char	*stats_path;	/* stats.db, or the DSN when stats_pg */
+	const char	*stats_shown;	/* stats_path for messages (no password) */
+	int		 stats_pg;	/* read the fleet's PostgreSQL */
 	const char	*index_path;	/* index.db */
 	int		 refresh_ms;	/* poll interval for data_version */
 	int		 color;		/* --once: 1 ANSI escapes */
