@@ -1,6 +1,7 @@
 /*
  * doctor: the configuration in use, each root with its counts and
- * problems, and the state of index.db against the files on disk.
+ * problems, the state of index.db against the files on disk, and the
+ * telemetry backend (reachable, events, dropped).
  */
 #include "autoconfig.h"
 
@@ -17,9 +18,105 @@
 #include "config.h"
 #include "ollama.h"
 #include "sanitize.h"
+#include "stats.h"
 #include "scan.h"
 #include "status.h"
 #include "store.h"
+#include "telemetry.h"
+#include "telemetry_pg.h"
+#include "xmalloc.h"
+
+/*
+ * The telemetry backend's state: off, or where it writes, whether that is
+ * reachable, how many events it holds and how many writers dropped. An
+ * unreachable or unreadable database is a problem.
+ */
+static cJSON *
+telemetry_report(const struct config *cfg, int *problems)
+{
+	struct stats_query	 q;
+	struct stats_snap	 snap;
+	struct stats_db		*db = NULL;
+	cJSON			*o = cJSON_CreateObject();
+	const char		*where;
+	char			*shown, *cause = NULL;
+	int			 pg, rv;
+
+	pg = cfg->telemetry_backend == TELEMETRY_BACKEND_POSTGRES;
+	cJSON_AddBoolToObject(o, "enabled", cfg->telemetry_enabled);
+	cJSON_AddStringToObject(o, "backend", pg ? "postgres" : "sqlite");
+	where = pg ? cfg->telemetry_dsn : cfg->telemetry_path;
+	shown = pg ? pg_dsn_redact(where) : xstrdup(where != NULL ? where : "");
+	cJSON_AddStringToObject(o, pg ? "dsn" : "path", shown);
+	free(shown);
+	if (pg && (where == NULL || *where == '\0')) {
+		cJSON_AddStringToObject(o, "problem", "telemetry.dsn (or "
+		    "SKILLS_RADAR_DSN) is empty");
+		(*problems)++;
+		return o;
+	}
+	rv = pg ? stats_open_pg(where, &db, &cause) :
+	    stats_open(where, &db, &cause);
+	cJSON_AddBoolToObject(o, "reachable", rv == 0 || (pg &&
+	    rv == SR_NOTFOUND));
+	if (rv == SR_NOTFOUND) {
+		cJSON_AddNumberToObject(o, "events", 0);
+		free(cause);
+		return o;
+	}
+	if (rv != 0) {
+		cJSON_AddStringToObject(o, "problem", cause);
+		if (cfg->telemetry_enabled)
+			(*problems)++;
+		free(cause);
+		return o;
+	}
+	memset(&q, 0, sizeof q);
+	q.limit = 1;
+	q.miss_threshold = cfg->miss_threshold;
+	q.conversion_window_s = cfg->conversion_window_s;
+	if (stats_snapshot(db, &q, &snap, &cause) == 0) {
+		cJSON_AddNumberToObject(o, "events", (double)snap.total);
+		cJSON_AddNumberToObject(o, "dropped",
+		    (double)snap.write_failures);
+		cJSON_AddNumberToObject(o, "replicas",
+		    (double)snap.n_replicas);
+		stats_snap_done(&snap);
+	} else {
+		cJSON_AddStringToObject(o, "problem", cause);
+		(*problems)++;
+		free(cause);
+	}
+	stats_close(db);
+	return o;
+}
+
+/* One line: "telemetry: off" or the backend, where, and its counts. */
+static void
+telemetry_print(const cJSON *t)
+{
+	const cJSON	*v;
+
+	printf("telemetry: %s %s", cJSON_GetStringValue(cJSON_GetObjectItem(t,
+	    "backend")), cJSON_GetStringValue(cJSON_GetObjectItem(t,
+	    "dsn")) != NULL ? cJSON_GetStringValue(cJSON_GetObjectItem(t,
+	    "dsn")) : cJSON_GetStringValue(cJSON_GetObjectItem(t, "path")));
+	if (!cJSON_IsTrue(cJSON_GetObjectItem(t, "enabled")))
+		printf(" (telemetry.enabled: false)");
+	printf("\n");
+	if ((v = cJSON_GetObjectItem(t, "problem")) != NULL) {
+		printf("  problem: %s\n", cJSON_GetStringValue(v));
+		return;
+	}
+	printf("  reachable, %.0f events", cJSON_GetNumberValue(
+	    cJSON_GetObjectItem(t, "events")));
+	if ((v = cJSON_GetObjectItem(t, "replicas")) != NULL)
+		printf(" from %.0f replica%s", cJSON_GetNumberValue(v),
+		    cJSON_GetNumberValue(v) == 1 ? "" : "s");
+	if ((v = cJSON_GetObjectItem(t, "dropped")) != NULL)
+		printf(", %.0f dropped by writers", cJSON_GetNumberValue(v));
+	printf("\n");
+}
 
 static int
 cmp_path(const void *a, const void *b)
@@ -278,7 +375,7 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 	struct store_rejects	 rej;
 	struct store		*st = NULL;
 	struct sanitizer	*san = NULL;
-	cJSON			*o, *roots, *r, *ix, *clients, *cl, *oll;
+	cJSON			*o, *roots, *r, *ix, *clients, *cl, *oll, *tel;
 	char			*cause = NULL, *cfgpath, *datadir;
 	size_t			 i, added = 0, changed = 0, vanished = 0;
 	int			 ch, json = 0, problems = 0, rv;
@@ -384,6 +481,8 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	oll = ollama_report(cfg, &problems);
 	cJSON_AddItemToObject(o, "ollama", oll);
+	tel = telemetry_report(cfg, &problems);
+	cJSON_AddItemToObject(o, "telemetry", tel);
 	cJSON_AddNumberToObject(o, "problems", problems);
 
 	if (json)
@@ -448,6 +547,7 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 			printf("  none configured: run 'skills-radar client add "
 			    "CLIENT'\n");
 		ollama_print(oll);
+		telemetry_print(tel);
 		if (budget != NULL)
 			budget_print(stdout, budget);
 		printf("%d problem%s\n", problems, problems == 1 ? "" : "s");

@@ -15,6 +15,7 @@
 
 #include "cmd.h"
 #include "engine.h"
+#include "telemetry.h"
 #include "status.h"
 
 int
@@ -159,6 +160,8 @@ cmd_engine_open(struct cmd_ctx *ctx, int flags, struct engine **out)
 	if (engine_telemetry_error(*out) != NULL)
 		cmd_warn("telemetry is off for this run: %s",
 		    engine_telemetry_error(*out));
+	/* -v: the writer says when its database goes away and what it lost. */
+	telemetry_set_verbose(engine_telemetry(*out), ctx->verbose);
 	return SR_OK;
 }
 

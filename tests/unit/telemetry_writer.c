@@ -77,19 +77,21 @@ static int
 do_fixture(const char *db, const char *sqlfile)
 {
 	sqlite3	*h;
-	char	*sql = NULL, *msg = NULL;
+	char	*sql = NULL, *msg = NULL, ver[64];
 	size_t	 len;
 	int	 rv = 1;
 
-	if (buf_read_file(sqlfile, 1 << 20, &sql, &len) == -1) {
+	if (buf_read_file(sqlfile, 64 << 20, &sql, &len) == -1) {
 		perror(sqlfile);
 		return 1;
 	}
 	unlink(db);
 	if (sqlite3_open(db, &h) != SQLITE_OK)
 		goto out;
+	snprintf(ver, sizeof ver, "PRAGMA user_version = %d",
+	    TELEMETRY_SCHEMA_VERSION);
 	if (sqlite3_exec(h, telemetry_schema_sql, NULL, NULL, &msg) !=
-	    SQLITE_OK || sqlite3_exec(h, "PRAGMA user_version = 1", NULL,
+	    SQLITE_OK || sqlite3_exec(h, ver, NULL,
 	    NULL, &msg) != SQLITE_OK || sqlite3_exec(h, sql, NULL, NULL,
 	    &msg) != SQLITE_OK) {
 		fprintf(stderr, "telemetry_writer: %s\n",
