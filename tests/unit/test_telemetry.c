@@ -21,6 +21,7 @@
 #include "stats.h"
 #include "status.h"
 #include "telemetry.h"
+#include "telemetry_pg.h"
 #include "xmalloc.h"
 
 #include "tap.h"
@@ -851,6 +852,97 @@ test_config_keys(void)
 	free(path);
 }
 
+/*
+ * A version 1 file (no replica column) stays readable by stats, and the
+ * first writer migrates it forward in place: old rows keep NULL, new
+ * rows carry telemetry.replica.
+ */
+static void
+test_migrate_v1(void)
+{
+	struct stats_query	 q;
+	struct stats_snap	 s;
+	struct stats_db		*sd = NULL;
+	struct telemetry	*t = NULL;
+	struct config		*cfg;
+	sqlite3			*h;
+	char			*db, *cause = NULL;
+
+	xasprintf(&db, "%s/v1.db", tmp);
+	h = raw(db);
+	ok(sqlite3_exec(h, telemetry_schema_sql, NULL, NULL, NULL) == 0 &&
+	    sqlite3_exec(h, "DROP INDEX events_replica; ALTER TABLE events "
+	    "DROP COLUMN replica; PRAGMA user_version = 1; INSERT INTO events "
+	    "(ts, kind, session, query, top1_score, n_results, latency_ms) "
+	    "VALUES (unixepoch() - 60, 'search', 's', 'old query', 0.7, 3, 2.0)",
+	    NULL, NULL, NULL) == 0, "a version 1 file");
+	sqlite3_close(h);
+	memset(&q, 0, sizeof q);
+	q.limit = 10;
+	q.miss_threshold = 0.4;
+	q.conversion_window_s = 300;
+	ok(stats_open(db, &sd, &cause) == 0, "stats opens a version 1 file");
+	free(cause);
+	cause = NULL;
+	if (sd != NULL && stats_snapshot(sd, &q, &s, &cause) == 0) {
+		ok(s.total == 1 && s.schema_version == 1 && s.n_replicas == 0 &&
+		    s.n_recent == 1 && s.recent[0].replica == NULL,
+		    "  and reads it: 1 event, no replicas");
+		stats_snap_done(&s);
+	} else
+		ok(0, "  and reads it: %s", cause != NULL ? cause : "?");
+	free(cause);
+	cause = NULL;
+	stats_close(sd);
+	cfg = cfg_for(db, 1, TELEMETRY_QUERIES_TEXT);
+	free(cfg->telemetry_replica);
+	cfg->telemetry_replica = xstrdup("web-7");
+	ok(telemetry_open(cfg, "s2", &t, &cause) == 0 && t != NULL,
+	    "a writer opens it");
+	free(cause);
+	telemetry_search(t, "new query", 0.8, 2, NULL, 0, 1.0, 0, NULL);
+	telemetry_close(t);
+	h = raw(db);
+	is_q(h, "PRAGMA user_version", "2", "  and migrates it to version 2");
+	is_q(h, "SELECT count(*) FROM events", "2", "  keeping the old row");
+	is_q(h, "SELECT coalesce(replica, 'NULL') FROM events ORDER BY id",
+	    "NULL", "  whose replica is NULL");
+	is_q(h, "SELECT replica FROM events WHERE query = 'new query'",
+	    "web-7", "  new rows carry telemetry.replica");
+	sqlite3_close(h);
+	config_free(cfg);
+	free(db);
+}
+
+/* A DSN is shown with its password masked, in every form libpq takes. */
+static void
+test_redact(void)
+{
+	static const char *const cases[][2] = {
+		{ "postgresql://u:sekret@db.example/radar",
+		  "postgresql://u:***@db.example/radar" },
+		{ "postgres://u@db/radar", "postgres://u@db/radar" },
+		{ "postgresql:///sr?host=/tmp/s&password=sekret&user=u",
+		  "postgresql:///sr?host=/tmp/s&password=***&user=u" },
+		{ "host=db password=sekret dbname=radar",
+		  "host=db password=*** dbname=radar" },
+		{ "host=db password = 'se cr\\'et' dbname=radar",
+		  "host=db password = *** dbname=radar" },
+	};
+	size_t	 i;
+	char	*r;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		r = pg_dsn_redact(cases[i][0]);
+		is_str(r, cases[i][1], "redact %s", cases[i][0]);
+		ok(strstr(r, "sekret") == NULL && strstr(r, "se cr") == NULL,
+		    "  no password left");
+		free(r);
+	}
+	ok(pg_is_uri("postgresql://x") && pg_is_uri("postgres://x") &&
+	    !pg_is_uri("/var/lib/stats.db"), "pg_is_uri tells URIs from paths");
+}
+
 int
 main(void)
 {
@@ -870,6 +962,8 @@ main(void)
 	test_snapshot();
 	test_foreign();
 	test_since();
+	test_migrate_v1();
+	test_redact();
 	xasprintf(&cmd, "rm -rf '%s'", tmp);
 	if (system(cmd) != 0)
 		diag("could not remove %s", tmp);
