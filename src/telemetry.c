@@ -498,19 +498,22 @@ set_down(struct telemetry *t, int down, char *why)
 
 /*
  * One attempt at the oldest n queued events (left in the ring: producers
- * only append behind them). 0 when written.
+ * only append behind them). 0 when written, -1 when the database is
+ * away or busy, -2 when it refused the rows (no use trying again).
  */
 static int
 write_some(struct telemetry *t, struct tm_event *batch, size_t n,
     long long dropped, char **why)
 {
+	int	 rc;
+
 	if (t->backend == TELEMETRY_BACKEND_POSTGRES) {
 		if (tm_pg_ready(t->pg, t->key, why) != 0)
 			return -1;
 		t->have_key = 1;
 		hash_queries(t, batch, n);
-		if (tm_pg_write(t->pg, batch, n, dropped, why) != 0)
-			return -1;
+		if ((rc = tm_pg_write(t->pg, batch, n, dropped, why)) != 0)
+			return rc;
 		tm_pg_prune(t->pg, t->retention_days);
 		return 0;
 	}
@@ -538,7 +541,7 @@ writer(void *arg)
 {
 	struct telemetry	*t = arg;
 	struct tm_event		*batch;
-	long long		 dropped;
+	long long		 dropped, parked = -1;
 	size_t			 n, i, at;
 	unsigned		 backoff = 100;
 	int			 tries = 0, rc;
@@ -549,8 +552,10 @@ writer(void *arg)
 		prune(t);	/* PostgreSQL: once connected */
 	pthread_mutex_lock(&t->mu);
 	for (;;) {
+		/* Work: events, or a dropped count to store (unless parked). */
 		while (t->n == 0 && !t->stop &&
-		    t->failures == t->failures_saved)
+		    (t->failures == t->failures_saved ||
+		    t->failures == parked))
 			pthread_cond_wait(&t->work, &t->mu);
 		if (t->n == 0 && t->stop && (t->failures == t->failures_saved ||
 		    tries >= TM_TRIES))
@@ -579,10 +584,19 @@ writer(void *arg)
 			tries = 0;
 			backoff = 100;
 		} else {
-			set_down(t, 1, why);
+			if (rc == -2) {
+				/* Refused, not away: these rows are lost. */
+				if (t->verbose)
+					fprintf(stderr, "skills-radar: "
+					    "telemetry: %zu events refused: "
+					    "%s\n", n, why != NULL ? why : "?");
+				free(why);
+				why = NULL;
+			}
+			set_down(t, rc == -1, why);
 			tries++;
-			if (t->backend == TELEMETRY_BACKEND_SQLITE ?
-			    tries < TM_TRIES : !t->stop || tries < TM_TRIES) {
+			if (rc == -1 && (t->backend == TELEMETRY_BACKEND_SQLITE ?
+			    tries < TM_TRIES : !t->stop || tries < TM_TRIES)) {
 				nap(t, t->backend == TELEMETRY_BACKEND_SQLITE ?
 				    20U * (unsigned)tries : backoff);
 				if (backoff < 2000)
@@ -592,6 +606,9 @@ writer(void *arg)
 			/* Given up on this batch: it is lost. */
 			t->failures += (long long)n;
 			tries = 0;
+			/* Only a count to store: try again with new events. */
+			if (n == 0)
+				parked = t->failures;
 		}
 		for (i = 0; i < n; i++) {
 			event_done(&t->ring[t->head]);
@@ -602,7 +619,8 @@ writer(void *arg)
 			t->written += n;
 		t->settled += n;
 		pthread_cond_broadcast(&t->done);
-		if (rc != 0 && t->stop && t->n == 0)
+		/* Closing and the database is away: the rest is lost too. */
+		if (rc == -1 && t->stop)
 			break;
 	}
 	/* Whatever could not be written is lost: count it. */

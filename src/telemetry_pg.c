@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include <libpq-fe.h>
+#include <utf8proc.h>
 
 #include "buf.h"
 #include "status.h"
@@ -372,6 +373,43 @@ insert_sql(struct tm_pg *g, size_t n)
 	return g->sql.p;
 }
 
+/*
+ * s as valid UTF-8 (the server refuses anything else): s itself, or a
+ * copy with each invalid byte as '?' kept in *keep for the caller to free.
+ */
+static const char *
+utf8_ok(const char *s, char **keep)
+{
+	const utf8proc_uint8_t	*p = (const utf8proc_uint8_t *)s;
+	utf8proc_int32_t	 c;
+	utf8proc_ssize_t	 r, len;
+	char			*o;
+	size_t			 i = 0;
+
+	*keep = NULL;
+	if (s == NULL)
+		return NULL;
+	len = (utf8proc_ssize_t)strlen(s);
+	while (i < (size_t)len) {
+		r = utf8proc_iterate(p + i, len - (utf8proc_ssize_t)i, &c);
+		if (r <= 0)
+			break;
+		i += (size_t)r;
+	}
+	if (i == (size_t)len)
+		return s;
+	o = *keep = xstrdup(s);
+	while (i < (size_t)len) {
+		r = utf8proc_iterate(p + i, len - (utf8proc_ssize_t)i, &c);
+		if (r <= 0) {
+			o[i++] = '?';
+			continue;
+		}
+		i += (size_t)r;
+	}
+	return o;
+}
+
 /* Formats a number parameter into its slot of txt (32 bytes each). */
 static const char *
 num(char *slot, const char *fmt, double v)
@@ -385,9 +423,9 @@ tm_pg_write(struct tm_pg *g, const struct tm_event *v, size_t n,
     long long dropped, char **cause)
 {
 	const char	**vals, *dp;
-	char		 *txt, dbuf[32];
+	char		 *txt, dbuf[32], **keep;
 	PGresult	 *r;
-	size_t		  i, nv = n * PG_COLS;
+	size_t		  i, c, nv = n * PG_COLS;
 	int		  ok;
 
 	if (!g->ready)
@@ -397,6 +435,7 @@ tm_pg_write(struct tm_pg *g, const struct tm_event *v, size_t n,
 		goto fail;
 	if (n > 0) {
 		vals = xcalloc(nv, sizeof *vals);
+		keep = xcalloc(nv, sizeof *keep);
 		txt = xcalloc(n * 5, 32);
 		for (i = 0; i < n; i++) {
 			const char	**p = vals + i * PG_COLS;
@@ -418,11 +457,16 @@ tm_pg_write(struct tm_pg *g, const struct tm_event *v, size_t n,
 			    (double)v[i].found) : NULL;
 			p[11] = v[i].detail;
 			p[12] = v[i].replica;
+			for (c = 0; c < PG_COLS; c++)
+				p[c] = utf8_ok(p[c], &keep[i * PG_COLS + c]);
 		}
 		r = PQexecParams(g->conn, insert_sql(g, n), (int)nv, NULL,
 		    vals, NULL, NULL, 0);
 		ok = PQresultStatus(r) == PGRES_COMMAND_OK;
 		PQclear(r);
+		for (c = 0; c < nv; c++)
+			free(keep[c]);
+		free(keep);
 		free(vals);
 		free(txt);
 		if (!ok) {
@@ -447,7 +491,17 @@ tm_pg_write(struct tm_pg *g, const struct tm_event *v, size_t n,
 		goto fail;
 	return 0;
 fail:
-	/* A broken connection or a failed statement: start afresh. */
+	/*
+	 * The server refused these rows while the connection is fine (a
+	 * constraint, bad text): retrying cannot help, the caller drops
+	 * them (-2). Otherwise the connection broke: start afresh (-1).
+	 */
+	if (g->conn != NULL && PQstatus(g->conn) == CONNECTION_OK &&
+	    PQtransactionStatus(g->conn) != PQTRANS_UNKNOWN) {
+		run(g, "ROLLBACK", "rollback", NULL);
+		if (PQstatus(g->conn) == CONNECTION_OK)
+			return -2;
+	}
 	drop_conn(g);
 	return -1;
 }

@@ -39,8 +39,10 @@ int	 tm_pg_connected(const struct tm_pg *);
 
 /*
  * Appends v[0..n) and adds dropped to meta.write_failures in one
- * transaction (n may be 0). 0, or -1 with *cause: nothing was written and
- * the connection is dropped, so the next tm_pg_ready() reconnects.
+ * transaction (n may be 0). 0; -1 with *cause: nothing was written and
+ * the connection is dropped, so the next tm_pg_ready() reconnects; or -2
+ * with *cause: the server refused these rows (the connection is fine),
+ * so trying them again cannot help.
  */
 int	 tm_pg_write(struct tm_pg *, const struct tm_event *v, size_t n,
 	    long long dropped, char **cause);

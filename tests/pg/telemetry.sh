@@ -109,6 +109,15 @@ is "$(pq "SELECT count(*) FROM events WHERE kind = 'search'")" "$((4 * N))" \
 is "$(pq "SELECT value FROM meta WHERE key = 'schema_version'")" 2 \
     "postgres: the schema version is in meta"
 
+# Text PostgreSQL would refuse (invalid UTF-8) is stored with '?' rather
+# than losing the batch it is in.
+conf bad r-bad postgres
+{ init; printf '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"load_skill","arguments":{"name":"ab\377\376cd"}}}\n'
+  requests 3 1; } | "$SR" -v --config "$T/bad.yaml" serve >/dev/null 2>"$T/bad.err"
+is "$(pq "SELECT string_agg(kind || ':' || coalesce(skill, query), ',' ORDER BY id) FROM events WHERE replica = 'r-bad'")" \
+    "load:ab??cd,search:fill pdf forms 0" "postgres: invalid UTF-8 is stored as '?', nothing lost"
+contains "$(cat "$T/bad.err")" "2 events written" "  -v counts both written"
+
 # ---- PostgreSQL stopped under a running replica ------------------------
 BOUND=300
 conf down r-down postgres "  buffer_events: $BOUND"
@@ -165,13 +174,13 @@ for fmt in --json ""; do
 done
 # The reports include the conversion figures, which each backend's
 # trigger derives on insert: they must have paired the loads.
-is "$(json 'j.conversion.converted_loads > 0 && j.replicas.length' <"$T/pg.json")" 5 \
-    "  the compared reports cover 5 replicas and paired loads with searches"
+is "$(json 'j.conversion.converted_loads > 0 && j.replicas.length' <"$T/pg.json")" 6 \
+    "  the compared reports cover 6 replicas and paired loads with searches"
 
 # ---- the dashboard on the fleet -----------------------------------------
 "$SR" --config "$T/down.yaml" tui --once --db "$SR_TEST_DSN" >"$T/tui.txt" 2>&1
 ok $? "tui --once --db postgresql://... renders"
-contains "$(cat "$T/tui.txt")" "telemetry=postgres, 5 replicas" "tui: the header names the backend and the replicas"
+contains "$(cat "$T/tui.txt")" "telemetry=postgres, 6 replicas" "tui: the header names the backend and the replicas"
 contains "$(cat "$T/tui.txt")" "@r-down" "tui: the feed shows which replica wrote each event"
 "$SR" --config "$T/down.yaml" tui --once >"$T/tui2.txt" 2>&1
 contains "$(cat "$T/tui2.txt")" "telemetry=postgres" "tui: the configured backend is read without --db"
@@ -181,10 +190,10 @@ if command -v tmux >/dev/null 2>&1; then
 	tm() { tmux -S "$SOCK" -f /dev/null "$@"; }
 	tm new-session -d -x 100 -y 30 "$SR --config $T/down.yaml tui --refresh 0.2"
 	screen_has() { tm capture-pane -p 2>/dev/null | grep -q "$1"; }
-	wait_for 10 screen_has "5 replicas"; ok $? "tmux: the live dashboard shows the fleet"
+	wait_for 10 screen_has "6 replicas"; ok $? "tmux: the live dashboard shows the fleet"
 	conf live r-live postgres
 	{ init; requests 2 20; } | "$SR" --config "$T/live.yaml" serve >/dev/null 2>&1
-	wait_for 10 screen_has "6 replicas"; ok $? "tmux: a new replica's events appear without a restart"
+	wait_for 10 screen_has "7 replicas"; ok $? "tmux: a new replica's events appear without a restart"
 	wait_for 10 screen_has "@r-live"; ok $? "tmux: its events are in the feed"
 	tm kill-server 2>/dev/null || true
 else
