@@ -1,7 +1,9 @@
 /*
- * stats: the report on the telemetry log (stats.db), as text or JSON.
- * The aggregates come from stats/ (stats_snapshot); this file only
- * chooses the database, decides the state and prints.
+ * stats: the report on the telemetry log (stats.db, or a fleet's
+ * PostgreSQL: --db postgresql://... or telemetry.backend: postgres), as
+ * text or JSON. The aggregates come from stats/ (stats_snapshot); this
+ * file only chooses the database, decides the state and prints. A DSN is
+ * shown (header, "db", errors) with its password masked.
  *
  * States and exit status:
  *   telemetry disabled and no database   exit 4, message on stderr,
@@ -19,7 +21,8 @@
  *   "db": "/path/stats.db",
  *   "telemetry_enabled": true,         telemetry.enabled of the config
  *   "since": 1764633600 | null,        unix time of --since, null: all
- *   "schema_version": 1,               PRAGMA user_version, 0 when no file
+ *   "schema_version": 2,               PRAGMA user_version (PostgreSQL:
+ *                                      meta.schema_version), 0 when no file
  *   "first_ts": 1764633600.5 | null,   oldest and newest event counted
  *   "last_ts": 1764637200.5 | null,
  *   "totals": {"events": 12, "search": 7, "load": 4, "index": 1},
@@ -45,10 +48,14 @@
  *                                      mean_rank 0: never in its results
  *   "indexed": 10 | null,              entries in index.db, null: no index
  *   "never_loaded": ["a", "b"] | null, indexed entries with no found load
+ *   "replicas": [{"replica": "web-1", "events": 9, "searches": 5}],
+ *                                      per telemetry.replica, most events
+ *                                      first; "-": rows of a version 1 file
  *   "recent": [{"ts": 1764637200.5, "time": "2026-12-02T01:00:00Z",
  *            "kind": "search" | "load" | "index", "session": ..., "client":
  *            ..., "query": ..., "skill": ..., "top1": ..., "n_results": ...,
- *            "latency_ms": ..., "trust": ..., "found": true | false | null}],
+ *            "latency_ms": ..., "trust": ..., "replica": ...,
+ *            "found": true | false | null}],
  *                                      newest first; null where n/a
  *   "advice": "Miss rate below 15 %: ..."
  * }

@@ -1,22 +1,30 @@
 /*
  * The telemetry writer: appends search, load and index events to stats.db
- * (the public schema of DESIGN §10; PRAGMA user_version carries
- * TELEMETRY_SCHEMA_VERSION). Opt-in: telemetry_open() returns a NULL
+ * (the public schema of DESIGN §10 plus replica; PRAGMA user_version
+ * carries TELEMETRY_SCHEMA_VERSION), or with telemetry.backend: postgres
+ * to the fleet's PostgreSQL database (telemetry_pg.c: same schema and
+ * semantics). Opt-in: telemetry_open() returns a NULL
  * handle when telemetry.enabled is false, creates nothing, and every call
  * on a NULL handle does nothing.
  *
  * A record call never blocks on the database and never fails the caller:
- * it copies the event into a bounded in-memory queue and returns; one
- * background thread per handle writes the queue in short transactions
- * (WAL, busy timeout), so many processes can append at once without
- * losing events. An event that cannot be written (queue full, database
- * unwritable after a few tries) is counted by telemetry_failures() and,
- * at close, added to the database's meta row "write_failures".
+ * it copies the event into a bounded in-memory queue
+ * (telemetry.buffer_events) and returns; one background thread per handle
+ * writes the queue in short transactions (WAL, busy timeout), so many
+ * processes can append at once without losing events. Events stay in the
+ * queue until written: while PostgreSQL is unreachable they wait there
+ * and the writer reconnects with backoff. An event that cannot be written
+ * (queue full, SQLite unwritable after a few tries, refused by the
+ * server, still unwritten at close) is counted by telemetry_failures()
+ * and added to the database's meta row "write_failures" with the next
+ * batch that gets through.
  *
  * What is stored (for the TELEMETRY section of skills-radar(1)): only when
  * telemetry.enabled is true, only in the local SQLite file
- * telemetry.db_path (default $XDG_DATA_HOME/skills-radar/stats.db);
- * nothing is ever sent anywhere. One row of table events per
+ * telemetry.db_path (default $XDG_DATA_HOME/skills-radar/stats.db) or the
+ * PostgreSQL database telemetry.dsn the operator configured; nothing is
+ * sent anywhere else. Every row carries replica (telemetry.replica, the
+ * host name by default). One row of table events per
  *   search: time, session (the server process, or the HTTP session), MCP
  *     client name, the query (telemetry.store_queries: true stores it NFC,
  *     case folded, blanks collapsed, at most 512 bytes; hash stores
