@@ -19,7 +19,8 @@
 	X(PQconninfoFree) X(PQfreemem) X(PQexec) X(PQexecParams) \
 	X(PQprepare) X(PQexecPrepared) X(PQresultStatus) \
 	X(PQresultErrorMessage) X(PQclear) X(PQntuples) X(PQgetvalue) \
-	X(PQgetisnull) X(PQconsumeInput) X(PQnotifies)
+	X(PQgetisnull) X(PQconsumeInput) X(PQnotifies) \
+	X(PQconnectdbParams) X(PQnfields) X(PQtransactionStatus)
 
 #define PQ_MEMBER(f)	__typeof__(f) *f;
 struct pq_api {
@@ -53,6 +54,9 @@ int	 pq_load(char **cause);
 #define PQgetisnull		(pq_api.PQgetisnull)
 #define PQconsumeInput		(pq_api.PQconsumeInput)
 #define PQnotifies		(pq_api.PQnotifies)
+#define PQconnectdbParams	(pq_api.PQconnectdbParams)
+#define PQnfields		(pq_api.PQnfields)
+#define PQtransactionStatus	(pq_api.PQtransactionStatus)
 #endif
 
 #endif

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <time.h>
 
-#include <libpq-fe.h>
 #include <utf8proc.h>
 
 #include "buf.h"
+#include "pq.h"
 #include "status.h"
 #include "telemetry_event.h"
 #include "telemetry_pg.h"
@@ -177,6 +177,8 @@ tm_pg_new(const char *dsn, struct tm_pg **out, char **cause)
 		    "telemetry.dsn (or SKILLS_RADAR_DSN) is empty");
 		return SR_CONFIG;
 	}
+	if (pq_load(cause) != 0)
+		return SR_IO;
 	if ((opts = PQconninfoParse(dsn, &err)) == NULL) {
 		shown = pg_dsn_redact(dsn);
 		xasprintf(cause, "telemetry.dsn %s: %s", shown,

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "buf.h"
+#include "pq.h"
 #include "sqlq.h"
 #include "status.h"
 #include "telemetry_pg.h"
@@ -68,6 +68,10 @@ sqlq_open_pg(const char *dsn, struct sqlq **out, char **cause)
 	PGresult	*r;
 
 	*out = NULL;
+	if (pq_load(cause) != 0) {
+		free(q);
+		return SR_IO;
+	}
 	q->shown = pg_dsn_redact(dsn);
 	q->pg = PQconnectdbParams(kw, val, 1);
 	if (q->pg == NULL || PQstatus(q->pg) != CONNECTION_OK) {
@@ -316,7 +320,8 @@ sqlq_reset(struct sqlq_stmt *s)
 		sqlite3_reset(s->st);
 		return;
 	}
-	PQclear(s->res);
+	if (s->res != NULL)
+		PQclear(s->res);
 	s->res = NULL;
 }
 
@@ -328,7 +333,8 @@ sqlq_finalize(struct sqlq_stmt *s)
 	if (s == NULL)
 		return;
 	sqlite3_finalize(s->st);
-	PQclear(s->res);
+	if (s->res != NULL)	/* libpq is loaded only for PostgreSQL */
+		PQclear(s->res);
 	for (i = 0; i <= SQLQ_MAXPARAM; i++)
 		free(s->val[i]);
 	free(s->sql);
