@@ -245,6 +245,15 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_usage("serve", "unknown transport '%s' (use stdio "
 		    "or http)", transport);
 
+	/* Replicas on one host tell their telemetry apart by port. */
+	if (strcmp(transport, "http") == 0 && cfg->http_port > 0 &&
+	    (cfg->telemetry_replica == NULL || *cfg->telemetry_replica == '\0')) {
+		name = replica_name(cfg, 1);
+		replace(&cfg->telemetry_replica, name);
+		free(name);
+		name = NULL;
+	}
+
 	/*
 	 * Every thread started from here on (telemetry writer, start-up
 	 * rescan, watcher, HTTP pool) inherits SIGTERM and SIGINT blocked,

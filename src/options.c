@@ -294,7 +294,8 @@ const struct options_entry options_table[] = {
 	STR("telemetry.replica", telemetry_replica, "", 0,
 	    "The name stored with every event of this process (the column "
 	    "replica), so stats and tui can tell the servers of a fleet apart; "
-	    "empty uses the host name."),
+	    "empty uses the host name (host:port for serve --transport http "
+	    "on a fixed port, so replicas on one host differ)."),
 	INT("telemetry.buffer_events", telemetry_buffer, "4096", 16, 1000000,
 	    "Events held in memory waiting to be written. When the database "
 	    "is slow or unreachable and the buffer is full, new events are "

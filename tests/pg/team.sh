@@ -37,6 +37,9 @@ store:
   poll_ms: 200
 watcher:
   debounce_ms: 50
+telemetry:
+  enabled: true
+  backend: postgres
 YAML
 export SKILLS_RADAR_DSN="$SR_TEST_DSN"
 # Each process has its own data dir, as on separate machines.
@@ -138,6 +141,19 @@ lacks "$(cat "$T/r1.err")" "full reload" "replica 1 caught up without a full rel
 P3=$((P2 + 1))
 start_replica r3 "$P3"
 contains "$(search "$P3" "tardy arrival")" "late-arrival" "a new replica starts with the current index"
+
+# One fleet report: every replica's searches, each under host:port.
+host=$(hostname)
+i=0
+until "$SR" stats --db "$SR_TEST_DSN" --json 2>/dev/null | grep -q "\"$host:$P3\"" ||
+    [ $i -ge 50 ]; do
+	search "$P3" "tardy arrival" >/dev/null
+	sleep 0.1; i=$((i + 1))
+done
+fleet=$("$SR" stats --db "$SR_TEST_DSN" 2>&1 || :)
+contains "$fleet" "$host:$P1" "stats over postgres: replica 1's events, named host:port"
+contains "$fleet" "$host:$P2" "stats over postgres: replica 2's events, named host:port"
+contains "$fleet" "$host:$P3" "stats over postgres: the late replica's events too"
 
 # doctor reports the store.
 out=$(run doc doctor 2>&1 || :)
