@@ -17,13 +17,13 @@
 #include "cmd.h"
 #include "config.h"
 #include "ollama.h"
+#include "pgdsn.h"
 #include "sanitize.h"
 #include "stats.h"
 #include "scan.h"
 #include "status.h"
 #include "store.h"
 #include "telemetry.h"
-#include "telemetry_pg.h"
 #include "xmalloc.h"
 
 /*

@@ -77,10 +77,10 @@
 
 #include "cmd.h"
 #include "config.h"
+#include "pgdsn.h"
 #include "skill.h"
 #include "stats.h"
 #include "telemetry.h"
-#include "telemetry_pg.h"
 #include "status.h"
 #include "store.h"
 #include "strlist.h"

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "pgdsn.h"
 #include "telemetry.h"
-#include "telemetry_pg.h"
 #include "config.h"
 #include "status.h"
 #include "xmalloc.h"

@@ -27,6 +27,7 @@
 
 #include "buf.h"
 #include "config.h"
+#include "pgdsn.h"
 #include "sha256.h"
 #include "status.h"
 #include "telemetry.h"

@@ -11,9 +11,6 @@
  * transaction advisory lock so event ids commit in increasing order (the
  * dashboard reads "the rows after id N"), plus the dropped-event count
  * not stored yet.
- *
- * pg_dsn_redact() is for every message that shows a DSN: the password of
- * a URI (user:secret@) or of password=... becomes "***".
  */
 #ifndef SR_TELEMETRY_PG_H
 #define SR_TELEMETRY_PG_H
@@ -52,11 +49,6 @@ void	 tm_pg_prune(struct tm_pg *, int days);
 
 void	 tm_pg_free(struct tm_pg *);
 
-/* The DSN with its password replaced by ***; allocated. */
-char	*pg_dsn_redact(const char *dsn);
-
-/* 1 when s names a PostgreSQL database: postgresql:// or postgres://. */
-int	 pg_is_uri(const char *s);
 
 /* The schema, for tests: every statement of the current version. */
 extern const char telemetry_pg_schema_sql[];

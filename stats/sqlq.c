@@ -12,10 +12,10 @@
 #include <sqlite3.h>
 
 #include "buf.h"
+#include "pgdsn.h"
 #include "pq.h"
 #include "sqlq.h"
 #include "status.h"
-#include "telemetry_pg.h"
 #include "xmalloc.h"
 
 #define OID_TEXT	25	/* the type of a parameter a statement ignores */

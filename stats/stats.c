@@ -22,6 +22,7 @@
 #include "stats.h"
 #include "status.h"
 #include "telemetry.h"
+#include "pgdsn.h"
 #include "telemetry_pg.h"
 #include "xmalloc.h"
 

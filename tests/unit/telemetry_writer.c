@@ -20,8 +20,8 @@
 
 #include "buf.h"
 #include "config.h"
+#include "pgdsn.h"
 #include "telemetry.h"
-#include "telemetry_pg.h"
 #include "xmalloc.h"
 
 static int

@@ -18,10 +18,10 @@
 
 #include "buf.h"
 #include "config.h"
+#include "pgdsn.h"
 #include "stats.h"
 #include "status.h"
 #include "telemetry.h"
-#include "telemetry_pg.h"
 #include "xmalloc.h"
 
 #include "tap.h"
