@@ -31,6 +31,7 @@ struct config {
 	char		*index_path;		/* store.path (index.db) */
 	char		*store_dsn;		/* store.dsn (SKILLS_RADAR_DSN) */
 	int		 store_poll_ms;		/* store.poll_ms */
+	int		 store_tomb_writes;	/* store.tombstone_writes */
 
 	/* limits */
 	int		 max_skill_size_kb;	/* limits.max_skill_size_kb */

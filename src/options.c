@@ -98,6 +98,13 @@ const struct options_entry options_table[] = {
 	    "A replica on postgres checks the change counter this often (in "
 	    "milliseconds) when no notification came, and retries a lost "
 	    "connection with a backoff from this up to 10 times it."),
+	INT("store.tombstone_writes", store_tomb_writes, "10000", 1,
+	    1000000000,
+	    "A deleted or renamed skill leaves a tombstone for this many "
+	    "writes of the index, so a replica that was away catches up with "
+	    "only what changed; one further behind reloads everything. Raise "
+	    "it when replicas are often offline through many edits (each "
+	    "tombstone is one small row)."),
 
 	INT("limits.max_skill_size_kb", max_skill_size_kb, "256", 1, 65536,
 	    "A skill file larger than this many KiB is rejected, unless "

@@ -66,6 +66,8 @@ int
 store_open_cfg(const struct config *cfg, int readonly, struct store **out,
     char **cause)
 {
+	int	 rv;
+
 	*out = NULL;
 	if (cfg->store_backend == STORE_BACKEND_POSTGRES) {
 		if (cfg->store_dsn == NULL || *cfg->store_dsn == '\0') {
@@ -76,9 +78,12 @@ store_open_cfg(const struct config *cfg, int readonly, struct store **out,
 		/* The search index cache stays local, beside store.path. */
 		if (cfg->index_path != NULL)
 			(void)buf_mkparents(cfg->index_path, 0700);
-		return store_open_pg(cfg->store_dsn, out, cause);
-	}
-	return store_open(cfg->index_path, readonly, out, cause);
+		rv = store_open_pg(cfg->store_dsn, out, cause);
+	} else
+		rv = store_open(cfg->index_path, readonly, out, cause);
+	if (rv == 0 && cfg->store_tomb_writes > 0)
+		store_set_tomb_versions(*out, cfg->store_tomb_writes);
+	return rv;
 }
 
 void

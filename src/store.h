@@ -17,7 +17,7 @@
  * that disappeared leaves a tombstone with that version. A reader that
  * knows the counter it last saw fetches only what changed since with
  * store_changes(). Tombstones older than the last STORE_TOMB_VERSIONS
- * writes are pruned (meta "tomb_floor"); a reader further behind must
+ * writes (store.tombstone_writes through store_open_cfg()) are pruned (meta "tomb_floor"); a reader further behind must
  * reload everything (store_changes() returns STORE_GAP). On
  * postgres the write also sends NOTIFY STORE_CHANNEL with the counter, in
  * the same transaction, and store_wait() waits for such a notification.
@@ -68,8 +68,11 @@ void	 store_rejects_add(struct store_rejects *, const char *path,
  * Opens the store cfg names: store.backend sqlite (store.path; readonly:
  * without creating) or postgres (store.dsn, else $SKILLS_RADAR_DSN).
  * Returns 0, SR_NOTFOUND when a readonly SQLite file does not exist,
- * SR_CONFIG when postgres has no DSN, or SR_IO with *cause (which never
- * contains a password).
+ * SR_CONFIG when trying again cannot help (postgres without a DSN or
+ * with one libpq cannot parse, libpq not installed), or SR_IO with
+ * *cause (the server is unreachable or failed: a replica retries). The
+ * store keeps tombstones for store.tombstone_writes writes. No cause
+ * contains a password.
  */
 int	 store_open_cfg(const struct config *, int readonly, struct store **out,
 	    char **cause);

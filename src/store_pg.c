@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buf.h"
+#include "pgdsn.h"
 #include "pq.h"
 #include "status.h"
 #include "store.h"
@@ -40,31 +40,6 @@ static const char *migrations[] = {
 	STORE_SCHEMA_V1("BIGSERIAL PRIMARY KEY", "BIGINT"),
 	STORE_SCHEMA_V2("BIGINT")
 };
-
-/* The DSN as key=value pairs without the password, for messages. */
-static char *
-redact(const char *dsn)
-{
-	PQconninfoOption	*opts, *o;
-	struct buf		 b;
-	char			*err = NULL;
-
-	if ((opts = PQconninfoParse(dsn, &err)) == NULL) {
-		PQfreemem(err);
-		return xstrdup("(unparsable DSN)");
-	}
-	buf_init(&b, 0);
-	for (o = opts; o->keyword != NULL; o++) {
-		if (o->val == NULL || *o->val == '\0' ||
-		    strcmp(o->keyword, "password") == 0)
-			continue;
-		buf_printf(&b, "%s%s=%s", b.len ? " " : "", o->keyword, o->val);
-	}
-	PQconninfoFree(opts);
-	if (b.len == 0)
-		buf_addstr(&b, "(libpq defaults)");
-	return buf_take(&b);
-}
 
 static int
 pg_fail(struct store_pg *st, const char *what, PGresult *res, char **cause)
@@ -188,15 +163,28 @@ no_notice(void *arg, const char *msg)
 int
 store_open_pg(const char *dsn, struct store **out, char **cause)
 {
-	struct store_pg	*st;
-	char		*where;
-	int		 rv;
+	struct store_pg		*st;
+	PQconninfoOption	*opts;
+	char			*where, *err = NULL;
+	size_t			 n;
+	int			 rv;
 
 	*out = NULL;
 	if ((rv = pq_load(cause)) != 0)
-		return rv;
+		return SR_CONFIG;	/* no libpq: retrying cannot help */
+	where = pg_dsn_redact(dsn);
+	if ((opts = PQconninfoParse(dsn, &err)) == NULL) {
+		n = err != NULL ? strlen(err) : 0;
+		while (n > 0 && (err[n - 1] == '\n' || err[n - 1] == ' '))
+			n--;
+		xasprintf(cause, "store.dsn (%s): %.*s", where, (int)n,
+		    err != NULL ? err : "cannot parse it");
+		PQfreemem(err);
+		free(where);
+		return SR_CONFIG;
+	}
+	PQconninfoFree(opts);
 	st = xcalloc(1, sizeof *st);
-	where = redact(dsn);
 	store_base_init(&st->base, &pg_ops, where);
 	free(where);
 	st->conn = PQconnectdb(dsn);

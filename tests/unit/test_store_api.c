@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "config.h"
 #include "skill.h"
 #include "status.h"
 #include "store.h"
@@ -363,6 +364,55 @@ main(void)
 		cause = NULL;
 	}
 	store_close(st);
+
+	/* store.tombstone_writes reaches the store through store_open_cfg(). */
+	{
+		struct config	*cfg = config_defaults();
+		int64_t		 c0;
+
+		cfg->store_tomb_writes = 1;
+		if (pg) {
+			cfg->store_backend = STORE_BACKEND_POSTGRES;
+			cfg->store_dsn = xstrdup(dsn);
+		}
+		free(cfg->index_path);
+		xasprintf(&cfg->index_path, "%s/cfg.db", tmp);
+		rv = store_open_cfg(cfg, 0, &st, &cause);
+		ok(rv == 0, "open_cfg: %s", cause != NULL ? cause : "opened");
+		ok(replace(st, "one two three", 1, "t1") == 0, "tombstones: a write");
+		c0 = counter(st);
+		ok(replace(st, "one two", 1, "t2") == 0 &&
+		    replace(st, "one", 1, "t3") == 0, "tombstones: two deletes");
+		rv = changes(st, c0, up, sizeof up, rm, sizeof rm, &c);
+		is_int(rv, STORE_GAP, "tombstone_writes 1: a reader two writes behind reloads");
+		rv = changes(st, c0 + 1, up, sizeof up, rm, sizeof rm, &c);
+		ok(rv == 0 && strstr(rm, "two") != NULL && strstr(rm, "three") == NULL,
+		    "tombstone_writes 1: a reader one write behind gets the delete (%s)", rm);
+		store_close(st);
+
+		/* What retrying cannot fix is SR_CONFIG, not SR_IO. */
+		if (pg) {
+			free(cfg->store_dsn);
+			cfg->store_dsn = xstrdup("host=/tmp password=s3cret bogus_key=1");
+			rv = store_open_cfg(cfg, 0, &st, &cause);
+			ok(rv == SR_CONFIG && cause != NULL &&
+			    strstr(cause, "store.dsn") != NULL &&
+			    strstr(cause, "bogus_key") != NULL &&
+			    strstr(cause, "s3cret") == NULL,
+			    "a DSN libpq cannot parse is SR_CONFIG, named, no password: %s",
+			    cause != NULL ? cause : "(none)");
+			free(cause);
+			cause = NULL;
+		}
+		free(cfg->store_dsn);
+		cfg->store_dsn = xstrdup("");
+		cfg->store_backend = STORE_BACKEND_POSTGRES;
+		rv = store_open_cfg(cfg, 0, &st, &cause);
+		ok(rv == SR_CONFIG && cause != NULL, "postgres without a DSN is SR_CONFIG");
+		free(cause);
+		cause = NULL;
+		config_free(cfg);
+	}
 
 	{
 		char	*cmd;
