@@ -83,6 +83,7 @@ on_replica_update(void *arg, int full, size_t nup, size_t nrm,
 {
 	struct reload_ctx	*r = arg;
 
+	mcp_server_set_store(r->srv, 1, 1, (long long)counter, NULL);
 	if (r->ctx->verbose)
 		fprintf(stderr, "skills-radar: store counter %lld: %s%zu "
 		    "written, %zu removed (%.1f ms)\n", (long long)counter,
@@ -95,7 +96,9 @@ on_replica_update(void *arg, int full, size_t nup, size_t nrm,
 static void
 on_replica_state(void *arg, int up, const char *why)
 {
-	(void)arg;
+	struct reload_ctx	*r = arg;
+
+	mcp_server_set_store(r->srv, 0, up, -1, up ? NULL : why);
 	if (up)
 		cmd_warn("store: connected (%s)", why);
 	else
@@ -107,17 +110,16 @@ on_replica_state(void *arg, int up, const char *why)
  * catches up from there (re-reading a change it already has is harmless).
  */
 static int
-store_counter_now(struct config *cfg, int64_t *counter)
+store_counter_now(struct config *cfg, int64_t *counter, char **cause)
 {
 	struct store	*st;
-	char		*cause = NULL;
 	int		 rv;
 
-	if ((rv = store_open_cfg(cfg, 0, &st, &cause)) != 0)
-		return cmd_fail(rv, cause);
-	rv = store_counter(st, counter, &cause);
+	if ((rv = store_open_cfg(cfg, 0, &st, cause)) != 0)
+		return rv;
+	rv = store_counter(st, counter, cause);
 	store_close(st);
-	return rv != 0 ? cmd_fail(rv, cause) : SR_OK;
+	return rv;
 }
 
 static char *
@@ -188,7 +190,7 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 	struct replica_hooks	 rhooks;
 	int64_t			 since = 0;
 	char			*name;
-	int			 follower;
+	int			 follower, empty = 0;
 	struct watch_hooks	 hooks;
 	struct reload_ctx	 reload;
 	sigset_t		 mask;
@@ -267,9 +269,23 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 	follower = cfg->store_backend == STORE_BACKEND_POSTGRES &&
 	    !cfg->watch_enabled;
 	if (follower) {
-		if ((rv = store_counter_now(cfg, &since)) != 0)
-			return rv;
-		rv = cmd_engine_open(ctx, ENGINE_FOLLOW | ENGINE_QUIET, &e);
+		/*
+		 * An unreachable store does not stop a replica: it starts
+		 * empty (/healthz says 503) and loads everything when the
+		 * store answers. Only what retrying cannot fix is fatal.
+		 */
+		empty = 0;
+		if ((rv = store_counter_now(cfg, &since, &cause)) == SR_IO) {
+			cmd_warn("store: %s; starting with no skills, retrying",
+			    cause);
+			free(cause);
+			cause = NULL;
+			since = -1;
+			empty = ENGINE_EMPTY;
+		} else if (rv != 0)
+			return cmd_fail(rv, cause);
+		rv = cmd_engine_open(ctx, ENGINE_FOLLOW | ENGINE_QUIET | empty,
+		    &e);
 	} else	/* the rescan runs in the background: initialize at once */
 		rv = cmd_engine_open(ctx, ENGINE_BACKGROUND | ENGINE_QUIET, &e);
 	if (rv != 0)
@@ -316,6 +332,9 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 		rhooks.state = on_replica_state;
 		rhooks.arg = &reload;
 		name = replica_name(cfg, !reload.stdio);
+		mcp_server_follow(srv);
+		if (!empty)	/* loaded at open, from counter since on */
+			mcp_server_set_store(srv, 1, 1, (long long)since, NULL);
 		rv = replica_start(e, cfg, since, name, &rhooks, &rep, &cause);
 		free(name);
 		if (rv != 0) {

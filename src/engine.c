@@ -276,7 +276,7 @@ engine_open(const struct config *cfg, int flags, struct engine **out,
 		e->tel = NULL;	/* a warning for the caller, never fatal */
 
 	need_index = (flags & ENGINE_REINDEX) != 0;
-	if (!need_index) {
+	if (!need_index && !(flags & ENGINE_EMPTY)) {
 		if ((rv = store_open_cfg(cfg, 0, &st, cause)) != 0)
 			goto fail;
 		if ((rv = store_load(st, &sn->set, cause)) != 0)

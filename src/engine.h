@@ -41,6 +41,12 @@ struct sanitizer;
  * engine_apply() from the store's writer (replica.h).
  */
 #define ENGINE_FOLLOW	0x8
+/*
+ * With ENGINE_FOLLOW: start with no skills and do not read the store (a
+ * replica whose store is unreachable at start answers at once, empty,
+ * and its replica thread loads everything when the store comes up).
+ */
+#define ENGINE_EMPTY	0x10
 
 int	 engine_open(const struct config *cfg, int flags, struct engine **out,
 	    char **cause);

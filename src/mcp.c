@@ -82,6 +82,11 @@ struct mcp_server {
 	struct mcp_view		*view;		/* the newest; holds a reference */
 	pthread_mutex_t		 view_lock;
 	int			 watching;	/* hot reload on: resources change */
+	/* a follower's store, for /healthz; under health_lock */
+	pthread_mutex_t		 health_lock;
+	int			 follower, loaded, connected;
+	long long		 counter;
+	char			*store_error;
 };
 
 /* The view of the message this thread is answering (see view_acquire()). */
@@ -721,6 +726,8 @@ tool_exec(struct mcp_server *srv, const struct mcp_session *sess,
 	}
 	if ((rv = tool_validate(t, args, cause)) != 0)
 		return rv;
+	if (mcp_server_unready(srv, cause))
+		return SR_IO;
 	rv = t->run(srv, sess, args, out, cause);
 	if (rv != 0 && *cause == NULL)
 		xasprintf(cause, "%s failed (status %d)", name, rv);
@@ -1881,6 +1888,7 @@ mcp_server_new(struct engine *e, const struct config *cfg,
 	srv->cfg = cfg;
 	srv->tools = tools_build();
 	pthread_mutex_init(&srv->view_lock, NULL);
+	pthread_mutex_init(&srv->health_lock, NULL);
 	srv->view = view_new(srv);
 	*out = srv;
 	return 0;
@@ -1893,6 +1901,8 @@ mcp_server_free(struct mcp_server *srv)
 		return;
 	view_release(srv, srv->view);
 	pthread_mutex_destroy(&srv->view_lock);
+	pthread_mutex_destroy(&srv->health_lock);
+	free(srv->store_error);
 	cJSON_Delete(srv->tools);
 	free(srv);
 }
@@ -1901,6 +1911,73 @@ void
 mcp_server_set_watching(struct mcp_server *srv, int on)
 {
 	srv->watching = on;
+}
+
+void
+mcp_server_follow(struct mcp_server *srv)
+{
+	pthread_mutex_lock(&srv->health_lock);
+	srv->follower = 1;
+	srv->counter = -1;
+	pthread_mutex_unlock(&srv->health_lock);
+}
+
+void
+mcp_server_set_store(struct mcp_server *srv, int loaded, int connected,
+    long long counter, const char *why)
+{
+	pthread_mutex_lock(&srv->health_lock);
+	srv->loaded = srv->loaded || loaded;
+	srv->connected = connected;
+	if (counter >= 0)
+		srv->counter = counter;
+	free(srv->store_error);
+	srv->store_error = why != NULL ? xstrdup(why) : NULL;
+	pthread_mutex_unlock(&srv->health_lock);
+}
+
+int
+mcp_server_unready(struct mcp_server *srv, char **cause)
+{
+	int	 unready;
+
+	pthread_mutex_lock(&srv->health_lock);
+	unready = srv->follower && !srv->loaded;
+	if (unready)
+		xasprintf(cause, "the shared index is not loaded yet: the store "
+		    "is unreachable (%s); this server retries, try again in a "
+		    "few seconds", srv->store_error != NULL ? srv->store_error :
+		    "connecting");
+	pthread_mutex_unlock(&srv->health_lock);
+	return unready;
+}
+
+char *
+mcp_server_health(struct mcp_server *srv, int *ready)
+{
+	cJSON	*o, *st;
+	char	*body;
+
+	o = cJSON_CreateObject();
+	pthread_mutex_lock(&srv->health_lock);
+	*ready = !srv->follower || srv->loaded;
+	cJSON_AddStringToObject(o, "status", *ready ? "ok" : "starting");
+	cJSON_AddNumberToObject(o, "skills",
+	    (double)engine_count(srv->engine));
+	if (srv->follower) {
+		st = cJSON_AddObjectToObject(o, "store");
+		cJSON_AddBoolToObject(st, "loaded", srv->loaded);
+		cJSON_AddBoolToObject(st, "connected", srv->connected);
+		if (srv->counter >= 0)
+			cJSON_AddNumberToObject(st, "counter",
+			    (double)srv->counter);
+		if (srv->store_error != NULL)
+			cJSON_AddStringToObject(st, "error", srv->store_error);
+	}
+	pthread_mutex_unlock(&srv->health_lock);
+	body = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	return body;
 }
 
 struct engine *

@@ -67,6 +67,25 @@ void	 mcp_server_free(struct mcp_server *);
  */
 void	 mcp_server_set_watching(struct mcp_server *, int on);
 
+/*
+ * The shared store a replica follows, for GET /healthz (any thread may
+ * call these). Until mcp_server_follow() the server has a local store
+ * and is always ready. A follower is ready once it has loaded the store
+ * (loaded); connected says whether the store answers now and why is the
+ * last error (NULL when connected; copied). mcp_server_health() is the
+ * /healthz body (allocated) and *ready whether it is 200 or 503.
+ */
+void	 mcp_server_follow(struct mcp_server *);
+void	 mcp_server_set_store(struct mcp_server *, int loaded, int connected,
+	    long long counter, const char *why);
+char	*mcp_server_health(struct mcp_server *, int *ready);
+/*
+ * 1 while a follower has not loaded the store yet, with *cause saying
+ * so: the tools answer that error (the REST routes 503) rather than an
+ * empty result an agent would take for "no such skill".
+ */
+int	 mcp_server_unready(struct mcp_server *, char **cause);
+
 /* The borrowed engine (valid while the server lives). */
 struct engine *mcp_server_engine(struct mcp_server *);
 /* The initialize instructions text (borrowed, valid while the server lives). */

@@ -492,10 +492,12 @@ static enum MHD_Result
 route_healthz(struct mcp_http *h, struct MHD_Connection *c)
 {
 	char	*body;
+	int	 ready;
 
-	xasprintf(&body, "{\"status\":\"ok\",\"skills\":%zu}",
-	    engine_count(mcp_server_engine(h->srv)));
-	return reply_json(c, MHD_HTTP_OK, body);
+	body = mcp_server_health(h->srv, &ready);
+	/* 503 until a replica has its skills: a balancer skips it */
+	return reply_json(c, ready ? MHD_HTTP_OK :
+	    MHD_HTTP_SERVICE_UNAVAILABLE, body);
 }
 
 static unsigned int
@@ -522,6 +524,11 @@ route_rest(struct mcp_http *h, struct MHD_Connection *c, const char *tool,
 	int		 rv;
 	enum MHD_Result	 r;
 
+	if (mcp_server_unready(h->srv, &cause)) {
+		r = reply_rest_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, cause);
+		free(cause);
+		return r;
+	}
 	if ((rv = mcp_tool_run(h->srv, tool, args, &out, &cause)) != 0) {
 		r = reply_rest_error(c, rest_status(rv), cause);
 		free(cause);

@@ -4,7 +4,8 @@
 # through the writer (create, edit, delete a SKILL.md) is searchable on
 # both replicas within 1 s; PostgreSQL stopped mid-run: the replicas keep
 # answering from memory, reconnect when it is back and catch up from
-# their counter; doctor reports the store. Skips (TAP "1..0 # SKIP";
+# their counter; a replica started meanwhile starts empty (/healthz 503)
+# and loads everything once it is back; doctor reports the store. Skips (TAP "1..0 # SKIP";
 # the TAP driver counts exit 77 as an error) without PostgreSQL
 # or curl.
 . "${TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/cli/setup.sh"
@@ -120,6 +121,27 @@ pg_stop
 sleep 0.5
 contains "$(search "$P1" "deploy checklist")" "deploy-checklist" "postgres down: replica 1 answers from memory"
 contains "$(search "$P2" "invoices")" "pdf-forms" "postgres down: replica 2 answers from memory"
+healthz() {	# healthz PORT: the /healthz body and its HTTP status
+	curl -s -m 5 -w ' %{http_code}' "http://127.0.0.1:$1/healthz" 2>/dev/null || :
+}
+hz=$(healthz "$P1")
+contains "$hz" '"connected":false' "postgres down: replica 1's /healthz says the store is unreachable"
+contains "$hz" '"status":"ok"' "postgres down: replica 1 stays healthy (it answers from memory)"
+# A replica started while it is down starts anyway, empty, and says so.
+P4=$((P2 + 2))
+start_replica r4 "$P4"
+contains "$(cat "$T/r4.err")" "starting with no skills, retrying" "postgres down: a new replica starts anyway and says why it is empty"
+hz=$(healthz "$P4")
+contains "$hz" '"status":"starting"' "postgres down: the new replica's /healthz says starting"
+contains "$hz" " 503" "postgres down: ... with 503, so a balancer sends it nothing"
+raw=$(curl -s -m 5 -H 'Content-Type: application/json' \
+    -H 'Accept: application/json, text/event-stream' \
+    -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_skills","arguments":{"query":"pdf forms"}}}' \
+    "http://127.0.0.1:$P4/mcp" 2>/dev/null || :)
+contains "$raw" '"isError":true' "postgres down: a search on the new replica is a tool error, not an empty result"
+contains "$raw" "not loaded yet" "... that says the shared index is not loaded yet"
+rest=$(curl -s -m 5 -w ' %{http_code}' "http://127.0.0.1:$P4/tools/skill_list" 2>/dev/null || :)
+contains "$rest" " 503" "postgres down: the REST routes answer 503"
 # An edit while it is down: the writer fails, says so and retries.
 skill late late-arrival "Handle the late arrival of tardy skills."
 sleep 0.6
@@ -128,6 +150,12 @@ ms=$(wait_for "$P1" "tardy arrival" late-arrival)
 is "$([ "$ms" != timeout ] && echo caught-up)" caught-up "restarted: the writer writes the edit made meanwhile, replica 1 reconnects and has it ($ms ms after the restart)"
 ms=$(wait_for "$P2" "tardy arrival" late-arrival)
 is "$([ "$ms" != timeout ] && echo caught-up)" caught-up "restarted: replica 2 reconnects and has it too"
+ms=$(wait_for "$P4" "tardy arrival" late-arrival)
+is "$([ "$ms" != timeout ] && echo caught-up)" caught-up "restarted: the replica that started empty loads the store ($ms ms)"
+hz=$(healthz "$P4")
+contains "$hz" '"loaded":true' "restarted: its /healthz says loaded"
+contains "$hz" " 200" "restarted: ... with 200"
+contains "$(search "$P4" "invoices")" "pdf-forms" "restarted: it has the whole index, not just the late edit"
 contains "$(cat "$T/writer.err")" "retrying" "the writer reported the failed write"
 contains "$(cat "$T/writer.err")" "written again" "the writer reported the retry that worked"
 # After the reconnect, edits are live again within 1 s.
@@ -163,6 +191,14 @@ contains "$out" "replicas:" "doctor: lists the replicas and their lag"
 json=$(run doc doctor --json 2>/dev/null || :)
 contains "$json" '"counter":' "doctor --json: the change counter"
 lacks "$json$out" "password" "doctor: never prints a password"
+
+# A DSN libpq cannot parse is a configuration error: serve stops at once.
+st=0
+out=$(SKILLS_RADAR_DSN="host=/tmp password=s3cret bogus_key=1" XDG_DATA_HOME="$T/bad" \
+    timeout 10 "$SR" --config "$T/team.yaml" serve --transport http --port 1 2>&1) || st=$?
+is "$st" 3 "a DSN libpq cannot parse: serve exits 3 at once, no retrying"
+contains "$out" "bogus_key" "... and names the bad option"
+lacks "$out" "s3cret" "... without the password"
 
 # A DSN with a password: the message hides it.
 out=$(SKILLS_RADAR_DSN="postgresql://u:s3cret@127.0.0.1:1/x?connect_timeout=2" "$SR" --config "$T/team.yaml" search pdf 2>&1 || :)
