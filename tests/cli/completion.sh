@@ -46,7 +46,7 @@ unset SKILL_PATHS
 if command -v zsh >/dev/null 2>&1; then
 	check "zsh -n accepts the zsh completion" zsh -n "$ZSH_COMP"
 else
-	echo "ok $((tap_n + 1)) # SKIP zsh is not installed"; tap_n=$((tap_n + 1))
+	skip_one "zsh is not installed"
 fi
 check "the zsh completion starts with #compdef" sh -c 'head -1 "$1" | grep -qx "#compdef skills-radar"' sh "$ZSH_COMP"
 
@@ -68,7 +68,7 @@ if command -v systemd-analyze >/dev/null 2>&1; then
 	check "systemd-analyze verify accepts the replica template" systemd-analyze verify --man=no "$T/skills-radar@6581.service"
 	check "systemd-analyze verify accepts the writer unit" systemd-analyze verify --man=no "$T/skills-radar-writer.service"
 else
-	echo "ok $((tap_n + 1)) # SKIP systemd-analyze is not installed"; tap_n=$((tap_n + 1))
+	skip_one "systemd-analyze is not installed"
 fi
 contains "$(sed -n 's/^ExecStart=//p' "$TOP_SRCDIR/config/systemd/skills-radar@.service")" "serve --transport http --host 127.0.0.1 --port %i" "replica template: serves HTTP on the instance's port"
 lacks "$(sed -n 's/^ExecStart=//p' "$TOP_SRCDIR/config/systemd/skills-radar@.service")" "--watch" "replica template: a replica does not watch (it follows the writer)"

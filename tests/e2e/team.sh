@@ -95,6 +95,20 @@ sed -e '/^	upstream skills_radar {/,$d' "$T/nginx/nginx.conf" | sed '/access_log
 printf '\tinclude %s;\n}\n' "$T/nginx/example.inc" >>"$T/nginx/example.conf"
 check "config/nginx/skills-radar.conf passes nginx -t" \
     "$NGINX" -t -p "$T/nginx" -c "$T/nginx/example.conf" -e "$T/nginx/example-error.log"
+# ... and so is its TLS block, uncommented, with a throwaway certificate.
+if command -v openssl >/dev/null 2>&1 &&
+    openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=skills.internal \
+    -keyout "$T/nginx/tls.key" -out "$T/nginx/tls.pem" >/dev/null 2>&1; then
+	sed -e "s/listen 80;/listen 127.0.0.1:$PN;/" -e 's/^#tls //; s/^#tls$//' \
+	    -e "s/listen 443 ssl http2;/listen 127.0.0.1:$((PN + 1)) ssl http2;/" \
+	    -e "s|/etc/ssl/certs/skills.internal.pem|$T/nginx/tls.pem|" \
+	    -e "s|/etc/ssl/private/skills.internal.key|$T/nginx/tls.key|" \
+	    "$TOP_SRCDIR/config/nginx/skills-radar.conf" >"$T/nginx/example.inc"
+	check "config/nginx/skills-radar.conf with its TLS block passes nginx -t" \
+	    "$NGINX" -t -p "$T/nginx" -c "$T/nginx/example.conf" -e "$T/nginx/example-error.log"
+else
+	skip_one "config/nginx TLS block (no openssl to make a certificate)"
+fi
 
 mkdir -p "$T/run"
 ln -s "$MODULES" "$T/run/node_modules"
