@@ -373,6 +373,7 @@ main(void)
 		cfg->store_tomb_writes = 1;
 		if (pg) {
 			cfg->store_backend = STORE_BACKEND_POSTGRES;
+			free(cfg->store_dsn);
 			cfg->store_dsn = xstrdup(dsn);
 		}
 		free(cfg->index_path);
