@@ -31,6 +31,13 @@ struct pq_api {
 extern struct pq_api pq_api;
 
 int	 pq_load(char **cause);
+/*
+ * Loads libpq and checks dsn's syntax without connecting (a server may
+ * come up later): 0, or SR_CONFIG with *cause "key (dsn, password
+ * masked): libpq's message". libpq missing is SR_CONFIG too: retrying
+ * cannot help either.
+ */
+int	 pq_check_dsn(const char *dsn, const char *key, char **cause);
 
 #ifndef SR_PQ_IMPL
 #define PQconnectdb		(pq_api.PQconnectdb)

@@ -163,27 +163,14 @@ no_notice(void *arg, const char *msg)
 int
 store_open_pg(const char *dsn, struct store **out, char **cause)
 {
-	struct store_pg		*st;
-	PQconninfoOption	*opts;
-	char			*where, *err = NULL;
-	size_t			 n;
-	int			 rv;
+	struct store_pg	*st;
+	char		*where;
+	int		 rv;
 
 	*out = NULL;
-	if ((rv = pq_load(cause)) != 0)
-		return SR_CONFIG;	/* no libpq: retrying cannot help */
+	if ((rv = pq_check_dsn(dsn, "store.dsn", cause)) != 0)
+		return rv;
 	where = pg_dsn_redact(dsn);
-	if ((opts = PQconninfoParse(dsn, &err)) == NULL) {
-		n = err != NULL ? strlen(err) : 0;
-		while (n > 0 && (err[n - 1] == '\n' || err[n - 1] == ' '))
-			n--;
-		xasprintf(cause, "store.dsn (%s): %.*s", where, (int)n,
-		    err != NULL ? err : "cannot parse it");
-		PQfreemem(err);
-		free(where);
-		return SR_CONFIG;
-	}
-	PQconninfoFree(opts);
 	st = xcalloc(1, sizeof *st);
 	store_base_init(&st->base, &pg_ops, where);
 	free(where);

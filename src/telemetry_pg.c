@@ -95,8 +95,7 @@ int
 tm_pg_new(const char *dsn, struct tm_pg **out, char **cause)
 {
 	struct tm_pg	*g;
-	PQconninfoOption *opts;
-	char		*err = NULL, *shown;
+	int		 rv;
 
 	*out = NULL;
 	if (dsn == NULL || *dsn == '\0') {
@@ -104,17 +103,8 @@ tm_pg_new(const char *dsn, struct tm_pg **out, char **cause)
 		    "telemetry.dsn (or SKILLS_RADAR_DSN) is empty");
 		return SR_CONFIG;
 	}
-	if (pq_load(cause) != 0)
-		return SR_IO;
-	if ((opts = PQconninfoParse(dsn, &err)) == NULL) {
-		shown = pg_dsn_redact(dsn);
-		xasprintf(cause, "telemetry.dsn %s: %s", shown,
-		    err != NULL ? err : "out of memory");
-		free(shown);
-		PQfreemem(err);
-		return SR_CONFIG;
-	}
-	PQconninfoFree(opts);
+	if ((rv = pq_check_dsn(dsn, "telemetry.dsn", cause)) != 0)
+		return rv;
 	g = xcalloc(1, sizeof *g);
 	g->dsn = xstrdup(dsn);
 	g->shown = pg_dsn_redact(dsn);

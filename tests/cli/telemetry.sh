@@ -33,10 +33,24 @@ printf '%s\n' \
 	'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"load_skill","arguments":{"name":"beta"}}}' |
 	"$SR" serve >/dev/null 2>&1
 clients=$(sqlite3 "$db" "SELECT group_concat(DISTINCT client) FROM events WHERE client IS NOT NULL" 2>/dev/null || echo nosqlite)
-case "$clients" in nosqlite) echo "ok $((tap_n + 1)) # SKIP sqlite3 not installed"; tap_n=$((tap_n + 1)) ;;
+case "$clients" in nosqlite) skip_one "sqlite3 not installed" ;;
 *) contains "$clients" "wiring-test" "MCP events carry the client name from initialize" ;; esac
 "$SR" stats --json >"$T/s2.json"
 is "$(json 'j.totals.search+","+j.totals.load' <"$T/s2.json")" "3,3" "the server's search and load are recorded"
 out=$("$SR" stats)
 contains "$out" "fill pdf forms" "the text report lists the queries"
+# A telemetry.dsn libpq cannot parse: the search still answers, and the
+# warning names the option without the password.
+cat >"$T/baddsn.yaml" <<EOC
+telemetry:
+  enabled: true
+  backend: postgres
+  dsn: "host=/tmp password=s3cret bogus_key=1"
+EOC
+st=0
+out=$("$SR" --config "$T/baddsn.yaml" search "pdf forms" 2>&1) || st=$?
+is "$st" 0 "a bad telemetry.dsn does not stop a search"
+contains "$out" 'telemetry.dsn (host=/tmp password=*** bogus_key=1): invalid connection option "bogus_key"' \
+    "... the warning names telemetry.dsn and libpq's reason"
+lacks "$out" "s3cret" "... and never the password"
 done_testing
