@@ -274,7 +274,6 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 		 * empty (/healthz says 503) and loads everything when the
 		 * store answers. Only what retrying cannot fix is fatal.
 		 */
-		empty = 0;
 		if ((rv = store_counter_now(cfg, &since, &cause)) == SR_IO) {
 			cmd_warn("store: %s; starting with no skills, retrying",
 			    cause);

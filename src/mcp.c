@@ -11,6 +11,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,9 +83,14 @@ struct mcp_server {
 	struct mcp_view		*view;		/* the newest; holds a reference */
 	pthread_mutex_t		 view_lock;
 	int			 watching;	/* hot reload on: resources change */
-	/* a follower's store, for /healthz; under health_lock */
+	/*
+	 * ready: 0 while a follower has not loaded its store (read on every
+	 * tool call, without the lock). The rest, for /healthz, is under
+	 * health_lock.
+	 */
+	atomic_int		 ready;
 	pthread_mutex_t		 health_lock;
-	int			 follower, loaded, connected;
+	int			 follower, connected;
 	long long		 counter;
 	char			*store_error;
 };
@@ -1889,6 +1895,7 @@ mcp_server_new(struct engine *e, const struct config *cfg,
 	srv->tools = tools_build();
 	pthread_mutex_init(&srv->view_lock, NULL);
 	pthread_mutex_init(&srv->health_lock, NULL);
+	atomic_init(&srv->ready, 1);	/* a local store: always */
 	srv->view = view_new(srv);
 	*out = srv;
 	return 0;
@@ -1919,6 +1926,7 @@ mcp_server_follow(struct mcp_server *srv)
 	pthread_mutex_lock(&srv->health_lock);
 	srv->follower = 1;
 	srv->counter = -1;
+	atomic_store(&srv->ready, 0);
 	pthread_mutex_unlock(&srv->health_lock);
 }
 
@@ -1927,7 +1935,8 @@ mcp_server_set_store(struct mcp_server *srv, int loaded, int connected,
     long long counter, const char *why)
 {
 	pthread_mutex_lock(&srv->health_lock);
-	srv->loaded = srv->loaded || loaded;
+	if (loaded)
+		atomic_store(&srv->ready, 1);
 	srv->connected = connected;
 	if (counter >= 0)
 		srv->counter = counter;
@@ -1941,8 +1950,10 @@ mcp_server_unready(struct mcp_server *srv, char **cause)
 {
 	int	 unready;
 
+	if (atomic_load(&srv->ready))
+		return 0;
 	pthread_mutex_lock(&srv->health_lock);
-	unready = srv->follower && !srv->loaded;
+	unready = !atomic_load(&srv->ready);
 	if (unready)
 		xasprintf(cause, "the shared index is not loaded yet: the store "
 		    "is unreachable (%s); this server retries, try again in a "
@@ -1960,13 +1971,13 @@ mcp_server_health(struct mcp_server *srv, int *ready)
 
 	o = cJSON_CreateObject();
 	pthread_mutex_lock(&srv->health_lock);
-	*ready = !srv->follower || srv->loaded;
+	*ready = atomic_load(&srv->ready);
 	cJSON_AddStringToObject(o, "status", *ready ? "ok" : "starting");
 	cJSON_AddNumberToObject(o, "skills",
 	    (double)engine_count(srv->engine));
 	if (srv->follower) {
 		st = cJSON_AddObjectToObject(o, "store");
-		cJSON_AddBoolToObject(st, "loaded", srv->loaded);
+		cJSON_AddBoolToObject(st, "loaded", *ready);
 		cJSON_AddBoolToObject(st, "connected", srv->connected);
 		if (srv->counter >= 0)
 			cJSON_AddNumberToObject(st, "counter",

@@ -17,10 +17,11 @@
  * that disappeared leaves a tombstone with that version. A reader that
  * knows the counter it last saw fetches only what changed since with
  * store_changes(). Tombstones older than the last STORE_TOMB_VERSIONS
- * writes (store.tombstone_writes through store_open_cfg()) are pruned (meta "tomb_floor"); a reader further behind must
- * reload everything (store_changes() returns STORE_GAP). On
- * postgres the write also sends NOTIFY STORE_CHANNEL with the counter, in
- * the same transaction, and store_wait() waits for such a notification.
+ * writes (store.tombstone_writes, through store_open_cfg()) are pruned
+ * (meta "tomb_floor"); a reader further behind must reload everything
+ * (store_changes() returns STORE_GAP). On postgres the write also sends
+ * NOTIFY STORE_CHANNEL with the counter, in the same transaction, and
+ * store_wait() waits for such a notification.
  *
  * struct store is an opaque handle: store_open*() / store_close(). One
  * handle is used by one thread at a time.
