@@ -1156,23 +1156,30 @@ engine_files(struct engine *e, const struct skill *s)
 	return list_files(e, s, NULL);
 }
 
-/* The load policy shared by load and read. */
-static int
-check_policy(struct engine *e, const struct skill *s, int allow_untrusted,
+/*
+ * The load policy, one place for load_skill, read_skill_file, the skill://
+ * resources and the CLI: disable-model-invocation, then
+ * trust.min_tier_for_load (unless allow_untrusted). cause may be NULL.
+ */
+int
+engine_policy(struct engine *e, const struct skill *s, int allow_untrusted,
     char **cause)
 {
 	if (s->disable_model_invocation) {
-		xasprintf(cause, "'%s' can only be invoked by the user "
-		    "(disable-model-invocation: true): ask the user to run "
-		    "/%s themselves", s->uid, s->name);
+		if (cause != NULL)
+			xasprintf(cause, "'%s' can only be invoked by the user "
+			    "(disable-model-invocation: true): ask the user to "
+			    "run /%s themselves", s->uid, s->name);
 		return SR_REFUSED;
 	}
 	if ((int)s->trust < e->cfg->min_tier_for_load && !allow_untrusted) {
-		xasprintf(cause, "'%s' is %s (%s) and trust.min_tier_for_load "
-		    "is %s: refused; the user can allow it with "
-		    "allow_untrusted or by trusting its path", s->uid,
-		    tier_name(s->trust), s->path,
-		    tier_name((enum trust_tier)e->cfg->min_tier_for_load));
+		if (cause != NULL)
+			xasprintf(cause, "'%s' is %s (%s) and trust."
+			    "min_tier_for_load is %s: refused; the user can "
+			    "allow it with allow_untrusted or by trusting its "
+			    "path", s->uid, tier_name(s->trust), s->path,
+			    tier_name((enum trust_tier)
+			    e->cfg->min_tier_for_load));
 		return SR_REFUSED;
 	}
 	return 0;
@@ -1211,6 +1218,68 @@ check_injection(struct engine *e, const struct skill *s,
 	return SR_REFUSED;
 }
 
+void
+engine_served_done(struct engine_served *sv)
+{
+	free(sv->text);
+	findings_done(&sv->findings);
+	memset(sv, 0, sizeof *sv);
+	findings_init(&sv->findings);
+}
+
+int
+engine_served(struct engine *e, const struct skill *s, int allow_untrusted,
+    struct engine_served *sv, char **cause)
+{
+	struct sanitizer	*san;
+	struct fm		 fm;
+	struct buf		 b;
+	char			*raw = NULL, *body;
+	size_t			 len, max, blen;
+	int			 rv;
+
+	memset(sv, 0, sizeof *sv);
+	findings_init(&sv->findings);
+	memset(&fm, 0, sizeof fm);
+	if ((rv = engine_policy(e, s, allow_untrusted, cause)) != 0)
+		return rv;
+	max = e->cfg->allow_large ? (size_t)16 << 20 :
+	    (size_t)e->cfg->max_skill_size_kb * 1024;
+	if (buf_read_file(s->path, max, &raw, &len) == -1) {
+		if (errno == EFBIG) {
+			xasprintf(cause, "%s: over limits.max_skill_size_kb; "
+			    "set limits.allow_large to load it in pages",
+			    s->path);
+			return SR_REFUSED;
+		}
+		xasprintf(cause, "%s: %s (re-run 'skills-radar index')",
+		    s->path, strerror(errno));
+		return errno == ENOENT ? SR_NOTFOUND : SR_IO;
+	}
+	if ((rv = get_sanitizer(e, &san, cause)) != 0)
+		goto out;
+	/* The parser's split: what the index read is what is served. */
+	fm_parse(raw, len, &fm);
+	body = sanitize_text(san, raw + fm.body_offset, len - fm.body_offset,
+	    fm.body_line > 0 ? fm.body_line - 1 : 0, &blen, &sv->findings);
+	if ((rv = check_injection(e, s, &sv->findings, cause)) != 0) {
+		free(body);
+		engine_served_done(sv);
+		goto out;
+	}
+	buf_init(&b, fm.body_offset + blen + 1);
+	buf_add(&b, raw, fm.body_offset);
+	buf_add(&b, body, blen);
+	free(body);
+	sv->body = fm.body_offset;
+	sv->len = b.len;
+	sv->text = buf_take(&b);
+out:
+	fm_done(&fm);
+	free(raw);
+	return rv;
+}
+
 static int	load_locked(struct engine *, const char *, size_t, size_t, int,
 		    cJSON **, char **);
 
@@ -1247,12 +1316,11 @@ load_locked(struct engine *e, const char *name, size_t offset,
 {
 	struct engine_snap	*sn;
 	const struct skill	*s;
-	struct sanitizer	*san;
-	struct findings		 f;
-	struct fm		 fm;
+	struct engine_served	 sv;
 	cJSON			*o;
-	char			*text = NULL, *clean = NULL;
-	size_t			 len, clen, max, n;
+	const char		*clean;
+	char			*page;
+	size_t			 clen, n;
 	int			 rv;
 
 	*out = NULL;
@@ -1260,38 +1328,17 @@ load_locked(struct engine *e, const char *name, size_t offset,
 		xasprintf(cause, "a skill name is required");
 		return SR_USAGE;
 	}
-	findings_init(&f);
-	memset(&fm, 0, sizeof fm);
+	memset(&sv, 0, sizeof sv);
+	findings_init(&sv.findings);
 	sn = snap_get(e);
 	if ((s = resolve(sn, name)) == NULL) {
 		rv = not_found(sn, name, cause);
 		goto out;
 	}
-	if ((rv = check_policy(e, s, allow_untrusted, cause)) != 0)
+	if ((rv = engine_served(e, s, allow_untrusted, &sv, cause)) != 0)
 		goto out;
-	max = e->cfg->allow_large ? (size_t)16 << 20 :
-	    (size_t)e->cfg->max_skill_size_kb * 1024;
-	if (buf_read_file(s->path, max, &text, &len) == -1) {
-		if (errno == EFBIG) {
-			xasprintf(cause, "%s: over limits.max_skill_size_kb; "
-			    "set limits.allow_large to load it in pages",
-			    s->path);
-			rv = SR_REFUSED;
-		} else {
-			xasprintf(cause, "%s: %s (re-run 'skills-radar index')",
-			    s->path, strerror(errno));
-			rv = errno == ENOENT ? SR_NOTFOUND : SR_IO;
-		}
-		goto out;
-	}
-	if ((rv = get_sanitizer(e, &san, cause)) != 0)
-		goto out;
-	fm_parse(text, len, &fm);
-	clean = sanitize_text(san, text + fm.body_offset,
-	    len - fm.body_offset, fm.body_line > 0 ? fm.body_line - 1 : 0,
-	    &clen, &f);
-	if ((rv = check_injection(e, s, &f, cause)) != 0)
-		goto out;
+	clean = sv.text + sv.body;
+	clen = sv.len - sv.body;
 	if (offset > clen) {
 		xasprintf(cause, "offset %zu is past the end of '%s' (%zu "
 		    "bytes)", offset, s->uid, clen);
@@ -1306,13 +1353,10 @@ load_locked(struct engine *e, const char *name, size_t offset,
 	o = cJSON_CreateObject();
 	entry_fields(o, s);
 	cJSON_AddStringToObject(o, "description", s->description);
-	{
-		char	*page = xstrndup(clean + offset, n);
-
-		cJSON_AddStringToObject(o, "content", page);
-		free(page);
-	}
-	cJSON_AddItemToObject(o, "warnings", warnings_json(&f));
+	page = xstrndup(clean + offset, n);
+	cJSON_AddStringToObject(o, "content", page);
+	free(page);
+	cJSON_AddItemToObject(o, "warnings", warnings_json(&sv.findings));
 	{
 		int	 cut;
 
@@ -1329,10 +1373,7 @@ load_locked(struct engine *e, const char *name, size_t offset,
 	*out = o;
 out:
 	snap_put(e, sn);
-	fm_done(&fm);
-	findings_done(&f);
-	free(text);
-	free(clean);
+	engine_served_done(&sv);
 	return rv;
 }
 
@@ -1367,7 +1408,7 @@ engine_read(struct engine *e, const char *name, const char *relpath,
 		rv = SR_NOTFOUND;
 		goto out;
 	}
-	if ((rv = check_policy(e, s, 0, cause)) != 0)
+	if ((rv = engine_policy(e, s, 0, cause)) != 0)
 		goto out;
 	skill_dir(s, &dir);
 	if ((rv = files_read(dir, relpath, strlen(relpath),

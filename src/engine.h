@@ -18,6 +18,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "finding.h"
 #include "search.h"
 #include "skill.h"
 
@@ -88,11 +89,43 @@ int	 engine_search(struct engine *, const struct search_opts *,
 /*
  * {"name","kind","trust","scope","path","content","warnings":[{id,
  * severity,line,excerpt}],"files":[{path,size}],"truncated","next_offset"}
+ * where content is a page of the served body (engine_served()).
  * max_bytes 0 means limits.max_load_kb. allow_untrusted bypasses
  * trust.min_tier_for_load (never reject_untrusted_on_injection).
  */
 int	 engine_load(struct engine *, const char *name, size_t offset,
 	    size_t max_bytes, int allow_untrusted, cJSON **out, char **cause);
+
+/*
+ * The one path from a skill file to the text an agent receives, used by
+ * load_skill, the skill:// resources and the CLI: the load policy
+ * (engine_policy()), the file re-read (limits.max_skill_size_kb, 16 MiB
+ * with limits.allow_large), split where the frontmatter parser says the
+ * body starts, the body sanitised, and sanitization.
+ * reject_untrusted_on_injection applied. On success sv->text holds the
+ * frontmatter block verbatim (SEP-2640 hosts compare it with the entry)
+ * followed by the sanitised body, which starts at sv->body; sv->findings
+ * are the body's. s must stay valid during the call (an entry of a
+ * snapshot the caller holds). Free with engine_served_done(), also after
+ * an error.
+ */
+struct engine_served {
+	char		*text;
+	size_t		 len;
+	size_t		 body;		/* offset of the body in text */
+	struct findings	 findings;
+};
+int	 engine_served(struct engine *, const struct skill *,
+	    int allow_untrusted, struct engine_served *sv, char **cause);
+void	 engine_served_done(struct engine_served *);
+
+/*
+ * The load policy alone: 0 when a model may load s, SR_REFUSED (with
+ * *cause when cause is not NULL) when disable-model-invocation or
+ * trust.min_tier_for_load (unless allow_untrusted) forbids it.
+ */
+int	 engine_policy(struct engine *, const struct skill *,
+	    int allow_untrusted, char **cause);
 
 /* {"name","path","size","content","warnings"}: one bundled text file. */
 int	 engine_read(struct engine *, const char *name, const char *relpath,

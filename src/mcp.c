@@ -842,8 +842,7 @@ skills_collect(struct mcp_server *srv, struct mcp_view *v)
 	for (i = 0; set != NULL && i < set->n; i++) {
 		s = set->v[i];
 		if (s->kind != KIND_SKILL || s->shadowed_by != NULL ||
-		    s->disable_model_invocation ||
-		    (int)s->trust < srv->cfg->min_tier_for_load ||
+		    engine_policy(srv->engine, s, 0, NULL) != 0 ||
 		    s->frontmatter == NULL || !skill_name_ok(s->name))
 			continue;
 		if ((fm = cJSON_Parse(s->frontmatter)) == NULL)
@@ -970,92 +969,6 @@ skill_by_name(struct mcp_server *srv, const char *name, size_t len)
 	return NULL;
 }
 
-/* Length of a leading "---" frontmatter block, 0 when there is none. */
-static size_t
-frontmatter_len(const char *t, size_t len)
-{
-	size_t	 i = 0, ls, le;
-
-	if (len >= 3 && memcmp(t, "\xef\xbb\xbf", 3) == 0)
-		i = 3;
-	if (len - i < 3 || memcmp(t + i, "---", 3) != 0)
-		return 0;
-	while (i < len && t[i] != '\n')
-		i++;
-	if (i >= len)
-		return 0;
-	i++;
-	while (i < len) {
-		ls = i;
-		while (i < len && t[i] != '\n')
-			i++;
-		le = i;
-		while (le > ls && (t[le - 1] == '\r' || t[le - 1] == ' ' ||
-		    t[le - 1] == '\t'))
-			le--;
-		if (le - ls == 3 && memcmp(t + ls, "---", 3) == 0)
-			return i < len ? i + 1 : i;
-		if (i < len)
-			i++;
-	}
-	return 0;
-}
-
-/*
- * The served text of a skill's SKILL.md: the frontmatter block verbatim
- * (SEP-2640 hosts compare it with the entry), then the sanitised body.
- * Refuses what the load policy refuses. Returns 0 with *text (free it),
- * or an enum sr_status with *cause.
- */
-static int
-skill_md_text(struct mcp_server *srv, const struct mcp_skill *ms,
-    char **text, size_t *len, char **cause)
-{
-	const struct config	*cfg = srv->cfg;
-	struct findings		 fs;
-	struct buf		 b;
-	char			*raw = NULL, *body;
-	size_t			 rawlen, fmlen, blen, i, cap;
-	int			 lines = 0, rv = 0;
-
-	*text = NULL;
-	findings_init(&fs);
-	cap = (size_t)(cfg->max_skill_size_kb > cfg->max_load_kb ?
-	    cfg->max_skill_size_kb : cfg->max_load_kb) * 1024;
-	if (cfg->allow_large || cap == 0)
-		cap = SKILL_MAX_BYTES;
-	if (buf_read_file(ms->s->path, cap, &raw, &rawlen) != 0) {
-		xasprintf(cause, "%s: %s", ms->s->path, strerror(errno));
-		rv = errno == ENOENT ? SR_NOTFOUND : SR_IO;
-		goto out;
-	}
-	fmlen = frontmatter_len(raw, rawlen);
-	for (i = 0; i < fmlen; i++)
-		if (raw[i] == '\n')
-			lines++;
-	body = sanitize_text(engine_sanitizer(srv->engine), raw + fmlen,
-	    rawlen - fmlen, lines, &blen, &fs);
-	if (cfg->reject_untrusted_on_injection &&
-	    ms->s->trust == TIER_UNTRUSTED && findings_max(&fs) >= SEV_HIGH) {
-		free(body);
-		xasprintf(cause, "%s: refused: an untrusted skill flagged for "
-		    "prompt injection (sanitization."
-		    "reject_untrusted_on_injection)", ms->s->name);
-		rv = SR_REFUSED;
-		goto out;
-	}
-	buf_init(&b, 0);
-	buf_add(&b, raw, fmlen);
-	buf_add(&b, body, blen);
-	free(body);
-	*len = b.len;
-	*text = buf_take(&b);
-out:
-	free(raw);
-	findings_done(&fs);
-	return rv;
-}
-
 /*
  * The supporting files we serve for a skill: every listed file that reads
  * as text, as [{path, size, digest}] over the served (sanitised) bytes.
@@ -1127,14 +1040,16 @@ static int
 skill_entry(struct mcp_server *srv, const struct mcp_skill *ms, cJSON **out,
     char **cause)
 {
-	cJSON		*e, *res, *files, *f;
-	char		*text, *uri, hex[SHA256_HEX_LEN + 1], dig[80];
-	size_t		 len;
-	int		 rv;
+	struct engine_served	 sv;
+	cJSON			*e, *res, *files, *f;
+	char			*uri, hex[SHA256_HEX_LEN + 1], dig[80];
+	int			 rv;
 
 	*out = NULL;
-	if ((rv = skill_md_text(srv, ms, &text, &len, cause)) != 0)
+	if ((rv = engine_served(srv->engine, ms->s, 0, &sv, cause)) != 0) {
+		engine_served_done(&sv);
 		return rv;
+	}
 	e = cJSON_CreateObject();
 	xasprintf(&uri, SKILL_SCHEME "%s/" SKILL_MD, ms->s->name);
 	cJSON_AddStringToObject(e, "uri", uri);
@@ -1142,11 +1057,11 @@ skill_entry(struct mcp_server *srv, const struct mcp_skill *ms, cJSON **out,
 	cJSON_AddItemToObject(e, "frontmatter",
 	    cJSON_Duplicate(ms->frontmatter, 1));
 	res = cJSON_AddArrayToObject(e, "resources");
-	sha256_hex(text, len, hex);
-	free(text);
+	sha256_hex(sv.text, sv.len, hex);
 	snprintf(dig, sizeof dig, "sha256:%s", hex);
 	cJSON_AddItemToArray(res, resource_ref(ms->s->name, SKILL_MD, dig,
-	    len));
+	    sv.len));
+	engine_served_done(&sv);
 	files = skill_files(srv, ms);
 	cJSON_ArrayForEach(f, files)
 		cJSON_AddItemToArray(res, resource_ref(ms->s->name,
@@ -1409,12 +1324,12 @@ static int
 m_resources_read(struct mcp_req *r)
 {
 	struct mcp_server	*srv = r->srv;
+	struct engine_served	 sv;
 	const struct mcp_skill	*ms;
 	const char		*uri, *rel;
 	const cJSON		*c;
 	cJSON			*res = NULL;
 	char			*text, *cause = NULL;
-	size_t			 len;
 	int			 rv;
 
 	if ((uri = param_string(r, "uri")) == NULL)
@@ -1430,13 +1345,15 @@ m_resources_read(struct mcp_req *r)
 		    "%s (resources are " INDEX_URI " and skill://NAME/"
 		    SKILL_MD ")", uri);
 	if (strcmp(rel, SKILL_MD) == 0) {
-		if ((rv = skill_md_text(srv, ms, &text, &len, &cause)) != 0) {
+		rv = engine_served(srv->engine, ms->s, 0, &sv, &cause);
+		if (rv == 0)
+			r->result = contents(uri, "text/markdown", sv.text);
+		engine_served_done(&sv);
+		if (rv != 0) {
 			req_error(r, MCP_INVALID_PARAMS, "%s", cause);
 			free(cause);
 			return -1;
 		}
-		r->result = contents(uri, "text/markdown", text);
-		free(text);
 		return 0;
 	}
 	if (!skill_serves(srv, ms, rel))
