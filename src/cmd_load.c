@@ -14,6 +14,7 @@
 #include "config.h"
 #include "engine.h"
 #include "status.h"
+#include "telemetry.h"
 
 static void
 print_warnings(cJSON *o)
@@ -55,11 +56,13 @@ cmd_load(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct engine	*e;
-	cJSON		*o, *next;
-	char		*cause = NULL;
-	long		 offset = 0, max = 0;
-	int		 ch, json = 0, allow = 0, rv;
+	struct engine_load_req		 req;
+	struct telemetry_load_event	 ev;
+	struct engine			*e;
+	cJSON				*o, *next;
+	char				*cause = NULL;
+	long				 offset = 0, max = 0;
+	int				 ch, json = 0, allow = 0, rv;
 
 	while ((ch = getopt_long(argc, argv, "o:m:uj", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -91,8 +94,14 @@ cmd_load(struct cmd_ctx *ctx, int argc, char **argv)
 		    "missing skill NAME" : "expected one NAME");
 	if ((rv = cmd_engine_open(ctx, ENGINE_QUIET, &e)) != 0)
 		return rv;
-	rv = engine_load(e, argv[optind], (size_t)offset, (size_t)max, allow,
-	    &o, &cause);
+	memset(&req, 0, sizeof req);
+	req.name = argv[optind];
+	req.offset = (size_t)offset;
+	req.max_bytes = (size_t)max;
+	req.allow_untrusted = allow;
+	rv = engine_load(e, &req, &o, &ev, &cause);
+	/* The caller records the event (DESIGN §2): this process's session. */
+	telemetry_load(engine_telemetry(e), &ev);
 	engine_free(e);
 	if (rv != 0)
 		return cmd_fail(rv, cause);

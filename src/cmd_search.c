@@ -19,6 +19,7 @@
 #include "skill.h"
 #include "status.h"
 #include "strlist.h"
+#include "telemetry.h"
 #include "text.h"
 
 
@@ -132,14 +133,15 @@ cmd_search(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct search_opts	 so;
-	struct strlist		 tags;
-	struct engine		*e = NULL;
-	struct buf		 q;
-	cJSON			*res = NULL;
-	char			*cause = NULL, *query = NULL;
-	long			 n;
-	int			 ch, json = 0, rv, i;
+	struct search_opts		 so;
+	struct telemetry_search_event	 ev;
+	struct strlist			 tags;
+	struct engine			*e = NULL;
+	struct buf			 q;
+	cJSON				*res = NULL;
+	char				*cause = NULL, *query = NULL;
+	long				 n;
+	int				 ch, json = 0, rv, i;
 
 	memset(&so, 0, sizeof(so));
 	so.kind = -1;
@@ -214,8 +216,10 @@ cmd_search(struct cmd_ctx *ctx, int argc, char **argv)
 	if (engine_telemetry_error(e) != NULL)
 		cmd_warn("telemetry is off for this run: %s",
 		    engine_telemetry_error(e));
-	if ((rv = engine_search(e, &so, &res, &cause)) != 0)
+	if ((rv = engine_search(e, &so, &res, &ev, &cause)) != 0)
 		goto fail;
+	/* The caller records the event (DESIGN §2): this process's session. */
+	telemetry_search(engine_telemetry(e), &ev);
 	if (json)
 		rv = cmd_print_json(res);
 	else {

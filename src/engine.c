@@ -72,15 +72,6 @@ struct engine {
 	pthread_cond_t		 ready_cond;
 };
 
-/* The HTTP session of the current caller, for telemetry (engine_caller()). */
-static _Thread_local const char *caller_session;
-
-void
-engine_caller(const char *session)
-{
-	caller_session = session;
-}
-
 struct telemetry *
 engine_telemetry(struct engine *e)
 {
@@ -1069,9 +1060,39 @@ match_json(const struct search_match *m)
 	return o;
 }
 
+/*
+ * The telemetry event of a search answered with o: names and stages
+ * borrowed from o (the result), the query from opts.
+ */
+static void
+search_event(struct telemetry_search_event *ev, const struct search_opts *opts,
+    const cJSON *o, const struct search_result *res,
+    const struct pipeline_report *rep, double ms)
+{
+	const cJSON	*m;
+	size_t		 k = 0;
+
+	memset(ev, 0, sizeof *ev);
+	ev->query = opts->query;
+	ev->top1 = res->n > 0 ? res->v[0].score : 0;
+	ev->n_results = (int)res->n;
+	cJSON_ArrayForEach(m, cJSON_GetObjectItem(o, "matches")) {
+		if (k == TELEMETRY_TOP_MAX)
+			break;
+		ev->top[k++] = cJSON_GetStringValue(cJSON_GetObjectItem(m,
+		    "name"));
+	}
+	ev->n_top = k;
+	ev->latency_ms = ms;
+	ev->miss = res->miss;
+	ev->rewritten = rep->rewritten;
+	ev->reranked = rep->reranked;
+	ev->stages = cJSON_GetObjectItem(o, "stages");
+}
+
 int
 engine_search(struct engine *e, const struct search_opts *opts, cJSON **out,
-    char **cause)
+    struct telemetry_search_event *ev, char **cause)
 {
 	struct engine_snap	*sn;
 	struct search_result	 res;
@@ -1103,17 +1124,8 @@ engine_search(struct engine *e, const struct search_opts *opts, cJSON **out,
 	cJSON_AddBoolToObject(o, "miss", res.miss);
 	if (stages != NULL)
 		cJSON_AddItemToObject(o, "stages", stages);
-	if (e->tel != NULL) {
-		const char	*names[20];
-		size_t		 k, n = res.n < 20 ? res.n : 20;
-
-		for (k = 0; k < n; k++)
-			names[k] = res.v[k].skill->uid;
-		telemetry_search_ex(e->tel, opts->query, res.n > 0 ?
-		    res.v[0].score : 0, (int)res.n, names, n, clock_ms() - t0,
-		    res.miss, rep.rewritten, rep.reranked, stages,
-		    caller_session);
-	}
+	if (ev != NULL)
+		search_event(ev, opts, o, &res, &rep, clock_ms() - t0);
 	search_result_done(&res);
 	snap_put(e, sn);
 	*out = o;
@@ -1280,39 +1292,31 @@ out:
 	return rv;
 }
 
-static int	load_locked(struct engine *, const char *, size_t, size_t, int,
-		    cJSON **, char **);
+static int	load_locked(struct engine *, const struct engine_load_req *,
+		    cJSON **, struct telemetry_load_event *, char **);
 
 int
-engine_load(struct engine *e, const char *name, size_t offset,
-    size_t max_bytes, int allow_untrusted, cJSON **out, char **cause)
+engine_load(struct engine *e, const struct engine_load_req *req, cJSON **out,
+    struct telemetry_load_event *ev, char **cause)
 {
-	struct engine_snap	*sn;
-	const struct skill	*s;
-	const char		*content;
-	double			 t0 = clock_ms();
-	int			 rv;
+	struct telemetry_load_event	 dummy;
+	double				 t0 = clock_ms();
+	int				 rv;
 
 	engine_wait_ready(e);
-	rv = load_locked(e, name, offset, max_bytes, allow_untrusted, out,
-	    cause);
-	if (e->tel != NULL && name != NULL) {
-		sn = snap_get(e);
-		s = resolve(sn, name);
-		content = rv == 0 ? cJSON_GetStringValue(cJSON_GetObjectItem(*out,
-		    "content")) : NULL;
-		telemetry_load(e->tel, name, s != NULL ? s->uid : NULL, rv == 0,
-		    s != NULL ? tier_name(s->trust) : NULL,
-		    content != NULL ? strlen(content) : 0, clock_ms() - t0,
-		    caller_session);
-		snap_put(e, sn);
-	}
+	if (ev == NULL)
+		ev = &dummy;
+	memset(ev, 0, sizeof *ev);
+	ev->requested = req->name;
+	rv = load_locked(e, req, out, ev, cause);
+	ev->found = rv == 0;
+	ev->latency_ms = clock_ms() - t0;
 	return rv;
 }
 
 static int
-load_locked(struct engine *e, const char *name, size_t offset,
-    size_t max_bytes, int allow_untrusted, cJSON **out, char **cause)
+load_locked(struct engine *e, const struct engine_load_req *req, cJSON **out,
+    struct telemetry_load_event *ev, char **cause)
 {
 	struct engine_snap	*sn;
 	const struct skill	*s;
@@ -1320,22 +1324,24 @@ load_locked(struct engine *e, const char *name, size_t offset,
 	cJSON			*o;
 	const char		*clean;
 	char			*page;
-	size_t			 clen, n;
+	size_t			 clen, max_bytes = req->max_bytes, n;
+	size_t			 offset = req->offset;
 	int			 rv;
 
 	*out = NULL;
-	if (name == NULL || *name == '\0') {
+	if (req->name == NULL || *req->name == '\0') {
 		xasprintf(cause, "a skill name is required");
 		return SR_USAGE;
 	}
 	memset(&sv, 0, sizeof sv);
 	findings_init(&sv.findings);
 	sn = snap_get(e);
-	if ((s = resolve(sn, name)) == NULL) {
-		rv = not_found(sn, name, cause);
+	if ((s = resolve(sn, req->name)) == NULL) {
+		rv = not_found(sn, req->name, cause);
 		goto out;
 	}
-	if ((rv = engine_served(e, s, allow_untrusted, &sv, cause)) != 0)
+	ev->trust = tier_name(s->trust);
+	if ((rv = engine_served(e, s, req->allow_untrusted, &sv, cause)) != 0)
 		goto out;
 	clean = sv.text + sv.body;
 	clen = sv.len - sv.body;
@@ -1355,6 +1361,7 @@ load_locked(struct engine *e, const char *name, size_t offset,
 	cJSON_AddStringToObject(o, "description", s->description);
 	page = xstrndup(clean + offset, n);
 	cJSON_AddStringToObject(o, "content", page);
+	ev->bytes = strlen(page);
 	free(page);
 	cJSON_AddItemToObject(o, "warnings", warnings_json(&sv.findings));
 	{
@@ -1370,6 +1377,8 @@ load_locked(struct engine *e, const char *name, size_t offset,
 	else
 		cJSON_AddNullToObject(o, "next_offset");
 	cJSON_AddNumberToObject(o, "size", (double)clen);
+	/* Borrowed from the answer: the snapshot is let go below. */
+	ev->resolved = cJSON_GetStringValue(cJSON_GetObjectItem(o, "name"));
 	*out = o;
 out:
 	snap_put(e, sn);

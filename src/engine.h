@@ -21,6 +21,7 @@
 #include "finding.h"
 #include "search.h"
 #include "skill.h"
+#include "telemetry.h"
 
 struct config;
 struct engine;
@@ -55,20 +56,17 @@ void	 engine_free(struct engine *);
 
 /*
  * Telemetry (opt-in): with telemetry.enabled, engine_open() opens the log
- * and engine_search() and engine_load() record their events. A log that
- * cannot be opened is not an error: engine_telemetry_error() says why
- * (borrowed) and the engine runs without it. engine_telemetry() is the
- * handle, NULL when off (telemetry.h calls accept NULL).
+ * (and engine_reload() and friends record index events). Searches and
+ * loads are recorded by their caller (DESIGN §2: only the caller knows
+ * who asked): engine_search() and engine_load() fill a telemetry event
+ * that the caller completes (session) and hands to telemetry_search() or
+ * telemetry_load() on engine_telemetry(). A log that cannot be opened is
+ * not an error: engine_telemetry_error() says why (borrowed) and the
+ * engine runs without it. engine_telemetry() is the handle, NULL when off
+ * (telemetry.h calls accept NULL).
  */
 struct telemetry *engine_telemetry(struct engine *);
 const char *engine_telemetry_error(struct engine *);
-
-/*
- * Names the caller of the engine calls that follow on this thread, for
- * telemetry: session is an HTTP session id (NULL: the process's session).
- * The string is borrowed until the next call; engine_caller(NULL) resets.
- */
-void	 engine_caller(const char *session);
 
 /* Waits for the background rescan of ENGINE_BACKGROUND (no-op otherwise). */
 void	 engine_wait_ready(struct engine *);
@@ -81,20 +79,35 @@ const struct config *engine_config(struct engine *);
 /*
  * {"query","matches":[{name,kind,score,description,when_to_use,trust,
  * scope,path,tags,requires_tools,fallback_for_tools,shadowed[,explain]}],
- * "total_skills","miss"}
+ * "total_skills","miss"}. On success, when ev is not NULL, fills it for
+ * the caller's telemetry_search(): its pointers borrow from *out and
+ * opts, so record it before freeing them; session is left NULL.
  */
 int	 engine_search(struct engine *, const struct search_opts *,
-	    cJSON **out, char **cause);
+	    cJSON **out, struct telemetry_search_event *ev, char **cause);
+
+/* A load_skill request. */
+struct engine_load_req {
+	const char	*name;		/* a name or uid, as list prints it */
+	size_t		 offset;	/* byte offset into the served body */
+	size_t		 max_bytes;	/* page size; 0: limits.max_load_kb */
+	/*
+	 * Bypasses trust.min_tier_for_load (never sanitization.
+	 * reject_untrusted_on_injection): the user's own request (CLI).
+	 */
+	int		 allow_untrusted;
+};
 
 /*
  * {"name","kind","trust","scope","path","content","warnings":[{id,
  * severity,line,excerpt}],"files":[{path,size}],"truncated","next_offset"}
- * where content is a page of the served body (engine_served()).
- * max_bytes 0 means limits.max_load_kb. allow_untrusted bypasses
- * trust.min_tier_for_load (never reject_untrusted_on_injection).
+ * where content is a page of the served body (engine_served()). When ev is
+ * not NULL it is filled whatever the return, for the caller's
+ * telemetry_load(): requested borrows from req, resolved from *out (NULL
+ * when the load failed); session is left NULL.
  */
-int	 engine_load(struct engine *, const char *name, size_t offset,
-	    size_t max_bytes, int allow_untrusted, cJSON **out, char **cause);
+int	 engine_load(struct engine *, const struct engine_load_req *req,
+	    cJSON **out, struct telemetry_load_event *ev, char **cause);
 
 /*
  * The one path from a skill file to the text an agent receives, used by

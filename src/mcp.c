@@ -95,19 +95,11 @@ struct mcp_server {
 	char			*store_error;
 };
 
-/* The view of the message this thread is answering (see view_acquire()). */
-static _Thread_local struct mcp_view *thread_view;
-
-static struct mcp_view *
-cur_view(struct mcp_server *srv)
-{
-	return thread_view != NULL ? thread_view : srv->view;
-}
-
 /* One request being answered. */
 struct mcp_req {
 	struct mcp_server	*srv;
 	struct mcp_session	*sess;
+	struct mcp_view		*view;		/* of the message (view_acquire()) */
 	const cJSON		*params;	/* an object, or NULL */
 	cJSON			*result;	/* set by the handler */
 	int			 code;		/* set by req_error() */
@@ -609,11 +601,12 @@ static int
 run_search(struct mcp_server *srv, const struct mcp_session *sess,
     const cJSON *args, cJSON **out, char **cause)
 {
-	struct search_opts	 o;
-	struct strlist		 tags;
-	const cJSON		*v, *it;
-	const char		*kind;
-	int			 rv;
+	struct search_opts		 o;
+	struct telemetry_search_event	 ev;
+	struct strlist			 tags;
+	const cJSON			*v, *it;
+	const char			*kind;
+	int				 rv;
 
 	strlist_init(&tags);
 	memset(&o, 0, sizeof o);
@@ -631,10 +624,11 @@ run_search(struct mcp_server *srv, const struct mcp_session *sess,
 	}
 	kind = arg_str(args, "kind");
 	o.kind = kind ? kind_from_name(kind) : -1;
-	/* The engine records the event (telemetry), under the session. */
-	engine_caller(sess != NULL ? sess->id : NULL);
-	rv = engine_search(srv->engine, &o, out, cause);
-	engine_caller(NULL);
+	/* The caller records the event (DESIGN §2), under the session. */
+	if ((rv = engine_search(srv->engine, &o, out, &ev, cause)) == 0) {
+		ev.session = sess != NULL ? sess->id : NULL;
+		telemetry_search(engine_telemetry(srv->engine), &ev);
+	}
 	strlist_done(&tags);
 	return rv;
 }
@@ -643,13 +637,17 @@ static int
 run_load(struct mcp_server *srv, const struct mcp_session *sess,
     const cJSON *args, cJSON **out, char **cause)
 {
-	int	 rv;
+	struct engine_load_req		 req;
+	struct telemetry_load_event	 ev;
+	int				 rv;
 
-	engine_caller(sess != NULL ? sess->id : NULL);
-	rv = engine_load(srv->engine, arg_str(args, "name"),
-	    (size_t)arg_int(args, "offset", 0),
-	    (size_t)arg_int(args, "max_bytes", 0), 0, out, cause);
-	engine_caller(NULL);
+	memset(&req, 0, sizeof req);
+	req.name = arg_str(args, "name");
+	req.offset = (size_t)arg_int(args, "offset", 0);
+	req.max_bytes = (size_t)arg_int(args, "max_bytes", 0);
+	rv = engine_load(srv->engine, &req, out, &ev, cause);
+	ev.session = sess != NULL ? sess->id : NULL;
+	telemetry_load(engine_telemetry(srv->engine), &ev);
 	return rv;
 }
 
@@ -804,13 +802,13 @@ instructions_for(const struct config *cfg, const struct skill_set *set,
 
 /* The Tier-1 text of skills-radar://index: the mini-index file's text. */
 static char *
-index_text(struct mcp_server *srv)
+index_text(struct mcp_server *srv, struct mcp_view *v)
 {
 	struct miniindex_opts	 o;
 
 	miniindex_opts_from_config(&o, srv->cfg);
 	o.san = engine_sanitizer(srv->engine);
-	return miniindex_text(engine_snap_skills(cur_view(srv)->snap), &o,
+	return miniindex_text(engine_snap_skills(v->snap), &o,
 	    NULL, NULL);
 }
 
@@ -948,9 +946,10 @@ view_acquire(struct mcp_server *srv)
 }
 
 static const struct mcp_skill *
-skill_by_name(struct mcp_server *srv, const char *name, size_t len)
+skill_by_name(struct mcp_server *srv, struct mcp_view *view, const char *name,
+    size_t len)
 {
-	struct mcp_view	*v = view_skills(srv, cur_view(srv));
+	struct mcp_view	*v = view_skills(srv, view);
 	size_t		 lo = 0, hi = v->nskills, mid;
 	int		 c;
 
@@ -1079,7 +1078,8 @@ skill_entry(struct mcp_server *srv, const struct mcp_skill *ms, cJSON **out,
  * for the root directory). Returns the skill or NULL.
  */
 static const struct mcp_skill *
-skill_uri(struct mcp_server *srv, const char *uri, const char **rest)
+skill_uri(struct mcp_server *srv, struct mcp_view *v, const char *uri,
+    const char **rest)
 {
 	const char	*p, *slash;
 
@@ -1089,10 +1089,10 @@ skill_uri(struct mcp_server *srv, const char *uri, const char **rest)
 	p = uri + strlen(SKILL_SCHEME);
 	if ((slash = strchr(p, '/')) == NULL) {
 		*rest = "";
-		return skill_by_name(srv, p, strlen(p));
+		return skill_by_name(srv, v, p, strlen(p));
 	}
 	*rest = slash + 1;
-	return skill_by_name(srv, p, (size_t)(slash - p));
+	return skill_by_name(srv, v, p, (size_t)(slash - p));
 }
 
 /* ---- methods ---------------------------------------------------------------- */
@@ -1146,9 +1146,9 @@ m_initialize(struct mcp_req *r)
 	o = cJSON_AddObjectToObject(res, "serverInfo");
 	cJSON_AddStringToObject(o, "name", MCP_SERVER_NAME);
 	cJSON_AddStringToObject(o, "version", PACKAGE_VERSION);
-	if (cur_view(r->srv)->instructions != NULL)
+	if (r->view->instructions != NULL)
 		cJSON_AddStringToObject(res, "instructions",
-		    cur_view(r->srv)->instructions);
+		    r->view->instructions);
 	r->result = res;
 	return 0;
 }
@@ -1228,7 +1228,7 @@ static int
 m_resources_list(struct mcp_req *r)
 {
 	struct mcp_server	*srv = r->srv;
-	struct mcp_view		*v = view_skills(srv, cur_view(srv));
+	struct mcp_view		*v = view_skills(srv, r->view);
 	cJSON			*arr, *o;
 	char			*uri;
 	size_t			 off, i;
@@ -1335,12 +1335,12 @@ m_resources_read(struct mcp_req *r)
 	if ((uri = param_string(r, "uri")) == NULL)
 		return -1;
 	if (strcmp(uri, INDEX_URI) == 0) {
-		text = index_text(srv);
+		text = index_text(srv, r->view);
 		r->result = contents(uri, "text/markdown", text);
 		free(text);
 		return 0;
 	}
-	if ((ms = skill_uri(srv, uri, &rel)) == NULL || *rel == '\0')
+	if ((ms = skill_uri(srv, r->view, uri, &rel)) == NULL || *rel == '\0')
 		return req_error(r, MCP_INVALID_PARAMS, "Resource not found: "
 		    "%s (resources are " INDEX_URI " and skill://NAME/"
 		    SKILL_MD ")", uri);
@@ -1375,7 +1375,7 @@ static int
 m_skills_list(struct mcp_req *r)
 {
 	struct mcp_server	*srv = r->srv;
-	struct mcp_view		*v = view_skills(srv, cur_view(srv));
+	struct mcp_view		*v = view_skills(srv, r->view);
 	cJSON			*arr, *e;
 	char			*cause = NULL;
 	size_t			 off, i, n = 0;
@@ -1408,7 +1408,7 @@ m_skills_get(struct mcp_req *r)
 
 	if ((uri = param_string(r, "uri")) == NULL)
 		return -1;
-	if ((ms = skill_uri(r->srv, uri, &rel)) == NULL ||
+	if ((ms = skill_uri(r->srv, r->view, uri, &rel)) == NULL ||
 	    strcmp(rel, SKILL_MD) != 0)
 		return req_error(r, MCP_INVALID_PARAMS, "No skill is served at "
 		    "%s (skill URIs are skill://NAME/" SKILL_MD ")", uri);
@@ -1455,7 +1455,7 @@ m_directory_read(struct mcp_req *r)
 		return -1;
 	if (param_cursor(r, 0, &dlen) != 0)
 		return -1;
-	if ((ms = skill_uri(srv, uri, &rel)) == NULL)
+	if ((ms = skill_uri(srv, r->view, uri, &rel)) == NULL)
 		return req_error(r, MCP_INVALID_PARAMS, "Resource not found: "
 		    "%s (directories are skill://NAME and its folders)", uri);
 	dir = xstrdup(rel);
@@ -1605,7 +1605,7 @@ response_errorf(const cJSON *id, int code, const char *fmt, ...)
  * the response, or NULL for a notification or a client response.
  */
 static cJSON *
-handle_one(struct mcp_server *srv, struct mcp_session *sess,
+handle_one(struct mcp_server *srv, struct mcp_view *v, struct mcp_session *sess,
     const cJSON *msg, int *info, int in_batch)
 {
 	const struct mcp_method	*m;
@@ -1669,6 +1669,7 @@ handle_one(struct mcp_server *srv, struct mcp_session *sess,
 		    m->name);
 	memset(&r, 0, sizeof r);
 	r.srv = srv;
+	r.view = v;
 	r.sess = sess;
 	r.params = cJSON_IsObject(params) ? params : NULL;
 	if (m->fn(&r) != 0 || r.result == NULL) {
@@ -1690,8 +1691,8 @@ handle_one(struct mcp_server *srv, struct mcp_session *sess,
  * is handled in order; the answers, if any, come back as one array.
  */
 static cJSON *
-handle_batch(struct mcp_server *srv, struct mcp_session *sess,
-    const cJSON *batch, int *info)
+handle_batch(struct mcp_server *srv, struct mcp_view *v,
+    struct mcp_session *sess, const cJSON *batch, int *info)
 {
 	const cJSON	*it;
 	cJSON		*out, *o;
@@ -1705,7 +1706,7 @@ handle_batch(struct mcp_server *srv, struct mcp_session *sess,
 	}
 	out = cJSON_CreateArray();
 	cJSON_ArrayForEach(it, batch) {
-		o = handle_one(srv, sess, it, &one, 1);
+		o = handle_one(srv, v, sess, it, &one, 1);
 		*info |= one & ~MCP_INFO_INITIALIZE;
 		if (o != NULL)
 			cJSON_AddItemToArray(out, o);
@@ -1756,12 +1757,10 @@ mcp_handle_json(struct mcp_server *srv, struct mcp_session *sess,
 		engine_wait_ready(srv->engine);
 	/* One view for the whole message, even across a reload. */
 	v = view_acquire(srv);
-	thread_view = v;
 	if (cJSON_IsArray(msg))
-		out = json_text(handle_batch(srv, sess, msg, info));
+		out = json_text(handle_batch(srv, v, sess, msg, info));
 	else
-		out = json_text(handle_one(srv, sess, msg, info, 0));
-	thread_view = NULL;
+		out = json_text(handle_one(srv, v, sess, msg, info, 0));
 	view_release(srv, v);
 	return out;
 }

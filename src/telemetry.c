@@ -39,7 +39,6 @@
 #define TM_TRIES	4	/* attempts per batch before counting it lost */
 #define TM_BUSY_MS	5000	/* busy timeout of the writer thread */
 #define TM_OPEN_BUSY_MS	10000	/* ... when creating or migrating the schema */
-#define TM_TOP_MAX	20	/* result names kept per search */
 #define TM_PRUNE_EVERY	86400.0	/* seconds between two prunes */
 #define TM_FLUSH_MS	5000	/* flush waits this long for a server away */
 
@@ -935,10 +934,7 @@ add_stages(cJSON *d, const cJSON *stages)
 }
 
 void
-telemetry_search_ex(struct telemetry *t, const char *query, double top1,
-    int n_results, const char *const *top_names, size_t n_top,
-    double latency_ms, int miss, int rewritten, int reranked,
-    const cJSON *stages, const char *session_override)
+telemetry_search(struct telemetry *t, const struct telemetry_search_event *ev)
 {
 	struct tm_event	 e;
 	cJSON		*d, *top;
@@ -950,42 +946,31 @@ telemetry_search_ex(struct telemetry *t, const char *query, double top1,
 	e.kind = TM_SEARCH;
 	/* hash mode: the writer hashes it (the key is in the database). */
 	if (t->mode != TELEMETRY_QUERIES_NONE)
-		e.query = telemetry_query_normal(query);
+		e.query = telemetry_query_normal(ev->query);
 	e.has_top1 = 1;
-	e.top1 = n_results > 0 ? top1 : 0.0;
+	e.top1 = ev->n_results > 0 ? ev->top1 : 0.0;
 	e.has_n = 1;
-	e.n_results = n_results < 0 ? 0 : n_results;
-	e.latency_ms = latency_ms;
+	e.n_results = ev->n_results < 0 ? 0 : ev->n_results;
+	e.latency_ms = ev->latency_ms;
 	e.found = -1;
 	d = cJSON_CreateObject();
 	top = cJSON_AddArrayToObject(d, "top");
-	for (i = 0; i < n_top && i < TM_TOP_MAX && top_names != NULL; i++) {
-		if (top_names[i] != NULL)
+	for (i = 0; i < ev->n_top && i < TELEMETRY_TOP_MAX; i++) {
+		if (ev->top[i] != NULL)
 			cJSON_AddItemToArray(top,
-			    cJSON_CreateString(top_names[i]));
+			    cJSON_CreateString(ev->top[i]));
 	}
-	cJSON_AddBoolToObject(d, "miss", miss != 0);
-	cJSON_AddBoolToObject(d, "rewritten", rewritten != 0);
-	cJSON_AddBoolToObject(d, "reranked", reranked != 0);
-	if (stages != NULL)
-		add_stages(d, stages);
+	cJSON_AddBoolToObject(d, "miss", ev->miss != 0);
+	cJSON_AddBoolToObject(d, "rewritten", ev->rewritten != 0);
+	cJSON_AddBoolToObject(d, "reranked", ev->reranked != 0);
+	if (ev->stages != NULL)
+		add_stages(d, ev->stages);
 	e.detail = print_detail(d);
-	enqueue(t, &e, session_override);
+	enqueue(t, &e, ev->session);
 }
 
 void
-telemetry_search(struct telemetry *t, const char *query, double top1,
-    int n_results, const char *const *top_names, size_t n_top,
-    double latency_ms, int miss, const char *session_override)
-{
-	telemetry_search_ex(t, query, top1, n_results, top_names, n_top,
-	    latency_ms, miss, 0, 0, NULL, session_override);
-}
-
-void
-telemetry_load(struct telemetry *t, const char *requested,
-    const char *resolved, int found, const char *trust, size_t bytes,
-    double latency_ms, const char *session_override)
+telemetry_load(struct telemetry *t, const struct telemetry_load_event *ev)
 {
 	struct tm_event	 e;
 	cJSON		*d;
@@ -995,19 +980,19 @@ telemetry_load(struct telemetry *t, const char *requested,
 	memset(&e, 0, sizeof e);
 	e.kind = TM_LOAD;
 	/* Count loads by the entry they reached, not by how it was asked. */
-	e.skill = xstrdup_or_null(found && resolved != NULL ? resolved :
-	    requested);
-	e.trust = xstrdup_or_null(trust);
-	e.found = found != 0;
-	e.latency_ms = latency_ms;
+	e.skill = xstrdup_or_null(ev->found && ev->resolved != NULL ?
+	    ev->resolved : ev->requested);
+	e.trust = xstrdup_or_null(ev->trust);
+	e.found = ev->found != 0;
+	e.latency_ms = ev->latency_ms;
 	d = cJSON_CreateObject();
-	cJSON_AddStringToObject(d, "requested", requested != NULL ?
-	    requested : "");
-	if (resolved != NULL)
-		cJSON_AddStringToObject(d, "resolved", resolved);
-	cJSON_AddNumberToObject(d, "bytes", (double)bytes);
+	cJSON_AddStringToObject(d, "requested", ev->requested != NULL ?
+	    ev->requested : "");
+	if (ev->resolved != NULL)
+		cJSON_AddStringToObject(d, "resolved", ev->resolved);
+	cJSON_AddNumberToObject(d, "bytes", (double)ev->bytes);
 	e.detail = print_detail(d);
-	enqueue(t, &e, session_override);
+	enqueue(t, &e, ev->session);
 }
 
 void

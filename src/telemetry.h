@@ -81,38 +81,60 @@ int	 telemetry_open(const struct config *, const char *session,
 /* Records the MCP client's name (clientInfo.name) on later events. */
 void	 telemetry_set_client(struct telemetry *, const char *client);
 
-/*
- * Records a search. top1 is the best score (ignored when n_results is 0),
- * top_names the names of the first n_top results in rank order (kept in
- * detail as "top"; stats finds the rank of a later load there), miss the
- * caller's miss flag. session_override names an HTTP session (NULL: the
- * process's session).
- */
-void	 telemetry_search(struct telemetry *, const char *query, double top1,
-	    int n_results, const char *const *top_names, size_t n_top,
-	    double latency_ms, int miss, const char *session_override);
+#define TELEMETRY_TOP_MAX		20	/* result names kept per search */
 
 /*
- * Like telemetry_search(), with the flags of the optional Ollama stages
- * (rewriter, reranker: 1 ran, 0 not) stored in detail, and what each
- * stage did and why it failed (stages, borrowed, may be NULL: the
- * "stages" object of the search result) as detail.stages: per stage
- * ran, failed (reranker candidates) and error (no query text).
+ * A search as its caller records it (DESIGN §2: the caller, CLI or MCP,
+ * records the event, since only it knows who asked). engine_search()
+ * fills every field but session; the pointers are borrowed.
+ *   top1		the best score (ignored when n_results is 0)
+ *   top		the names of the first n_top results in rank order (kept
+ *			in detail as "top"; stats finds the rank of a later load
+ *			there)
+ *   miss		the search's miss flag
+ *   rewritten,
+ *   reranked		the optional Ollama stages: 1 ran, 0 not
+ *   stages		what each stage did and why it failed (the "stages"
+ *			object of the search result, may be NULL), stored as
+ *			detail.stages: per stage ran, failed (reranker
+ *			candidates) and error (no query text)
+ *   session		an HTTP session id; NULL: the process's session
  */
-void	 telemetry_search_ex(struct telemetry *, const char *query,
-	    double top1, int n_results, const char *const *top_names,
-	    size_t n_top, double latency_ms, int miss, int rewritten,
-	    int reranked, const struct cJSON *stages,
-	    const char *session_override);
+struct telemetry_search_event {
+	const char		*query;
+	double			 top1;
+	int			 n_results;
+	const char		*top[TELEMETRY_TOP_MAX];
+	size_t			 n_top;
+	double			 latency_ms;
+	int			 miss;
+	int			 rewritten;
+	int			 reranked;
+	const struct cJSON	*stages;
+	const char		*session;
+};
 
 /*
- * Records a load: the name as requested and as resolved (the entry's uid,
- * as list prints it; NULL when not found), found, the trust tier name,
- * the bytes returned and the latency.
+ * A load as its caller records it; engine_load() fills every field but
+ * session. requested is the name as asked, resolved the entry it reached
+ * (its uid, as list prints it; NULL when none), trust that entry's tier
+ * name, bytes the content returned.
  */
-void	 telemetry_load(struct telemetry *, const char *requested,
-	    const char *resolved, int found, const char *trust, size_t bytes,
-	    double latency_ms, const char *session_override);
+struct telemetry_load_event {
+	const char	*requested;
+	const char	*resolved;
+	int		 found;
+	const char	*trust;
+	size_t		 bytes;
+	double		 latency_ms;
+	const char	*session;
+};
+
+/* Record a search or a load (the event is borrowed for the call only). */
+void	 telemetry_search(struct telemetry *,
+	    const struct telemetry_search_event *);
+void	 telemetry_load(struct telemetry *,
+	    const struct telemetry_load_event *);
 
 /* Records an index run: entries indexed, duration, trigger cli|serve|watch. */
 void	 telemetry_index(struct telemetry *, size_t count, double duration_ms,

@@ -238,7 +238,10 @@ main(int argc, char **argv)
 	for (i = 0; i < calls; i++) {
 		snprintf(q, sizeof q, "Bench Query %ld", i % 300);
 		t0 = now_ms();
-		telemetry_search(t, q, 0.5, 5, top, 5, 1.0, 0, NULL);
+		telemetry_search(t, &(struct telemetry_search_event){
+			    .query = q, .top1 = 0.5, .n_results = 5,
+			    .top = { top[0], top[1], top[2], top[3], top[4] },
+			    .n_top = 5, .latency_ms = 1.0 });
 		lat[i] = now_ms() - t0;
 		if (i % 2000 == 1999)
 			telemetry_flush(t);	/* a search rate, not a flood */

@@ -39,6 +39,42 @@ case "$clients" in nosqlite) skip_one "sqlite3 not installed" ;;
 is "$(json 'j.totals.search+","+j.totals.load' <"$T/s2.json")" "3,3" "the server's search and load are recorded"
 out=$("$SR" stats)
 contains "$out" "fill pdf forms" "the text report lists the queries"
+# Over HTTP with sessions, each event names the session that asked: the
+# MCP layer records the event with the request's Mcp-Session-Id.
+if command -v curl >/dev/null 2>&1 && command -v sqlite3 >/dev/null 2>&1; then
+	"$SR" serve --transport http --port 0 --stateful 2>"$T/http.err" &
+	hpid=$!
+	url=
+	for i in $(seq 1 100); do
+		url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/mcp' "$T/http.err" | head -1 || true)
+		[ -n "$url" ] && break
+		sleep 0.1
+	done
+	rpc() {	# rpc SESSION BODY: one JSON-RPC POST, the answer's headers in $T/h
+		curl -s -m 10 -D "$T/h" -H 'Content-Type: application/json' \
+		    -H 'Accept: application/json, text/event-stream' \
+		    ${1:+-H "Mcp-Session-Id: $1"} -d "$2" "$url" >/dev/null
+	}
+	sids=
+	for who in one two; do
+		rpc "" '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"session-'$who'","version":"1"}}}'
+		sid=$(tr -d '\r' <"$T/h" | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p')
+		rpc "$sid" '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_skills","arguments":{"query":"pdf forms '$who'"}}}'
+		rpc "$sid" '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"load_skill","arguments":{"name":"alpha"}}}'
+		sids="$sids $sid"
+	done
+	kill "$hpid"
+	wait "$hpid" || true
+	for sid in $sids; do
+		is "$(sqlite3 "$db" "SELECT group_concat(kind, ',') FROM (SELECT kind FROM events WHERE session = '$sid' ORDER BY id)")" \
+		    "search,load" "HTTP session $sid: its search and its load carry its id"
+	done
+	is "$(sqlite3 "$db" "SELECT count(DISTINCT session) FROM events WHERE query LIKE 'pdf forms %'")" 2 \
+	    "two sessions, two session ids on their searches"
+else
+	skip_one "curl and sqlite3 are needed for the HTTP session check"
+fi
+
 # A telemetry.dsn libpq cannot parse: the search still answers, and the
 # warning names the option without the password.
 cat >"$T/baddsn.yaml" <<EOC

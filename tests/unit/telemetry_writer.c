@@ -28,6 +28,8 @@ static int
 do_write(const char *db, const char *session, long n, long delay)
 {
 	static const char *const top[] = { "pdf", "docx", "xlsx" };
+	struct telemetry_search_event	 sev;
+	struct telemetry_load_event	 lev;
 	struct config		*cfg;
 	struct telemetry	*t;
 	char			*cause = NULL, q[64];
@@ -55,11 +57,23 @@ do_write(const char *db, const char *session, long n, long delay)
 	for (i = 0; i < n; i++) {
 		if (i % 2 == 0) {
 			snprintf(q, sizeof q, "query %ld", i % 50);
-			telemetry_search(t, q, 0.3 + (double)(i % 7) / 10.0, 3,
-			    top, 3, 1.0 + (double)(i % 13), 0, NULL);
-		} else
-			telemetry_load(t, top[i % 3], top[i % 3], 1, "USER",
-			    100, 0.5, NULL);
+			memset(&sev, 0, sizeof sev);
+			sev.query = q;
+			sev.top1 = 0.3 + (double)(i % 7) / 10.0;
+			sev.n_results = 3;
+			memcpy(sev.top, top, 3 * sizeof top[0]);
+			sev.n_top = 3;
+			sev.latency_ms = 1.0 + (double)(i % 13);
+			telemetry_search(t, &sev);
+		} else {
+			memset(&lev, 0, sizeof lev);
+			lev.requested = lev.resolved = top[i % 3];
+			lev.found = 1;
+			lev.trust = "USER";
+			lev.bytes = 100;
+			lev.latency_ms = 0.5;
+			telemetry_load(t, &lev);
+		}
 		if (delay > 0)
 			usleep((useconds_t)delay);
 		else if (i % 500 == 499)

@@ -503,7 +503,7 @@ top_path(struct engine *e, const char *q)
 	o.top_k = 5;
 	o.kind = -1;
 	buf[0] = '\0';
-	if (engine_search(e, &o, &out, &cause) != 0) {
+	if (engine_search(e, &o, &out, NULL, &cause) != 0) {
 		free(cause);
 		return buf;
 	}
@@ -623,7 +623,7 @@ searcher(void *arg)
 	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
 		o.query = __atomic_load_n(&r->searches, __ATOMIC_RELAXED) % 2 ?
 		    "select:pair-a,pair-b" : "racing marker";
-		if (engine_search(r->e, &o, &out, &cause) != 0) {
+		if (engine_search(r->e, &o, &out, NULL, &cause) != 0) {
 			free(cause);
 			cause = NULL;
 			__atomic_add_fetch(&r->torn, 1, __ATOMIC_RELAXED);

@@ -28,6 +28,46 @@
 
 static char tmp[] = "/tmp/sr-unit-telemetry.XXXXXX";
 
+/* Records a search or a load from its fields, as the engine's callers do. */
+static void
+rec_search(struct telemetry *t, const char *q, double top1, int n,
+    const char *const *top, size_t ntop, double ms, int miss,
+    const char *session)
+{
+	struct telemetry_search_event	 ev;
+	size_t				 i;
+
+	memset(&ev, 0, sizeof ev);
+	ev.query = q;
+	ev.top1 = top1;
+	ev.n_results = n;
+	for (i = 0; i < ntop && i < TELEMETRY_TOP_MAX; i++)
+		ev.top[i] = top[i];
+	ev.n_top = i;
+	ev.latency_ms = ms;
+	ev.miss = miss;
+	ev.session = session;
+	telemetry_search(t, &ev);
+}
+
+static void
+rec_load(struct telemetry *t, const char *requested, const char *resolved,
+    int found, const char *trust, size_t bytes, double ms,
+    const char *session)
+{
+	struct telemetry_load_event	 ev;
+
+	memset(&ev, 0, sizeof ev);
+	ev.requested = requested;
+	ev.resolved = resolved;
+	ev.found = found;
+	ev.trust = trust;
+	ev.bytes = bytes;
+	ev.latency_ms = ms;
+	ev.session = session;
+	telemetry_load(t, &ev);
+}
+
 static struct config *
 cfg_for(const char *db, int enabled, int mode)
 {
@@ -97,8 +137,8 @@ test_disabled(void)
 	is_int(telemetry_open(cfg, NULL, &t, &cause), 0, "disabled: open succeeds");
 	ok(t == NULL, "disabled: the handle is NULL");
 	telemetry_set_client(t, "x");
-	telemetry_search(t, "q", 0.5, 1, NULL, 0, 1.0, 0, NULL);
-	telemetry_load(t, "a", "a", 1, "USER", 1, 1.0, NULL);
+	rec_search(t, "q", 0.5, 1, NULL, 0, 1.0, 0, NULL);
+	rec_load(t, "a", "a", 1, "USER", 1, 1.0, NULL);
 	telemetry_index(t, 1, 1.0, "cli");
 	telemetry_flush(t);
 	is_int(telemetry_failures(t), 0, "disabled: no failures on NULL");
@@ -133,12 +173,22 @@ test_rows(void)
 		return;
 	}
 	telemetry_set_client(t, "claude-code");
-	telemetry_search(t, "  PDF\t Formulare   AUSFÜLLEN ", 0.75, 3, top, 3,
+	rec_search(t, "  PDF\t Formulare   AUSFÜLLEN ", 0.75, 3, top, 3,
 	    12.5, 0, NULL);
-	telemetry_search_ex(t, "nothing", 0.9, 0, NULL, 0, 3.0, 1, 1, 0, NULL,
-	    "http-7");
-	telemetry_load(t, "PDF", "pdf", 1, "USER", 2048, 1.25, NULL);
-	telemetry_load(t, "nosuch", NULL, 0, NULL, 0, 0.5, NULL);
+	{
+		struct telemetry_search_event	 ev;
+
+		memset(&ev, 0, sizeof ev);
+		ev.query = "nothing";
+		ev.top1 = 0.9;
+		ev.latency_ms = 3.0;
+		ev.miss = 1;
+		ev.rewritten = 1;
+		ev.session = "http-7";
+		telemetry_search(t, &ev);
+	}
+	rec_load(t, "PDF", "pdf", 1, "USER", 2048, 1.25, NULL);
+	rec_load(t, "nosuch", NULL, 0, NULL, 0, 0.5, NULL);
 	telemetry_index(t, 42, 300.0, "watch");
 	telemetry_flush(t);
 	is_int(telemetry_failures(t), 0, "no write failures");
@@ -183,7 +233,7 @@ test_rows(void)
 	/* Reopening keeps the rows and the key. */
 	rv = telemetry_open(cfg, NULL, &t, &cause);
 	ok(rv == 0 && t != NULL, "reopen an existing database");
-	telemetry_search(t, "x", 0.5, 1, top, 1, 1.0, 0, NULL);
+	rec_search(t, "x", 0.5, 1, top, 1, 1.0, 0, NULL);
 	telemetry_close(t);
 	h = raw(db);
 	is_q(h, "SELECT count(*) FROM events", "6", "close flushes the queue");
@@ -210,12 +260,12 @@ test_query_modes(void)
 		free(cause);
 		return;
 	}
-	telemetry_search(t, "Fill PDF forms", 0.5, 1, NULL, 0, 1, 0, NULL);
-	telemetry_search(t, "fill  pdf FORMS", 0.5, 1, NULL, 0, 1, 0, NULL);
-	telemetry_search(t, "merge pdfs", 0.5, 1, NULL, 0, 1, 0, NULL);
+	rec_search(t, "Fill PDF forms", 0.5, 1, NULL, 0, 1, 0, NULL);
+	rec_search(t, "fill  pdf FORMS", 0.5, 1, NULL, 0, 1, 0, NULL);
+	rec_search(t, "merge pdfs", 0.5, 1, NULL, 0, 1, 0, NULL);
 	telemetry_close(t);
 	if (telemetry_open(cfg, "s", &t, &cause) == 0) {
-		telemetry_search(t, "fill pdf forms", 0.5, 1, NULL, 0, 1, 0,
+		rec_search(t, "fill pdf forms", 0.5, 1, NULL, 0, 1, 0,
 		    NULL);
 		telemetry_close(t);
 	}
@@ -233,7 +283,7 @@ test_query_modes(void)
 	free(cfg->telemetry_path);
 	cfg->telemetry_path = xstrdup(db2);
 	if (telemetry_open(cfg, "s", &t, &cause) == 0) {
-		telemetry_search(t, "fill pdf forms", 0.5, 1, NULL, 0, 1, 0,
+		rec_search(t, "fill pdf forms", 0.5, 1, NULL, 0, 1, 0,
 		    NULL);
 		telemetry_close(t);
 	}
@@ -246,7 +296,7 @@ test_query_modes(void)
 
 	cfg->store_queries = TELEMETRY_QUERIES_NONE;
 	if (telemetry_open(cfg, "s", &t, &cause) == 0) {
-		telemetry_search(t, "secret project name", 0.5, 1, NULL, 0, 1,
+		rec_search(t, "secret project name", 0.5, 1, NULL, 0, 1,
 		    0, NULL);
 		telemetry_close(t);
 	}
@@ -364,8 +414,8 @@ test_failures(void)
 	h = raw(db);
 	sqlite3_exec(h, "ALTER TABLE events RENAME TO gone", NULL, NULL, NULL);
 	sqlite3_close(h);
-	telemetry_search(t, "a", 0.5, 1, NULL, 0, 1, 0, NULL);
-	telemetry_search(t, "b", 0.5, 1, NULL, 0, 1, 0, NULL);
+	rec_search(t, "a", 0.5, 1, NULL, 0, 1, 0, NULL);
+	rec_search(t, "b", 0.5, 1, NULL, 0, 1, 0, NULL);
 	telemetry_flush(t);
 	is_int(telemetry_failures(t), 2, "unwritable events are counted");
 	h = raw(db);
@@ -422,13 +472,13 @@ test_locked(void)
 		free(cause);
 		return;
 	}
-	telemetry_search(t, "first", 0.5, 1, NULL, 0, 1, 0, NULL);
+	rec_search(t, "first", 0.5, 1, NULL, 0, 1, 0, NULL);
 	telemetry_flush(t);
 	h = raw(db);
 	sqlite3_exec(h, "BEGIN EXCLUSIVE", NULL, NULL, NULL);
 	t0 = mono_ms();
 	for (i = 0; i < n; i++)
-		telemetry_search(t, "while locked", 0.5, 1, NULL, 0, 1, 0,
+		rec_search(t, "while locked", 0.5, 1, NULL, 0, 1, 0,
 		    NULL);
 	took = mono_ms() - t0;
 	ok(took < 2000, "%d searches while the database is locked take "
@@ -900,7 +950,7 @@ test_migrate_v1(void)
 	ok(telemetry_open(cfg, "s2", &t, &cause) == 0 && t != NULL,
 	    "a writer opens it");
 	free(cause);
-	telemetry_search(t, "new query", 0.8, 2, NULL, 0, 1.0, 0, NULL);
+	rec_search(t, "new query", 0.8, 2, NULL, 0, 1.0, 0, NULL);
 	telemetry_close(t);
 	h = raw(db);
 	is_q(h, "PRAGMA user_version", "2", "  and migrates it to version 2");
