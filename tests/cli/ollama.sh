@@ -14,7 +14,7 @@ CFG="$XDG_CONFIG_HOME/skills-radar/config.yaml"
 mkdir -p "$XDG_CONFIG_HOME/skills-radar"
 cfg() {	# cfg URL [KEY=VALUE...]: rewriter and reranker on at URL
 	_u=$1; shift
-	rw_mode=expand rr_mode=pair rr_model=fake-gen rr_timeout=500 rr_parallel=8
+	rw_mode=expand rw_timeout=500 rr_mode=pair rr_model=fake-gen rr_timeout=500 rr_parallel=8
 	for _kv in "$@"; do eval "$_kv"; done
 	cat >"$CFG" <<EOC
 scan:
@@ -24,7 +24,7 @@ retrieval.rewriter:
   url: $_u
   model: fake-gen
   mode: $rw_mode
-  timeout_ms: 500
+  timeout_ms: $rw_timeout
 retrieval.reranker:
   enabled: true
   url: $_u
@@ -206,8 +206,10 @@ contains "$(sed -n 2p "$T/mcp")" '"stages":{"reranker":{"mode":"pair"' "MCP: the
 contains "$(sed -n 2p "$T/mcp")" '"ran":false' "MCP: ...with ran false"
 contains "$(sed -n 2p "$T/mcp")" '"matches":[{"name":"pdf-form-filler"' "MCP: the fused results"
 
-# the server's caches: a repeated query sends nothing the second time
-cfg "$F"
+# the server's caches: a repeated query sends nothing the second time.
+# The budgets are generous: a stage that times out on a loaded machine
+# caches nothing, and these checks count requests, not latency.
+cfg "$F" rw_timeout=20000 rr_timeout=20000
 r0=$(fake_count "$F" rewrites); p0=$(fake_count "$F" pairs)
 Q='{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search_skills","arguments":{"query":"lliF fdp"}}}'
 { printf '%s\n' "$INIT" '{"jsonrpc":"2.0","method":"notifications/initialized"}'; printf "$Q\n" 2; printf "$Q\n" 3; } \
