@@ -203,7 +203,8 @@ check_token(const struct skill_set *set, const struct search_result *r,
 	if (strcmp(tok, "none") == 0)
 		good = r->n == 0 && r->miss;
 	else if (strncmp(tok, "top=", 4) == 0)
-		good = r->n > 0 && r->v[0].skill == fixture_get(set, tok + 4, 0);
+		good = r->n > 0 &&
+		    r->v[0].skill == fixture_get(set, tok + 4, 0);
 	else if (strncmp(tok, "only=", 5) == 0) {
 		strlist_init(&ids);
 		strlist_split(&ids, tok + 5, ",");
@@ -474,7 +475,8 @@ main(void)
 			for (k = 0; k < r.n && k < r2.n; k++)
 				if (r.v[k].skill != r2.v[k].skill ||
 				    fabs(r.v[k].score - r2.v[k].score) > 1e-6) {
-					diag("%s #%zu: %s %.6f vs %s %.6f", queries.v[i], k,
+					diag("%s #%zu: %s %.6f vs %s %.6f",
+					    queries.v[i], k,
 					    r.v[k].skill->name, r.v[k].score,
 					    r2.v[k].skill->name, r2.v[k].score);
 					same = 0;
