@@ -3,7 +3,10 @@
  * before-initialize rule, version negotiation, the tool surface and its
  * argument validation, resources and the SEP-2640 methods, the
  * instructions budget, the Origin check and SHA-256 vectors. The engine
- * runs over tests/data/mcp with an index in a temporary directory.
+ * runs over tests/data/mcp with an index in a temporary directory. The
+ * request/answer cases are data in tests/data/mcp/cases (its README.md
+ * gives the format), sent by run_cases(); what needs a loop or a
+ * computation stays in C.
  */
 #include "autoconfig.h"
 
@@ -22,6 +25,7 @@
 #include "sha256.h"
 #include "strlist.h"
 #include "tap.h"
+#include "testdata.h"
 
 static struct mcp_server	*srv;
 static struct engine		*eng;
@@ -41,22 +45,6 @@ send_msg(struct mcp_session *s, const char *text, int *info)
 	return j;
 }
 
-static int
-error_code(const cJSON *j)
-{
-	const cJSON	*e = cJSON_GetObjectItem(j, "error");
-
-	return e ? cJSON_GetObjectItem(e, "code")->valueint : 0;
-}
-
-static const char *
-error_message(const cJSON *j)
-{
-	const cJSON	*e = cJSON_GetObjectItem(j, "error");
-
-	return e ? cJSON_GetObjectItem(e, "message")->valuestring : "";
-}
-
 static const cJSON *
 result(const cJSON *j)
 {
@@ -74,108 +62,244 @@ initialize(struct mcp_session *s)
 	cJSON_Delete(j);
 }
 
-/* Calls a tool; returns the whole reply. */
-static cJSON *
-call(struct mcp_session *s, const char *tool, const char *args)
+/*
+ * Returns the node at an RFC 6901 JSON pointer below root ("" is root
+ * itself; array elements by number), or NULL when there is none.
+ */
+static const cJSON *
+pointer_get(const cJSON *root, const char *ptr)
 {
-	char	*msg;
-	cJSON	*j;
+	char	 key[128];
+	size_t	 n;
 
-	if (asprintf(&msg, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":"
-	    "\"tools/call\",\"params\":{\"name\":\"%s\"%s%s}}", tool,
-	    args ? ",\"arguments\":" : "", args ? args : "") < 0)
-		abort();
-	j = send_msg(s, msg, NULL);
-	free(msg);
-	return j;
+	while (root != NULL && *ptr == '/') {
+		for (n = 0, ptr++; *ptr != '\0' && *ptr != '/' &&
+		    n + 1 < sizeof key; ptr++) {
+			if (ptr[0] == '~' && (ptr[1] == '0' || ptr[1] == '1'))
+				key[n++] = *++ptr == '0' ? '~' : '/';
+			else
+				key[n++] = *ptr;
+		}
+		key[n] = '\0';
+		if (cJSON_IsArray(root))
+			root = cJSON_GetArrayItem(root, atoi(key));
+		else
+			root = cJSON_GetObjectItem(root, key);
+	}
+	return *ptr == '\0' ? root : NULL;
 }
 
+/* Returns whether node is a string holding arg, or a list with arg in it. */
 static int
-is_error(const cJSON *j)
+holds(const cJSON *node, const char *arg)
 {
-	return cJSON_IsTrue(cJSON_GetObjectItem(result(j), "isError"));
+	const cJSON	*e;
+
+	if (cJSON_IsString(node))
+		return strstr(node->valuestring, arg) != NULL;
+	if (!cJSON_IsArray(node))
+		return 0;
+	cJSON_ArrayForEach(e, node)
+		if (cJSON_IsString(e) && strcmp(e->valuestring, arg) == 0)
+			return 1;
+	return 0;
 }
 
-static const char *
-tool_text(const cJSON *j)
+/*
+ * Returns whether one check of a case file holds (the operators are in
+ * tests/data/mcp/cases/README.md): c is [subject, op] or [subject, op,
+ * arg], the subject a pointer into reply or, after '@', into facts.
+ */
+static int
+check_holds(const cJSON *c, const cJSON *reply, const cJSON *facts)
 {
-	const cJSON	*c = cJSON_GetObjectItem(result(j), "content");
+	const char	*subj, *op;
+	const cJSON	*node, *arg = cJSON_GetArrayItem(c, 2);
+	cJSON		*parsed;
+	int		 rv;
 
-	c = cJSON_GetArrayItem(c, 0);
-	return c ? cJSON_GetObjectItem(c, "text")->valuestring : "";
+	subj = cJSON_GetStringValue(cJSON_GetArrayItem(c, 0));
+	op = cJSON_GetStringValue(cJSON_GetArrayItem(c, 1));
+	if (subj == NULL || op == NULL)
+		return 0;
+	node = *subj == '@' ? pointer_get(facts, subj + 1) :
+	    pointer_get(reply, subj);
+	if (strcmp(op, "==") == 0 || strcmp(op, "!=") == 0)
+		return (node != NULL && cJSON_Compare(node, arg, 1)) ==
+		    (*op == '=');
+	if (strcmp(op, "has") == 0 || strcmp(op, "lacks") == 0)
+		return cJSON_IsString(arg) && (cJSON_IsString(node) ||
+		    cJSON_IsArray(node)) &&
+		    holds(node, arg->valuestring) == (*op == 'h');
+	if (strcmp(op, "starts") == 0)
+		return cJSON_IsString(node) && cJSON_IsString(arg) &&
+		    strncmp(node->valuestring, arg->valuestring,
+		    strlen(arg->valuestring)) == 0;
+	if (strcmp(op, "size") == 0)
+		return cJSON_IsArray(node) && cJSON_IsNumber(arg) &&
+		    cJSON_GetArraySize(node) == arg->valueint;
+	if (strcmp(op, "object") == 0)
+		return cJSON_IsObject(node);
+	if (strcmp(op, "array") == 0)
+		return cJSON_IsArray(node);
+	if (strcmp(op, "exists") == 0 || strcmp(op, "missing") == 0)
+		return (node != NULL) == (*op == 'e');
+	if (strcmp(op, "json") == 0 && cJSON_IsString(node) &&
+	    cJSON_IsString(arg)) {
+		parsed = cJSON_Parse(node->valuestring);
+		rv = cJSON_Compare(parsed, pointer_get(reply, arg->valuestring),
+		    1);
+		cJSON_Delete(parsed);
+		return rv;
+	}
+	return 0;
+}
+
+/*
+ * Returns what the session learned from the last message as JSON, for
+ * the "@" checks: the MCP_INFO_* bits by name, initialized, client_name.
+ * The caller deletes it.
+ */
+static cJSON *
+session_facts(const struct mcp_session *s, int info)
+{
+	static const struct {
+		int		 bit;
+		const char	*name;
+	} bits[] = {
+		{ MCP_INFO_REQUEST, "request" },
+		{ MCP_INFO_INITIALIZE, "initialize" },
+		{ MCP_INFO_NOTIFICATION, "notification" },
+		{ MCP_INFO_INVALID, "invalid" },
+	};
+	cJSON	*facts = cJSON_CreateObject(), *names;
+	size_t	 i;
+
+	names = cJSON_AddArrayToObject(facts, "info");
+	for (i = 0; i < sizeof bits / sizeof bits[0]; i++)
+		if (info & bits[i].bit)
+			cJSON_AddItemToArray(names,
+			    cJSON_CreateString(bits[i].name));
+	cJSON_AddBoolToObject(facts, "initialized", s->initialized);
+	if (s->client_name != NULL)
+		cJSON_AddStringToObject(facts, "client_name", s->client_name);
+	return facts;
+}
+
+/*
+ * Returns the text of the message a step sends (see the README next to
+ * the case files): "send" as is or printed, or a tools/call or a request
+ * built from "tool" or "method". The caller frees it; NULL if malformed.
+ */
+static char *
+step_message(const cJSON *step)
+{
+	const cJSON	*send = cJSON_GetObjectItem(step, "send");
+	const cJSON	*tool = cJSON_GetObjectItem(step, "tool");
+	const cJSON	*method = cJSON_GetObjectItem(step, "method");
+	cJSON		*msg, *params;
+	char		*text;
+
+	if (cJSON_IsString(send))
+		return strdup(send->valuestring);
+	if (send != NULL)
+		return cJSON_PrintUnformatted(send);
+	msg = cJSON_CreateObject();
+	cJSON_AddStringToObject(msg, "jsonrpc", "2.0");
+	if (cJSON_IsString(tool)) {
+		cJSON_AddNumberToObject(msg, "id", 7);
+		cJSON_AddStringToObject(msg, "method", "tools/call");
+		params = cJSON_AddObjectToObject(msg, "params");
+		cJSON_AddStringToObject(params, "name", tool->valuestring);
+		if (cJSON_GetObjectItem(step, "arguments") != NULL)
+			cJSON_AddItemToObject(params, "arguments",
+			    cJSON_Duplicate(cJSON_GetObjectItem(step,
+			    "arguments"), 1));
+	} else if (cJSON_IsString(method)) {
+		cJSON_AddNumberToObject(msg, "id", 8);
+		cJSON_AddStringToObject(msg, "method", method->valuestring);
+		cJSON_AddItemToObject(msg, "params", cJSON_Duplicate(
+		    cJSON_GetObjectItem(step, "params"), 1));
+	} else {
+		cJSON_Delete(msg);
+		return NULL;
+	}
+	text = cJSON_PrintUnformatted(msg);
+	cJSON_Delete(msg);
+	return text;
+}
+
+/* Prints one TAP line for an expectation of a step, given the reply. */
+static void
+expect_one(const cJSON *e, const cJSON *reply, const cJSON *facts)
+{
+	const cJSON	*c;
+	const char	*label;
+	char		*text;
+	int		 good = cJSON_GetArraySize(cJSON_GetObjectItem(e,
+			    "check")) > 0;
+
+	label = cJSON_GetStringValue(cJSON_GetObjectItem(e, "ok"));
+	cJSON_ArrayForEach(c, cJSON_GetObjectItem(e, "check"))
+		if (!check_holds(c, reply, facts)) {
+			text = cJSON_PrintUnformatted(c);
+			diag("does not hold: %s", text);
+			free(text);
+			good = 0;
+		}
+	if (!good) {
+		text = reply ? cJSON_PrintUnformatted(reply) : NULL;
+		diag("reply: %.300s", text ? text : "(none)");
+		free(text);
+	}
+	ok(good, "%s", label ? label : "(an expectation without \"ok\")");
+}
+
+/*
+ * Sends every step of tests/data/mcp/cases/name through s, in order,
+ * printing one TAP line for each expectation. This is the one loop the
+ * request/answer cases share, so that they are data, not C.
+ */
+static void
+run_cases(struct mcp_session *s, const char *name)
+{
+	const cJSON	*step, *e;
+	cJSON		*cases, *reply, *facts;
+	char		*rel, *buf, *msg;
+	int		 info;
+
+	if (asprintf(&rel, "mcp/cases/%s", name) < 0)
+		abort();
+	buf = testdata_read(rel);
+	cases = buf ? cJSON_Parse(buf) : NULL;
+	if (!cJSON_IsArray(cJSON_GetObjectItem(cases, "steps")))
+		ok(0, "tests/data/%s has a list of steps", rel);
+	cJSON_ArrayForEach(step, cJSON_GetObjectItem(cases, "steps")) {
+		if ((msg = step_message(step)) == NULL) {
+			ok(0, "a step of %s says what to send", rel);
+			continue;
+		}
+		info = 0;
+		reply = send_msg(s, msg, &info);
+		facts = session_facts(s, info);
+		cJSON_ArrayForEach(e, cJSON_GetObjectItem(step, "expect"))
+			expect_one(e, reply, facts);
+		cJSON_Delete(facts);
+		cJSON_Delete(reply);
+		free(msg);
+	}
+	cJSON_Delete(cases);
+	free(buf);
+	free(rel);
 }
 
 static void
 test_framing(void)
 {
 	struct mcp_session	 s;
-	cJSON			*j;
-	int			 info;
 
 	mcp_session_init(&s, MCP_SESSION_STRICT);
-	j = send_msg(&s, "{\"jsonrpc\":\"2.0\",\"id\":1,", &info);
-	is_int(error_code(j), MCP_PARSE_ERROR, "truncated JSON is -32700");
-	ok(cJSON_IsNull(cJSON_GetObjectItem(j, "id")), "parse error has id null");
-	ok(info & MCP_INFO_INVALID, "parse error flagged invalid");
-	cJSON_Delete(j);
-	j = send_msg(&s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} x",
-	    NULL);
-	is_int(error_code(j), MCP_PARSE_ERROR, "trailing garbage is -32700");
-	cJSON_Delete(j);
-	j = send_msg(&s, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},"
-	    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"},"
-	    "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"nope\"},7]", &info);
-	ok(cJSON_IsArray(j) && cJSON_GetArraySize(j) == 3,
-	    "a batch gets an array of answers, none for the notification");
-	ok(cJSON_IsObject(result(cJSON_GetArrayItem(j, 0))),
-	    "... ping answered in order");
-	is_int(error_code(cJSON_GetArrayItem(j, 1)), MCP_METHOD_NOT_FOUND,
-	    "... unknown method -32601");
-	is_int(error_code(cJSON_GetArrayItem(j, 2)), MCP_INVALID_REQUEST,
-	    "... a non-object element -32600");
-	ok((info & MCP_INFO_REQUEST) && !(info & MCP_INFO_INVALID),
-	    "... reported as requests");
-	cJSON_Delete(j);
-	j = send_msg(&s, "[]", NULL);
-	is_int(error_code(j), MCP_INVALID_REQUEST, "an empty batch is -32600");
-	cJSON_Delete(j);
-	j = send_msg(&s, "[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/"
-	    "initialized\"}]", &info);
-	ok(j == NULL, "a batch of notifications gets no answer");
-	j = send_msg(&s, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
-	    "\"initialize\",\"params\":{\"protocolVersion\":\"2025-03-26\"}}]",
-	    NULL);
-	is_int(error_code(cJSON_GetArrayItem(j, 0)), MCP_INVALID_REQUEST,
-	    "initialize inside a batch is refused");
-	ok(!s.initialized, "... and does not initialize");
-	cJSON_Delete(j);
-	j = send_msg(&s, "42", NULL);
-	is_int(error_code(j), MCP_INVALID_REQUEST, "a number is -32600");
-	cJSON_Delete(j);
-	j = send_msg(&s, "{\"id\":3,\"method\":\"ping\"}", NULL);
-	is_int(error_code(j), MCP_INVALID_REQUEST, "missing jsonrpc is -32600");
-	is_int(cJSON_GetObjectItem(j, "id")->valueint, 3, "... and echoes id");
-	cJSON_Delete(j);
-	j = send_msg(&s, "{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"ping\"}",
-	    NULL);
-	is_int(error_code(j), MCP_INVALID_REQUEST, "an object id is -32600");
-	cJSON_Delete(j);
-	j = send_msg(&s, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":5}", NULL);
-	is_int(error_code(j), MCP_INVALID_REQUEST, "a numeric method is -32600");
-	cJSON_Delete(j);
-	j = send_msg(&s, "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"nope\"}",
-	    NULL);
-	is_int(error_code(j), MCP_METHOD_NOT_FOUND, "unknown method is -32601");
-	is_str(cJSON_GetObjectItem(j, "id")->valuestring, "a",
-	    "... with the string id echoed");
-	ok(strstr(error_message(j), "nope") != NULL, "... naming the method");
-	cJSON_Delete(j);
-	j = send_msg(&s, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/"
-	    "initialized\"}", &info);
-	ok(j == NULL && (info & MCP_INFO_NOTIFICATION),
-	    "a notification gets no answer");
-	j = send_msg(&s, "{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":{}}", &info);
-	ok(j == NULL, "a client response gets no answer");
+	run_cases(&s, "framing.json");
 	mcp_session_done(&s);
 }
 
@@ -183,62 +307,16 @@ static void
 test_init(void)
 {
 	struct mcp_session	 s;
-	const cJSON		*r, *caps;
 	cJSON			*j;
-	int			 info;
 
 	mcp_session_init(&s, MCP_SESSION_STRICT);
-	j = send_msg(&s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
-	    "\"tools/list\"}", NULL);
-	is_int(error_code(j), MCP_INVALID_REQUEST,
-	    "tools/list before initialize is refused");
-	ok(strstr(error_message(j), "initialize") != NULL,
-	    "... saying to initialize first");
-	cJSON_Delete(j);
-	j = send_msg(&s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}",
-	    NULL);
-	ok(cJSON_IsObject(result(j)), "ping works before initialize");
-	cJSON_Delete(j);
-	j = send_msg(&s, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":"
-	    "\"server/discover\",\"params\":{}}", NULL);
-	is_int(error_code(j), MCP_METHOD_NOT_FOUND,
-	    "server/discover is answered at once (-32601)");
-	cJSON_Delete(j);
-	j = send_msg(&s, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":"
-	    "\"initialize\",\"params\":{}}", NULL);
-	is_int(error_code(j), MCP_INVALID_PARAMS,
-	    "initialize without protocolVersion is -32602");
-	cJSON_Delete(j);
-	j = send_msg(&s, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":"
-	    "\"initialize\",\"params\":[1]}", NULL);
-	is_int(error_code(j), MCP_INVALID_PARAMS, "array params are -32602");
-	cJSON_Delete(j);
-	j = send_msg(&s, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":"
-	    "\"initialize\",\"params\":{\"protocolVersion\":\"2025-03-26\","
-	    "\"capabilities\":{},\"clientInfo\":{\"name\":\"cli\",\"version\":"
-	    "\"2\"}}}", &info);
-	r = result(j);
-	is_str(cJSON_GetObjectItem(r, "protocolVersion")->valuestring,
-	    "2025-03-26", "a supported version is echoed");
-	ok(info & MCP_INFO_INITIALIZE, "initialize is reported");
-	is_str(s.client_name, "cli", "clientInfo.name is kept");
-	caps = cJSON_GetObjectItem(r, "capabilities");
-	ok(cJSON_GetObjectItem(caps, "tools") != NULL &&
-	    cJSON_GetObjectItem(caps, "resources") != NULL,
-	    "tools and resources capabilities");
-	ok(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(
-	    cJSON_GetObjectItem(caps, "extensions"), MCP_SKILLS_EXTENSION),
-	    "directoryRead")), "skills extension with directoryRead");
-	is_str(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "serverInfo"),
-	    "name")->valuestring, "skills-radar", "serverInfo.name");
-	ok(strstr(cJSON_GetObjectItem(r, "instructions")->valuestring,
-	    "api-design") != NULL, "instructions list the skills");
-	cJSON_Delete(j);
+	run_cases(&s, "init.json");
 	j = send_msg(&s, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":"
 	    "\"initialize\",\"params\":{\"protocolVersion\":\"1999-01-01\"}}",
 	    NULL);
-	is_str(cJSON_GetObjectItem(result(j), "protocolVersion")->valuestring,
-	    mcp_latest_version(), "an unknown version gets the latest");
+	is_str(cJSON_GetStringValue(cJSON_GetObjectItem(result(j),
+	    "protocolVersion")), mcp_latest_version(),
+	    "an unknown version gets the latest");
 	cJSON_Delete(j);
 	ok(mcp_version_supported("2025-11-25") &&
 	    mcp_version_supported("2025-06-18") &&
@@ -251,8 +329,8 @@ static void
 test_tools(void)
 {
 	struct mcp_session	 s;
-	const cJSON		*t, *tools, *sc, *schema;
-	cJSON			*j, *again;
+	const cJSON		*t, *tools, *schema;
+	cJSON			*j;
 	int			 n = 0, all_ok = 1;
 
 	mcp_session_init(&s, MCP_SESSION_STRICT);
@@ -282,92 +360,7 @@ test_tools(void)
 	    "outputSchema");
 	cJSON_Delete(j);
 
-	j = call(&s, "nope", "{}");
-	is_int(error_code(j), MCP_INVALID_PARAMS, "unknown tool is -32602");
-	cJSON_Delete(j);
-	j = call(&s, "search_skills", "[1]");
-	is_int(error_code(j), MCP_INVALID_PARAMS,
-	    "non-object arguments are -32602");
-	cJSON_Delete(j);
-	j = call(&s, "search_skills", NULL);
-	ok(is_error(j) && strstr(tool_text(j), "query") != NULL,
-	    "missing query is isError naming it");
-	cJSON_Delete(j);
-	j = call(&s, "search_skills", "{\"query\":\"pdf\",\"colour\":1}");
-	ok(is_error(j) && strstr(tool_text(j), "colour") != NULL,
-	    "unknown argument is isError naming it");
-	cJSON_Delete(j);
-	j = call(&s, "search_skills", "{\"query\":\"pdf\",\"top_k\":0}");
-	ok(is_error(j) && strstr(tool_text(j), "1 to 50") != NULL,
-	    "top_k 0 is isError with the bounds");
-	cJSON_Delete(j);
-	j = call(&s, "search_skills", "{\"query\":\"pdf\",\"top_k\":2.5}");
-	ok(is_error(j), "fractional top_k is isError");
-	cJSON_Delete(j);
-	j = call(&s, "search_skills", "{\"query\":\"pdf\",\"top_k\":\"3\"}");
-	ok(is_error(j), "string top_k is isError");
-	cJSON_Delete(j);
-	j = call(&s, "search_skills", "{\"query\":\"pdf\",\"kind\":\"tool\"}");
-	ok(is_error(j) && strstr(tool_text(j), "skill, agent") != NULL,
-	    "bad kind is isError listing the kinds");
-	cJSON_Delete(j);
-	j = call(&s, "search_skills", "{\"query\":\"pdf\",\"tags\":[1]}");
-	ok(is_error(j), "non-string tag is isError");
-	cJSON_Delete(j);
-	j = call(&s, "search_skills", "{\"query\":\"\"}");
-	ok(is_error(j), "empty query is isError");
-	cJSON_Delete(j);
-
-	j = call(&s, "search_skills", "{\"query\":\"fill pdf forms\","
-	    "\"top_k\":3}");
-	sc = cJSON_GetObjectItem(result(j), "structuredContent");
-	ok(!is_error(j) && cJSON_IsArray(cJSON_GetObjectItem(sc, "matches")),
-	    "search returns structuredContent.matches");
-	t = cJSON_GetArrayItem(cJSON_GetObjectItem(sc, "matches"), 0);
-	is_str(t ? cJSON_GetObjectItem(t, "name")->valuestring : NULL,
-	    "pdf-tools", "... pdf-tools first");
-	again = cJSON_Parse(tool_text(j));
-	ok(cJSON_Compare(again, sc, 1), "text content is the same JSON");
-	cJSON_Delete(again);
-	cJSON_Delete(j);
-
-	j = call(&s, "load_skill", "{\"name\":\"pdf-tool\"}");
-	ok(is_error(j) && strstr(tool_text(j), "pdf-tools") != NULL,
-	    "unknown skill is isError with a suggestion");
-	cJSON_Delete(j);
-	j = call(&s, "load_skill", "{\"name\":\"api-design\"}");
-	sc = cJSON_GetObjectItem(result(j), "structuredContent");
-	ok(!is_error(j) && strstr(cJSON_GetObjectItem(sc,
-	    "content")->valuestring, "plural nouns") != NULL,
-	    "load_skill returns the content");
-	cJSON_Delete(j);
-	j = call(&s, "load_skill", "{\"name\":\"api-design\",\"offset\":-1}");
-	ok(is_error(j), "negative offset is isError");
-	cJSON_Delete(j);
-	j = call(&s, "load_skill", "{\"name\":\"user-only\"}");
-	ok(is_error(j), "a user-only skill is refused");
-	cJSON_Delete(j);
-	j = call(&s, "read_skill_file", "{\"name\":\"api-design\",\"path\":"
-	    "\"references/rest.md\"}");
-	ok(!is_error(j) && strstr(tool_text(j), "409 Conflict") != NULL,
-	    "read_skill_file reads a bundled file");
-	cJSON_Delete(j);
-	j = call(&s, "read_skill_file", "{\"name\":\"api-design\",\"path\":"
-	    "\"../git-workflow/SKILL.md\"}");
-	ok(is_error(j), "read_skill_file refuses traversal");
-	cJSON_Delete(j);
-	j = call(&s, "read_skill_file", "{\"name\":\"api-design\"}");
-	ok(is_error(j) && strstr(tool_text(j), "path") != NULL,
-	    "read_skill_file without path is isError");
-	cJSON_Delete(j);
-	j = call(&s, "list_skills", "{\"kind\":\"agent\"}");
-	sc = cJSON_GetObjectItem(result(j), "structuredContent");
-	is_int(cJSON_GetArraySize(cJSON_GetObjectItem(sc, "skills")), 1,
-	    "list_skills kind=agent lists one");
-	cJSON_Delete(j);
-	j = call(&s, "list_skills", "{\"cursor\":\"x\"}");
-	ok(is_error(j), "a bad cursor is isError");
-	cJSON_Delete(j);
+	run_cases(&s, "tools.json");
 	mcp_session_done(&s);
 }
 
@@ -389,7 +382,7 @@ static void
 test_resources(void)
 {
 	struct mcp_session	 s;
-	const cJSON		*arr, *e, *res, *r0, *c;
+	const cJSON		*arr, *e, *r0, *c;
 	cJSON			*j, *k;
 	char			 hex[SHA256_HEX_LEN + 1], dig[80];
 	const char		*text;
@@ -406,29 +399,11 @@ test_resources(void)
 			found++;
 	is_int(found, 2, "resources/list has the index and the skills");
 	cJSON_Delete(j);
-	j = request(&s, "resources/read", "{\"uri\":\"skills-radar://index\"}");
-	c = cJSON_GetArrayItem(cJSON_GetObjectItem(result(j), "contents"), 0);
-	ok(c && strstr(cJSON_GetObjectItem(c, "text")->valuestring,
-	    "git-workflow") != NULL, "the index names the skills");
-	cJSON_Delete(j);
-	j = request(&s, "resources/read", "{\"uri\":\"skill://nope/SKILL.md\"}");
-	is_int(error_code(j), MCP_INVALID_PARAMS, "unknown resource is -32602");
-	cJSON_Delete(j);
-	j = request(&s, "resources/read", "{}");
-	is_int(error_code(j), MCP_INVALID_PARAMS, "resources/read without uri");
-	cJSON_Delete(j);
-	j = request(&s, "resources/templates/list", "{}");
-	is_int(cJSON_GetArraySize(cJSON_GetObjectItem(result(j),
-	    "resourceTemplates")), 2, "two resource templates");
-	cJSON_Delete(j);
+	run_cases(&s, "resources.json");
 
 	j = request(&s, "skills/get", "{\"uri\":\"skill://pdf-tools/SKILL.md\"}");
 	e = cJSON_GetObjectItem(result(j), "skill");
-	is_str(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "frontmatter"),
-	    "name")->valuestring, "pdf-tools", "skills/get frontmatter.name");
-	res = cJSON_GetObjectItem(e, "resources");
-	is_int(cJSON_GetArraySize(res), 2, "SKILL.md and references/forms.md");
-	r0 = cJSON_GetArrayItem(res, 0);
+	r0 = cJSON_GetArrayItem(cJSON_GetObjectItem(e, "resources"), 0);
 	k = request(&s, "resources/read",
 	    "{\"uri\":\"skill://pdf-tools/SKILL.md\"}");
 	c = cJSON_GetArrayItem(cJSON_GetObjectItem(result(k), "contents"), 0);
@@ -439,27 +414,7 @@ test_resources(void)
 	    "the digest covers the served SKILL.md bytes");
 	is_int(cJSON_GetObjectItem(r0, "size")->valueint, strlen(text),
 	    "... and so does the size");
-	ok(strstr(text, "ignore all previous") == NULL,
-	    "the served body is sanitised");
-	ok(strncmp(text, "---\nname: pdf-tools\n", 20) == 0,
-	    "the frontmatter is served verbatim");
-	is_str(cJSON_GetObjectItem(c, "mimeType")->valuestring,
-	    "text/markdown", "SKILL.md is text/markdown");
 	cJSON_Delete(k);
-	cJSON_Delete(j);
-	j = request(&s, "skills/get", "{\"uri\":\"skill://nope/SKILL.md\"}");
-	is_int(error_code(j), MCP_INVALID_PARAMS, "skills/get unknown: -32602");
-	cJSON_Delete(j);
-	j = request(&s, "skills/get", "{\"uri\":\"skill://user-only/SKILL.md\"}");
-	is_int(error_code(j), MCP_INVALID_PARAMS,
-	    "user-only skills are not served");
-	cJSON_Delete(j);
-	j = request(&s, "skills/list", "{}");
-	is_int(cJSON_GetArraySize(cJSON_GetObjectItem(result(j), "skills")), 3,
-	    "skills/list serves the three model-invocable skills");
-	cJSON_Delete(j);
-	j = request(&s, "skills/list", "{\"cursor\":\"zz\"}");
-	is_int(error_code(j), MCP_INVALID_PARAMS, "bad skills/list cursor");
 	cJSON_Delete(j);
 
 	j = request(&s, "resources/directory/read",
@@ -470,19 +425,6 @@ test_resources(void)
 		    "inode/directory") == 0)
 			dir++;
 	is_int(dir, 2, "the root lists references/ and scripts/ as dirs");
-	cJSON_Delete(j);
-	j = request(&s, "resources/directory/read",
-	    "{\"uri\":\"skill://api-design/references\"}");
-	is_int(cJSON_GetArraySize(cJSON_GetObjectItem(result(j), "resources")),
-	    1, "references/ has one file");
-	cJSON_Delete(j);
-	j = request(&s, "resources/directory/read",
-	    "{\"uri\":\"skill://api-design/SKILL.md\"}");
-	is_int(error_code(j), MCP_INVALID_PARAMS, "a file is not a directory");
-	cJSON_Delete(j);
-	j = request(&s, "resources/directory/read",
-	    "{\"uri\":\"skill://api-design/nothing\"}");
-	is_int(error_code(j), MCP_INVALID_PARAMS, "a missing dir is -32602");
 	cJSON_Delete(j);
 	mcp_session_done(&s);
 }
