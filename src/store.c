@@ -135,6 +135,29 @@ store_load(struct store *st, struct skill_set *set, char **cause)
 }
 
 int
+store_count(struct store *st, struct store_counts *out, char **cause)
+{
+	memset(out, 0, sizeof *out);
+	return st->ops->count(st, out, cause);
+}
+
+void
+store_counts_add(struct store_counts *c, const char *trust,
+    const char *winner, const char *user_only, const char *n)
+{
+	size_t	 k = n != NULL ? strtoull(n, NULL, 10) : 0;
+	int	 t = trust != NULL ? tier_from_name(trust) : -1;
+
+	c->entries += k;
+	if (winner == NULL || strcmp(winner, "1") != 0)
+		return;
+	c->winners += k;
+	if (user_only != NULL && strcmp(user_only, "1") == 0)
+		c->user_only += k;
+	c->tiers[t >= 0 ? t : TIER_UNTRUSTED] += k;
+}
+
+int
 store_load_rejects(struct store *st, struct store_rejects *r, char **cause)
 {
 	return st->ops->load_rejects(st, r, cause);

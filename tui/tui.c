@@ -214,18 +214,18 @@ count_paths(struct tui_model *m)
 	}
 }
 
-/* Reads the index summary: counts per tier of the winning entries. */
+/*
+ * Reads the index summary: counts per tier of the winning entries, which
+ * the store computes without the dashboard loading every entry.
+ */
 static void
 load_index(struct tui_model *m)
 {
 	struct store		*st = NULL;
-	struct skill_set	 set;
-	const struct skill	*s;
+	struct store_counts	 c;
 	char			*cause = NULL;
-	size_t			 i;
 	int			 rv;
 
-	skill_set_init(&set);
 	free(m->index_msg);
 	m->index_msg = NULL;
 	m->n_skills = m->n_entries = m->n_user_only = 0;
@@ -239,29 +239,21 @@ load_index(struct tui_model *m)
 	}
 	rv = store_open(m->opts.index_path, 1, &st, &cause);
 	if (rv == 0)
-		rv = store_load(st, &set, &cause);
+		rv = store_count(st, &c, &cause);
 	m->index_state = rv;
 	if (rv != 0) {
 		m->index_msg = cause;
 		cause = NULL;
 		goto out;
 	}
-	for (i = 0; i < set.n; i++) {
-		s = set.v[i];
-		m->n_entries++;
-		if (s->shadowed_by != NULL)
-			continue;
-		m->n_skills++;
-		if (s->disable_model_invocation)
-			m->n_user_only++;
-		if ((int)s->trust >= 0 && s->trust <= TIER_TRUSTED)
-			m->tiers[s->trust]++;
-	}
+	m->n_entries = c.entries;
+	m->n_skills = c.winners;
+	m->n_user_only = c.user_only;
+	memcpy(m->tiers, c.tiers, sizeof m->tiers);
 out:
 	free(cause);
 	if (st != NULL)
 		store_close(st);
-	skill_set_done(&set);
 }
 
 /*
