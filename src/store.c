@@ -13,7 +13,6 @@
 
 #include "buf.h"
 #include "config.h"
-#include "indexer.h"
 #include "status.h"
 #include "store.h"
 #include "store_backend.h"
@@ -628,7 +627,7 @@ store_row_skill(const char *const *v)
 static int
 cmp_order(const void *a, const void *b)
 {
-	return indexer_cmp_entry(*(struct skill *const *)a,
+	return skill_cmp_precedence(*(struct skill *const *)a,
 	    *(struct skill *const *)b);
 }
 
@@ -638,7 +637,7 @@ store_order(struct skill_set *set)
 	size_t	 i;
 
 	for (i = 1; i < set->n; i++)
-		if (indexer_cmp_entry(set->v[i - 1], set->v[i]) > 0)
+		if (skill_cmp_precedence(set->v[i - 1], set->v[i]) > 0)
 			break;
 	if (i < set->n)		/* not already in order */
 		qsort(set->v, set->n, sizeof *set->v, cmp_order);
