@@ -109,7 +109,7 @@ maybe_compact(struct engine *e, struct engine_snap *sn)
 static int
 cmp_entry(const void *a, const void *b)
 {
-	return indexer_cmp_entry(*(struct skill *const *)a,
+	return skill_cmp_precedence(*(struct skill *const *)a,
 	    *(struct skill *const *)b);
 }
 
@@ -224,7 +224,8 @@ derive(struct engine *e, struct engine_snap *cur, struct skill **ups,
 			i++;
 			continue;
 		}
-		if (j < nup && (i == n || indexer_cmp_entry(uv[j], base[i]) < 0))
+		if (j < nup && (i == n ||
+		    skill_cmp_precedence(uv[j], base[i]) < 0))
 			nv[nn++] = uv[j++];
 		else
 			nv[nn++] = skill_ref(base[i++]);

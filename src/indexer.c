@@ -396,27 +396,6 @@ find_old_reject(struct store_rejects *r, const char *path)
 	return bsearch(&key, r->v, r->n, sizeof *r->v, cmp_reject_path);
 }
 
-static int
-cmp_uid_rank(const void *a, const void *b)
-{
-	const struct skill	*x = *(struct skill *const *)a;
-	const struct skill	*y = *(struct skill *const *)b;
-	int			 c;
-
-	if ((c = strcmp(x->uid, y->uid)) != 0)
-		return c;
-	c = trust_precedes(y, x);
-	return c > 0 ? 1 : c < 0 ? -1 : 0;
-}
-
-int
-indexer_cmp_entry(const struct skill *x, const struct skill *y)
-{
-	const struct skill	*a = x, *b = y;
-
-	return cmp_uid_rank(&a, &b);
-}
-
 void
 indexer_precedence(struct skill_set *set)
 {

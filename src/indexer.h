@@ -82,8 +82,6 @@ extern const struct validate_rule indexer_rules[];
 
 /* Applies duplicate precedence over set: sets shadowed_by on the losers. */
 void	 indexer_precedence(struct skill_set *);
-/* The order indexer_precedence() sorts by: uid, then the winner first. */
-int	 indexer_cmp_entry(const struct skill *, const struct skill *);
 
 /*
  * The digest of index.db's content (meta.digest) is the sum mod 2^64 of

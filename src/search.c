@@ -60,21 +60,19 @@
 #include "autoconfig.h"
 
 #include <sys/mman.h>
-#include <sys/stat.h>
 
-#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "bm25.h"
 #include "buf.h"
 #include "config.h"
 #include "embed.h"
 #include "search.h"
+#include "search_impl.h"
 #include "status.h"
 #include "text.h"
 #include "xmalloc.h"
@@ -85,76 +83,6 @@
 #define GRAM_N			4
 #define MIN_GRAM		0.03	/* evidence without a shared term */
 #define MIN_COSINE		0.2
-
-enum { F_NAME, F_WHEN, F_DESC, F_TAGS, F_N };
-
-struct doc {
-	uint32_t	 skill;		/* index in the set */
-	int32_t		 winner;	/* doc of the winner when shadowed, else -1 */
-	uint16_t	 nname;		/* distinct terms in the name field */
-	uint8_t		 shadowed;
-	uint8_t		 project;
-	uint8_t		 dead;		/* incremental: removed since the base */
-	uint64_t	 namehash;	/* compact normalised name */
-};
-
-/*
- * Postings come in parts: a built or loaded index has one (its own); an
- * incremental one (search_index_update()) has the shared base's, whose
- * docs keep their numbers, and an overlay's for the docs added since,
- * numbered from nbase on.
- */
-#define PARTS	2
-
-struct search_index {
-	const struct skill_set	*set;
-	struct search_params	 p;
-	double			 miss_threshold;
-	double			 project_boost;
-	struct bm25		*bm;
-	struct bm25		*gram;		/* character n-grams */
-	struct bm25		*pfx;		/* word prefixes, NULL: off */
-	struct embedder		*emb;
-	char			*emb_note;	/* why not the configured one */
-	/*
-	 * A dense (ollama) index whose query cannot be embedded falls back
-	 * to builtin vectors of every entry, made on first need.
-	 */
-	pthread_mutex_t		 fb_lock;
-	struct fallback		*fb;
-	int			 fb_dim;	/* embedder.dim */
-	int			 dim;
-	int			 dense_only;	/* cosine for every entry */
-	const float		*vec;		/* nbase * dim, raw (not centred) */
-	const float		*mean;		/* dim */
-	const struct doc	*docs;
-	const struct skill	**dsk;		/* [ndocs] the entry of each doc */
-	uint32_t		 ndocs;
-	size_t			 total;		/* searchable */
-	/* built: the arrays above; loaded: NULL, they point into map */
-	float			*own_vec, *own_mean;
-	struct doc		*own_docs;
-	void			*map;		/* the mapped cache */
-	size_t			 maplen;
-
-	/* Collection statistics: of this index, or recomputed (incremental). */
-	uint32_t		 nlive;		/* docs not dead */
-	int			 derived;	/* scores use the fields below */
-	double			 avg_bm[F_N], avg_gram, avg_pfx;
-	double			*vsum;		/* [dim] sum of live raw vectors */
-
-	/* incremental */
-	struct search_index	*base;		/* shared, a reference held */
-	struct search_index	*over;		/* the docs added since */
-	struct skill_set	 oset;		/* over's entries (borrowed) */
-	uint32_t		 nbase;		/* docs below are base's */
-	const float		*ovec;		/* over's vectors */
-	unsigned		 refs;		/* other holders of a base */
-	char			**bkeys;	/* base: "path", doc; sorted */
-	size_t			 nbkeys;
-	uint64_t		 lsum[F_N + 2];	/* base: field length sums */
-	int			 have_lsum;
-};
 
 /* The bm25 index of part p (0: own or base, 1: overlay), or NULL. */
 static const struct bm25 *
@@ -172,15 +100,6 @@ static uint32_t
 part_off(const struct search_index *x, int p)
 {
 	return p == 0 ? 0 : x->nbase;
-}
-
-/* The raw vector of doc d. */
-static const float *
-vec_of(const struct search_index *x, uint32_t d)
-{
-	if (d < x->nbase)
-		return x->vec + (size_t)d * x->dim;
-	return x->ovec + (size_t)(d - x->nbase) * x->dim;
 }
 
 /*
@@ -467,8 +386,6 @@ center_vec(const struct search_index *x, float *v)
 	center_with(x, x->mean, x->dim, v);
 }
 
-static void	base_keys(struct search_index *);
-
 /*
  * The mean of n vectors whose sum is sum (dim values), scaled down for
  * small sets (no reliable background: centre less), into mean.
@@ -483,16 +400,15 @@ damped_mean(const double *sum, uint32_t n, int dim, float *mean)
 		    ((double)n / (n + 20.0)));
 }
 
-/* The mean of the live raw vectors, from vsum. */
-static void
-set_mean(struct search_index *x)
+void
+search_set_mean(struct search_index *x)
 {
 	damped_mean(x->vsum, x->nlive, x->dim, x->own_mean);
 }
 
 /*
  * Sets mean (dim floats) to the damped mean of the live docs' raw vectors
- * vec (ndocs * dim), as set_mean() does; the vectors stay raw
+ * vec (ndocs * dim), as search_set_mean() does; the vectors stay raw
  * (cosine_of() centres them).
  */
 static void
@@ -511,8 +427,8 @@ raw_mean(const struct search_index *x, const float *vec, float *mean, int dim)
 	free(sum);
 }
 
-static int
-path_cmp(const void *a, const void *b)
+int
+search_path_cmp(const void *a, const void *b)
 {
 	const char *const *pa = a, *const *pb = b;
 
@@ -538,7 +454,7 @@ link_winners(struct search_index *x)
 			nk++;
 		}
 	}
-	qsort(keys, nk, 2 * sizeof(*keys), path_cmp);
+	qsort(keys, nk, 2 * sizeof(*keys), search_path_cmp);
 	for (i = 0; i < x->ndocs; i++) {
 		const struct skill *s = x->dsk[i];
 
@@ -546,20 +462,16 @@ link_winners(struct search_index *x)
 		if (!x->docs[i].shadowed)
 			continue;
 		hit = bsearch(&s->shadowed_by, keys, nk, 2 * sizeof(*keys),
-		    path_cmp);
+		    search_path_cmp);
 		if (hit != NULL)
 			x->own_docs[i].winner = (int32_t)(uintptr_t)hit[1];
 	}
 	free(keys);
 }
 
-/*
- * The configured embedder, or the builtin one when an ollama backend
- * cannot be reached (the reason goes to x->emb_note). A bad value in the
- * configuration stays an error.
- */
-static int
-open_embedder(struct search_index *x, const struct config *cfg, char **cause)
+int
+search_open_embedder(struct search_index *x, const struct config *cfg,
+    char **cause)
 {
 	int	 rv;
 
@@ -635,7 +547,7 @@ search_index_build_params(const struct skill_set *set,
 		search_params_default(&x->p);
 	x->miss_threshold = cfg != NULL ? cfg->miss_threshold : 0.4;
 	x->project_boost = cfg != NULL ? cfg->project_boost : 0.0;
-	if ((rv = open_embedder(x, cfg, cause)) != SR_OK) {
+	if ((rv = search_open_embedder(x, cfg, cause)) != SR_OK) {
 		free(x->emb_note);
 		free(x);
 		return rv;
@@ -702,12 +614,12 @@ search_index_build_params(const struct skill_set *set,
 		return rv;
 	}
 	x->nbase = x->nlive = x->ndocs;
-	base_keys(x);		/* for later updates, while the entries live */
+	search_update_base_keys(x);	/* for later updates, while the entries live */
 	x->vsum = xcalloc((size_t)x->dim, sizeof(*x->vsum));
 	for (d = 0; d < x->ndocs; d++)
 		for (j = 0; j < (size_t)x->dim; j++)
 			x->vsum[j] += x->vec[(size_t)d * x->dim + j];
-	set_mean(x);
+	search_set_mean(x);
 	*out = x;
 	return SR_OK;
 }
@@ -1669,524 +1581,5 @@ search_run(const struct search_index *x, const struct search_opts *o,
 		return rv;
 	}
 	res->miss = res->n == 0 || res->v[0].score < x->miss_threshold;
-	return SR_OK;
-}
-
-/* ---- cache file ------------------------------------------------------- */
-
-#define CACHE_MAGIC	"srsearch"
-#define CACHE_VERSION	3	/* 2: flat arrays, used in place; 3: raw vectors, tf */
-#define CACHE_MAX	((uint64_t)1 << 34)	/* a sanity cap */
-
-/*
- * The cache key hashes every indexed text at each load, so it goes a
- * word at a time (multiply and fold); the length ends each field.
- */
-static uint64_t
-key_mix(uint64_t h, uint64_t w)
-{
-	h ^= w;
-	h *= 0x9e3779b97f4a7c15ULL;
-	return h ^ (h >> 29);
-}
-
-static void
-key_bytes(uint64_t *h, const void *p, size_t n)
-{
-	const unsigned char	*c = p;
-	uint64_t		 w;
-	size_t			 i;
-
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&w, c + i, 8);
-		*h = key_mix(*h, w);
-	}
-	w = 0;
-	if (n > i)
-		memcpy(&w, c + i, n - i);
-	*h = key_mix(*h, w ^ ((uint64_t)n << 56));
-}
-
-static void
-key_str(uint64_t *h, const char *s)
-{
-	key_bytes(h, s, s != NULL ? strlen(s) + 1 : 0);
-	*h = key_mix(*h, 0xff);
-}
-
-/*
- * What the index depends on: the format, the parameters, the embedder and
- * every indexed field of every entry, in set order.
- */
-static uint64_t
-cache_key(const struct skill_set *set, const struct search_params *p,
-    const struct embedder *e)
-{
-	uint64_t	 h = 0xcbf29ce484222325ULL;
-	size_t		 i, j;
-	int		 v[4];
-
-	v[0] = CACHE_VERSION;
-	v[1] = (int)sizeof(struct doc);
-	v[2] = (int)sizeof(struct bm25_posting);
-	v[3] = e->dim;
-	key_bytes(&h, v, sizeof(v));
-	v[0] = BM25_CACHE_FORMAT;
-	key_bytes(&h, v, sizeof(v[0]));
-	key_bytes(&h, &p->k1, sizeof(p->k1));
-	key_bytes(&h, p->w_field, sizeof(p->w_field));
-	key_bytes(&h, p->b_field, sizeof(p->b_field));
-	key_bytes(&h, &p->gram_k1, sizeof(p->gram_k1));
-	key_bytes(&h, &p->gram_b, sizeof(p->gram_b));
-	key_bytes(&h, &p->center, sizeof(p->center));
-	v[0] = p->w_pfx > 0;
-	key_bytes(&h, v, sizeof(v[0]));
-	key_str(&h, e->name);
-	for (i = 0; i < set->n; i++) {
-		const struct skill *s = set->v[i];
-
-		v[0] = (int)s->kind;
-		v[1] = s->disable_model_invocation;
-		v[2] = s->is_project;
-		v[3] = s->shadowed_by != NULL;
-		key_bytes(&h, v, sizeof(v));
-		key_str(&h, s->name);
-		key_str(&h, s->path);
-		key_str(&h, s->shadowed_by);
-		key_str(&h, s->description);
-		key_str(&h, s->when_to_use);
-		for (j = 0; j < s->tags.n; j++)
-			key_str(&h, s->tags.v[j]);
-	}
-	return h;
-}
-
-/* Appends n bytes and zeros up to a multiple of 8 (the arrays stay aligned). */
-static void
-put_padded(struct buf *b, const void *p, size_t n)
-{
-	static const char	 zero[8];
-
-	if (n > 0)
-		buf_add(b, p, n);
-	if (n % 8 != 0)
-		buf_add(b, zero, 8 - n % 8);
-}
-
-/* Borrows n bytes at r->off and skips them and their padding, or NULL. */
-static const void *
-take_padded(struct bm25_reader *r, size_t n)
-{
-	const void	*p = r->p + r->off;
-
-	if (n > r->len - r->off || ((n + 7) & ~(size_t)7) > r->len - r->off)
-		return NULL;
-	r->off += (n + 7) & ~(size_t)7;
-	return p;
-}
-
-/*
- * Maps path read-only; the pages come from the page cache when first
- * touched (a search touches few), so a load copies nothing. Writers
- * replace the file by rename (search_index_save()), never in place, so
- * the mapped inode stays whole. Returns 0, or -1 when there is no usable
- * file.
- */
-static int
-map_file(const char *path, void **map, size_t *len)
-{
-	struct stat	 sb;
-	void		*p;
-	int		 fd;
-
-	*map = NULL;
-	*len = 0;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode) || sb.st_size <= 0 ||
-	    (uint64_t)sb.st_size > CACHE_MAX ||
-	    (uint64_t)sb.st_size > SIZE_MAX) {
-		close(fd);
-		return -1;
-	}
-	p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED)
-		return -1;
-	*map = p;
-	*len = (size_t)sb.st_size;
-	return 0;
-}
-
-int
-search_index_save(const struct search_index *x, const char *path,
-    char **cause)
-{
-	struct buf	 b;
-	char		*tmp = NULL;
-	FILE		*fp = NULL;
-	uint64_t	 v[4];
-	int		 rv = SR_IO;
-
-	*cause = NULL;
-	if (x->base != NULL) {
-		xasprintf(cause, "%s: an incremental index is not saved "
-		    "(build one)", path);
-		return SR_USAGE;
-	}
-	buf_init(&b, 0);
-	buf_add(&b, CACHE_MAGIC, 8);
-	v[0] = cache_key(x->set, &x->p, x->emb);
-	v[1] = x->ndocs;
-	v[2] = (uint64_t)x->dim;
-	v[3] = x->total;
-	buf_add(&b, v, sizeof(v));
-	put_padded(&b, x->docs, (size_t)x->ndocs * sizeof(*x->docs));
-	put_padded(&b, x->mean, (size_t)x->dim * sizeof(float));
-	put_padded(&b, x->vec, (size_t)x->ndocs * x->dim * sizeof(float));
-	if (bm25_write(x->bm, &b) != 0 || bm25_write(x->gram, &b) != 0 ||
-	    (x->pfx != NULL && bm25_write(x->pfx, &b) != 0)) {
-		xasprintf(cause, "%s: the index is not finished", path);
-		goto out;
-	}
-	xasprintf(&tmp, "%s.%ld.tmp", path, (long)getpid());
-	if ((fp = fopen(tmp, "wb")) == NULL ||
-	    fwrite(b.p, 1, b.len, fp) != b.len || fclose(fp) != 0) {
-		if (fp == NULL)
-			xasprintf(cause, "%s: cannot write", tmp);
-		else
-			xasprintf(cause, "%s: write failed", tmp);
-		fp = NULL;
-		remove(tmp);
-		goto out;
-	}
-	fp = NULL;
-	if (rename(tmp, path) != 0) {
-		xasprintf(cause, "%s: cannot rename to %s", tmp, path);
-		remove(tmp);
-		goto out;
-	}
-	rv = SR_OK;
-out:
-	free(tmp);
-	buf_done(&b);
-	return rv;
-}
-
-int
-search_index_load(const struct skill_set *set, const struct config *cfg,
-    const char *path, struct search_index **out, char **cause)
-{
-	struct search_index	*x = NULL;
-	struct bm25_reader	 r;
-	void			*map;
-	size_t			 len;
-	uint64_t		 v[4];
-	uint32_t		 d;
-	int			 rv;
-
-	*out = NULL;
-	*cause = NULL;
-	if (map_file(path, &map, &len) != 0) {
-		xasprintf(cause, "%s: no search cache", path);
-		return SR_NOTFOUND;
-	}
-	x = xcalloc(1, sizeof(*x));
-	x->set = set;
-	x->map = map;
-	x->maplen = len;
-	search_params_default(&x->p);
-	x->miss_threshold = cfg != NULL ? cfg->miss_threshold : 0.4;
-	x->project_boost = cfg != NULL ? cfg->project_boost : 0.0;
-	if ((rv = open_embedder(x, cfg, cause)) != SR_OK) {
-		search_index_free(x);
-		return rv;
-	}
-	r.p = map;
-	r.len = len;
-	r.off = 8 + sizeof(v);
-	if (len < r.off || memcmp(map, CACHE_MAGIC, 8) != 0)
-		goto stale;
-	memcpy(v, r.p + 8, sizeof(v));
-	if (v[0] != cache_key(set, &x->p, x->emb) || v[1] > set->n ||
-	    v[2] != (uint64_t)x->dim || v[3] > v[1])
-		goto stale;
-	x->ndocs = (uint32_t)v[1];
-	x->total = v[3];
-	if ((x->docs = take_padded(&r, (size_t)x->ndocs *
-	    sizeof(*x->docs))) == NULL ||
-	    (x->mean = take_padded(&r, (size_t)x->dim *
-	    sizeof(float))) == NULL ||
-	    (x->vec = take_padded(&r, (size_t)x->ndocs * x->dim *
-	    sizeof(float))) == NULL)
-		goto stale;
-	for (d = 0; d < x->ndocs; d++)
-		if (x->docs[d].skill >= set->n || (x->docs[d].winner >= 0 &&
-		    (uint32_t)x->docs[d].winner >= x->ndocs) || x->docs[d].dead)
-			goto stale;
-	x->dsk = xreallocarray(NULL, x->ndocs ? x->ndocs : 1, sizeof(*x->dsk));
-	for (d = 0; d < x->ndocs; d++)
-		x->dsk[d] = set->v[x->docs[d].skill];
-	x->nbase = x->nlive = x->ndocs;
-	if ((x->bm = bm25_read(&r)) == NULL ||
-	    (x->gram = bm25_read(&r)) == NULL ||
-	    bm25_ndocs(x->bm) != x->ndocs || bm25_ndocs(x->gram) != x->ndocs)
-		goto stale;
-	if (x->p.w_pfx > 0 && ((x->pfx = bm25_read(&r)) == NULL ||
-	    bm25_ndocs(x->pfx) != x->ndocs))
-		goto stale;
-	*out = x;
-	return SR_OK;
-stale:
-	search_index_free(x);
-	xasprintf(cause, "%s: stale or damaged search cache", path);
-	return SR_NOTFOUND;
-}
-
-/* ---- incremental update ---------------------------------------------- */
-
-static int
-ptr_cmp(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t)*(const void *const *)a;
-	uintptr_t y = (uintptr_t)*(const void *const *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int
-in_ptrs(const struct skill *const *v, size_t n, const struct skill *s)
-{
-	return n > 0 && bsearch(&s, v, n, sizeof(*v), ptr_cmp) != NULL;
-}
-
-/*
- * The base's winners by path, copied: once the snapshot the base was
- * built for is gone, its entries may be too. Built on the first update,
- * while they are all alive.
- */
-static void
-base_keys(struct search_index *b)
-{
-	uint32_t	 d;
-
-	if (b->bkeys != NULL)
-		return;
-	b->bkeys = xreallocarray(NULL, b->ndocs + 1, 2 * sizeof(*b->bkeys));
-	for (d = 0; d < b->ndocs; d++) {
-		if (b->docs[d].shadowed || b->dsk[d]->path == NULL)
-			continue;
-		b->bkeys[2 * b->nbkeys] = xstrdup(b->dsk[d]->path);
-		b->bkeys[2 * b->nbkeys + 1] = (char *)(uintptr_t)d;
-		b->nbkeys++;
-	}
-	if (b->nbkeys > 1)
-		qsort(b->bkeys, b->nbkeys, 2 * sizeof(*b->bkeys), path_cmp);
-}
-
-/* The live, unshadowed doc at path: the overlay's first, then the base's. */
-static int32_t
-find_winner(const struct search_index *x, const char *path)
-{
-	char		**hit;
-	uint32_t	  d;
-
-	if (path == NULL)
-		return -1;
-	for (d = x->nbase; d < x->ndocs; d++)
-		if (!x->docs[d].shadowed && strcmp(x->dsk[d]->path, path) == 0)
-			return (int32_t)d;
-	hit = x->base->nbkeys == 0 ? NULL : bsearch(&path, x->base->bkeys,
-	    x->base->nbkeys, 2 * sizeof(*x->base->bkeys), path_cmp);
-	if (hit == NULL)
-		return -1;
-	d = (uint32_t)(uintptr_t)hit[1];
-	return x->docs[d].shadowed ? -1 : (int32_t)d;
-}
-
-static void
-vec_add(double *sum, const float *v, int dim, double sign)
-{
-	int	 i;
-
-	for (i = 0; i < dim; i++)
-		sum[i] += sign * v[i];
-}
-
-size_t
-search_index_pending(const struct search_index *x)
-{
-	uint32_t	 d, dead = 0;
-
-	if (x->base == NULL)
-		return 0;
-	for (d = 0; d < x->nbase; d++)
-		dead += x->docs[d].dead;
-	return (size_t)(x->ndocs - x->nbase) + dead;
-}
-
-int
-search_index_update(const struct search_index *old,
-    const struct skill_set *set, const struct skill *const *gone,
-    size_t ngone, const struct skill *const *added, size_t nadded,
-    const struct config *cfg, struct search_index **out, char **cause)
-{
-	struct search_index	*x, *base;
-	const struct skill	**gs;
-	struct doc		*docs;
-	uint64_t		 sum[F_N + 2];
-	uint32_t		 d, k;
-	size_t			 i;
-	int			 f, rv;
-
-	*out = NULL;
-	*cause = NULL;
-	base = old->base != NULL ? old->base : (struct search_index *)old;
-	x = xcalloc(1, sizeof(*x));
-	x->set = set;
-	x->p = old->p;
-	x->miss_threshold = old->miss_threshold;
-	x->project_boost = old->project_boost;
-	if ((rv = open_embedder(x, cfg, cause)) != SR_OK ||
-	    x->dim != old->dim || x->dense_only != old->dense_only ||
-	    strcmp(x->emb->name, old->emb->name) != 0) {
-		/* Another vector space than old's: only a build will do. */
-		embed_free(x->emb);
-		free(x->emb_note);
-		pthread_mutex_destroy(&x->fb_lock);
-		free(x);
-		if (rv == SR_OK)
-			*cause = xstrdup("the embedder changed: build the index");
-		return rv != SR_OK ? rv : SR_USAGE;
-	}
-	if (old->base == NULL)
-		base_keys(base);	/* a loaded index: on its first update */
-	__atomic_add_fetch(&base->refs, 1, __ATOMIC_RELAXED);
-	x->base = base;
-	x->derived = 1;
-	x->bm = base->bm;
-	x->gram = base->gram;
-	x->pfx = base->pfx;
-	x->vec = base->vec;
-	x->nbase = base->ndocs;
-
-	gs = xreallocarray(NULL, ngone + 1, sizeof(*gs));
-	if (ngone > 0)
-		memcpy(gs, gone, ngone * sizeof(*gs));
-	if (ngone > 1)
-		qsort(gs, ngone, sizeof(*gs), ptr_cmp);
-	/* The overlay: the old one's docs still there, and the new ones. */
-	skill_set_init(&x->oset);
-	for (d = old->nbase; d < old->ndocs; d++)
-		if (!in_ptrs(gs, ngone, old->dsk[d]))
-			skill_set_add(&x->oset, (struct skill *)old->dsk[d]);
-	for (i = 0; i < nadded; i++)
-		if (!added[i]->disable_model_invocation)
-			skill_set_add(&x->oset, (struct skill *)added[i]);
-	if (x->oset.n > 0 && (rv = search_index_build_params(&x->oset, cfg,
-	    &x->p, &x->over, cause)) != SR_OK) {
-		free(gs);
-		search_index_free(x);
-		return rv;
-	}
-	if (x->over != NULL && (x->over->dim != x->dim ||
-	    strcmp(x->over->emb->name, x->emb->name) != 0)) {
-		/* The overlay fell back to another embedder. */
-		free(gs);
-		search_index_free(x);
-		*cause = xstrdup("the overlay's embedder differs: build the index");
-		return SR_USAGE;
-	}
-	x->ovec = x->over != NULL ? x->over->vec : NULL;
-	x->ndocs = x->nbase + (x->over != NULL ? x->over->ndocs : 0);
-	x->docs = docs = xcalloc(x->ndocs ? x->ndocs : 1, sizeof(*docs));
-	x->own_docs = docs;
-	x->dsk = xreallocarray(NULL, x->ndocs ? x->ndocs : 1, sizeof(*x->dsk));
-
-	/* The sum of the live vectors: the old one, moved by what changed. */
-	x->vsum = xcalloc((size_t)x->dim, sizeof(*x->vsum));
-	if (old->vsum != NULL)
-		memcpy(x->vsum, old->vsum, (size_t)x->dim * sizeof(*x->vsum));
-	else
-		for (d = 0; d < old->ndocs; d++)
-			if (!old->docs[d].dead)
-				vec_add(x->vsum, vec_of(old, d), x->dim, 1);
-	for (d = old->nbase; d < old->ndocs; d++)
-		vec_add(x->vsum, vec_of(old, d), x->dim, -1);
-	for (d = 0; d < x->nbase; d++) {
-		docs[d] = old->docs[d];
-		x->dsk[d] = old->dsk[d];
-		if (!docs[d].dead && in_ptrs(gs, ngone, x->dsk[d])) {
-			docs[d].dead = docs[d].shadowed = 1;
-			docs[d].winner = -1;
-			vec_add(x->vsum, vec_of(old, d), x->dim, -1);
-		}
-	}
-	free(gs);
-	for (k = 0; x->over != NULL && k < x->over->ndocs; k++) {
-		docs[x->nbase + k] = x->over->docs[k];
-		docs[x->nbase + k].winner = -1;
-		x->dsk[x->nbase + k] = x->over->dsk[k];
-		vec_add(x->vsum, x->over->vec + (size_t)k * x->dim, x->dim, 1);
-	}
-
-	/* Collection statistics over the live docs: the base's less the dead. */
-	if (!base->have_lsum) {
-		for (f = 0; f < F_N; f++)
-			base->lsum[f] = bm25_len_sum(base->bm, f);
-		base->lsum[F_N] = bm25_len_sum(base->gram, 0);
-		base->lsum[F_N + 1] = base->pfx != NULL ?
-		    bm25_len_sum(base->pfx, 0) : 0;
-		base->have_lsum = 1;
-	}
-	memcpy(sum, base->lsum, sizeof(sum));
-	x->nlive = x->nbase;
-	for (d = 0; d < x->nbase; d++) {
-		if (!docs[d].dead)
-			continue;
-		x->nlive--;
-		for (f = 0; f < F_N; f++)
-			sum[f] -= bm25_len(base->bm, d, f);
-		sum[F_N] -= bm25_len(base->gram, d, 0);
-		if (base->pfx != NULL)
-			sum[F_N + 1] -= bm25_len(base->pfx, d, 0);
-	}
-	if (x->over != NULL) {
-		x->nlive += x->over->ndocs;
-		for (f = 0; f < F_N; f++)
-			sum[f] += bm25_len_sum(x->over->bm, f);
-		sum[F_N] += bm25_len_sum(x->over->gram, 0);
-		if (x->over->pfx != NULL)
-			sum[F_N + 1] += bm25_len_sum(x->over->pfx, 0);
-	}
-	for (f = 0; f < F_N + 2; f++) {
-		double a = x->nlive ? (double)sum[f] / x->nlive : 0;
-
-		if (a <= 0)
-			a = 1;	/* as bm25_finish() */
-		if (f < F_N)
-			x->avg_bm[f] = a;
-		else if (f == F_N)
-			x->avg_gram = a;
-		else
-			x->avg_pfx = a;
-	}
-	x->mean = x->own_mean = xcalloc((size_t)x->dim, sizeof(float));
-	set_mean(x);
-
-	/* Winners: kept while alive, else found again by path. */
-	for (d = 0; d < x->ndocs; d++) {
-		int32_t w = docs[d].winner;
-
-		if (!docs[d].shadowed || docs[d].dead)
-			continue;
-		if (d >= x->nbase || w < 0 || (uint32_t)w >= x->nbase ||
-		    docs[w].dead)
-			docs[d].winner = find_winner(x, x->dsk[d]->shadowed_by);
-	}
-	for (d = 0; d < x->ndocs; d++)
-		if (!docs[d].shadowed)
-			x->total++;
-	*out = x;
 	return SR_OK;
 }

@@ -123,41 +123,11 @@ int	 search_index_build_params(const struct skill_set *set,
 	    struct search_index **out, char **cause);
 
 /*
- * An incremental update: the index over set, which is old's set minus
- * gone[] plus added[] (entries, by pointer; entries shared with old's set
- * must be unchanged). The result shares old's postings and vectors (its
- * base) and adds an overlay index over the added docs; removed docs are
- * tombstoned. Scores use statistics recomputed over the live docs (idf,
- * average field lengths, the mean vector): they equal those of
- * search_index_build() over set, up to the last bits of the mean vector's
- * double sums (~1e-12), and ties rank by path either way. Each update
- * costs about the overlay's size, so callers build afresh (compact) when
- * search_index_pending() (overlay plus tombstoned docs) grows. old stays
- * valid; calls on indexes sharing a base must not run concurrently (one
- * writer), searches may. An incremental index is never saved.
+ * The cache file and incremental updates are search_cache.c and
+ * search_update.c; their declarations are part of this API, so callers
+ * get them here.
  */
-int	 search_index_update(const struct search_index *old,
-	    const struct skill_set *set, const struct skill *const *gone,
-	    size_t ngone, const struct skill *const *added, size_t nadded,
-	    const struct config *, struct search_index **out, char **cause);
-size_t	 search_index_pending(const struct search_index *);
-
-/*
- * A cache of the built index, so a short-lived process (the CLI) need not
- * rebuild it. search_index_save() writes the index to path (via path.tmp
- * and rename); returns 0 or SR_IO with *cause. search_index_load() reads
- * one back for exactly this set (same entries, texts and order), config
- * (embedder, dim) and the default parameters; a missing, stale or damaged
- * file is SR_NOTFOUND with *cause, and the caller builds (and saves)
- * instead. The layout is this build's in-memory one: the key includes
- * the format version and struct sizes. The loaded index maps the file
- * read-only and uses its arrays in place (bounds are checked on load and
- * on use), so a load copies nothing; the mapping lives until
- * search_index_free(). Like search_index_build(), it borrows set.
- */
-int	 search_index_save(const struct search_index *, const char *path,
-	    char **cause);
-int	 search_index_load(const struct skill_set *set, const struct config *,
-	    const char *path, struct search_index **out, char **cause);
+#include "search_cache.h"
+#include "search_update.h"
 
 #endif

@@ -143,6 +143,36 @@ kind_from_name(const char *s)
 	return -1;
 }
 
+/* The precedence class of an entry: higher wins. */
+static int
+precedence_rank(const struct skill *s)
+{
+	if (s->trust == TIER_TRUSTED)
+		return 5;
+	if (s->is_project)
+		return 4;
+	if (s->trust == TIER_USER)
+		return 3;
+	if (s->trust == TIER_VERIFIED)
+		return 2;
+	return 1;
+}
+
+int
+skill_cmp_precedence(const struct skill *a, const struct skill *b)
+{
+	int	 c;
+
+	if ((c = strcmp(a->uid, b->uid)) != 0)
+		return c;
+	if ((c = precedence_rank(b) - precedence_rank(a)) != 0)
+		return c > 0 ? 1 : -1;
+	if (a->mtime_ns != b->mtime_ns)
+		return a->mtime_ns > b->mtime_ns ? -1 : 1;
+	c = strcmp(a->path, b->path);
+	return c > 0 ? 1 : c < 0 ? -1 : 0;
+}
+
 const char *
 tier_name(enum trust_tier t)
 {

@@ -83,6 +83,19 @@ const char	*tier_name(enum trust_tier);	/* "TRUSTED" ... */
 /* Case-insensitive; returns the tier or -1. */
 int		 tier_from_name(const char *);
 
+/*
+ * Duplicate precedence, the order every set of entries is kept in: by
+ * uid, then the winner of entries sharing a uid first. The winner is the
+ * explicitly trusted entry, else the current project's, then user, then
+ * verified, then the rest; then the newest mtime; then the path that
+ * sorts first. Returns < 0 when a sorts before b (a wins over a
+ * duplicate b), > 0 after, 0 for the same uid, rank, mtime and path. It
+ * lives with the entry it reads so the indexer, the store and the engine
+ * order sets the same way without depending on each other.
+ */
+int		 skill_cmp_precedence(const struct skill *a,
+		    const struct skill *b);
+
 /* FNV-1a 64 of data, written as 16 hex digits plus NUL into out. */
 void		 skill_hash(const void *data, size_t len, char out[17]);
 

@@ -13,7 +13,6 @@
 
 #include "buf.h"
 #include "config.h"
-#include "indexer.h"
 #include "status.h"
 #include "store.h"
 #include "store_backend.h"
@@ -132,6 +131,29 @@ int
 store_load(struct store *st, struct skill_set *set, char **cause)
 {
 	return st->ops->load(st, set, cause);
+}
+
+int
+store_count(struct store *st, struct store_counts *out, char **cause)
+{
+	memset(out, 0, sizeof *out);
+	return st->ops->count(st, out, cause);
+}
+
+void
+store_counts_add(struct store_counts *c, const char *trust,
+    const char *winner, const char *user_only, const char *n)
+{
+	size_t	 k = n != NULL ? strtoull(n, NULL, 10) : 0;
+	int	 t = trust != NULL ? tier_from_name(trust) : -1;
+
+	c->entries += k;
+	if (winner == NULL || strcmp(winner, "1") != 0)
+		return;
+	c->winners += k;
+	if (user_only != NULL && strcmp(user_only, "1") == 0)
+		c->user_only += k;
+	c->tiers[t >= 0 ? t : TIER_UNTRUSTED] += k;
 }
 
 int
@@ -605,7 +627,7 @@ store_row_skill(const char *const *v)
 static int
 cmp_order(const void *a, const void *b)
 {
-	return indexer_cmp_entry(*(struct skill *const *)a,
+	return skill_cmp_precedence(*(struct skill *const *)a,
 	    *(struct skill *const *)b);
 }
 
@@ -615,7 +637,7 @@ store_order(struct skill_set *set)
 	size_t	 i;
 
 	for (i = 1; i < set->n; i++)
-		if (indexer_cmp_entry(set->v[i - 1], set->v[i]) > 0)
+		if (skill_cmp_precedence(set->v[i - 1], set->v[i]) > 0)
 			break;
 	if (i < set->n)		/* not already in order */
 		qsort(set->v, set->n, sizeof *set->v, cmp_order);

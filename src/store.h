@@ -94,6 +94,23 @@ int	 store_load_rejects(struct store *, struct store_rejects *, char **cause);
 /* Sorts set by uid, then duplicate precedence (the order of store_load). */
 void	 store_order(struct skill_set *);
 
+/* The index at a glance: what the dashboard shows without loading it. */
+struct store_counts {
+	size_t	 entries;	/* every stored entry, shadowed ones included */
+	size_t	 winners;	/* entries no duplicate shadows */
+	size_t	 user_only;	/* winners with disable-model-invocation */
+	size_t	 tiers[4];	/* winners per enum trust_tier */
+};
+
+/*
+ * Fills *out with the counts of the stored entries, computed by the
+ * database in one query (GROUP BY) so a caller that only needs the
+ * numbers does not load every entry; an unknown trust counts as
+ * UNTRUSTED, as store_load() reads it. Returns 0, or SR_IO with *cause
+ * (the caller frees it); *out is zeroed first either way.
+ */
+int	 store_count(struct store *, struct store_counts *out, char **cause);
+
 /*
  * Replaces the whole content in one transaction, and sets meta.digest:
  * only entries that differ are written (with a new version), vanished

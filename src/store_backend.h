@@ -37,6 +37,14 @@
 	" frontmatter = excluded.frontmatter, version = excluded.version," \
 	" rowhash = excluded.rowhash"
 #define STORE_NCOLS	26
+/*
+ * store_count(): one row per (trust, winner, user-only) with its count,
+ * integers 0/1 rather than booleans so both backends read them alike.
+ */
+#define STORE_COUNTS_SQL \
+	"SELECT trust, CASE WHEN shadowed_by IS NULL THEN 1 ELSE 0 END," \
+	" CASE WHEN disable_model_invocation <> 0 THEN 1 ELSE 0 END," \
+	" count(*) FROM entries GROUP BY 1, 2, 3"
 #define STORE_COL_PATH	3
 
 /*
@@ -122,6 +130,8 @@ struct store_ops {
 	void	(*close)(struct store *);
 	int	(*load)(struct store *, struct skill_set *, char **);
 	int	(*load_rejects)(struct store *, struct store_rejects *, char **);
+	/* store_count: each STORE_COUNTS_SQL row to store_counts_add() */
+	int	(*count)(struct store *, struct store_counts *, char **);
 	/*
 	 * A read in one snapshot (store_changes): begin, the entries and
 	 * the tombstoned paths with version > since, end.
@@ -177,5 +187,13 @@ void	 store_olds_done(struct store_olds *);
 void	 store_list_parse(struct strlist *l, const char *text);
 
 int	 store_meta_int(struct store *, const char *key, int64_t *out);
+
+/*
+ * Adds one STORE_COUNTS_SQL row (its text columns: trust, winner 0/1,
+ * user-only 0/1, count) to c, so both backends map a trust name to a
+ * tier the way store_row_skill() does.
+ */
+void	 store_counts_add(struct store_counts *c, const char *trust,
+	    const char *winner, const char *user_only, const char *n);
 
 #endif

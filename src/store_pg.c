@@ -258,6 +258,22 @@ pg_load_rejects(struct store *base, struct store_rejects *r, char **cause)
 }
 
 static int
+pg_count(struct store *base, struct store_counts *c, char **cause)
+{
+	PGresult	*res;
+	int		 i, rv;
+
+	if ((rv = q(PG(base), STORE_COUNTS_SQL, 0, NULL, &res,
+	    "counting entries", cause)) != 0)
+		return rv;
+	for (i = 0; i < PQntuples(res); i++)
+		store_counts_add(c, val(res, i, 0), val(res, i, 1),
+		    val(res, i, 2), val(res, i, 3));
+	PQclear(res);
+	return 0;
+}
+
+static int
 pg_begin_read(struct store *base, char **cause)
 {
 	return q(PG(base), "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", 0,
@@ -552,6 +568,7 @@ static const struct store_ops pg_ops = {
 	.close = pg_close,
 	.load = pg_load,
 	.load_rejects = pg_load_rejects,
+	.count = pg_count,
 	.begin_read = pg_begin_read,
 	.since = pg_since,
 	.tombs = pg_tombs,

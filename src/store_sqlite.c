@@ -294,6 +294,25 @@ sq_load_rejects(struct store *base, struct store_rejects *r, char **cause)
 }
 
 static int
+sq_count(struct store *base, struct store_counts *c, char **cause)
+{
+	struct store_sqlite	*st = SQ(base);
+	sqlite3_stmt		*stmt;
+	int			 rc;
+
+	if (sqlite3_prepare_v2(st->db, STORE_COUNTS_SQL, -1, &stmt,
+	    NULL) != SQLITE_OK)
+		return db_fail(st, "counting entries", cause);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+		store_counts_add(c, col_text(stmt, 0), col_text(stmt, 1),
+		    col_text(stmt, 2), col_text(stmt, 3));
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		return db_fail(st, "counting entries", cause);
+	return 0;
+}
+
+static int
 sq_begin_read(struct store *base, char **cause)
 {
 	return exec(SQ(base), "BEGIN", cause);
@@ -593,6 +612,7 @@ static const struct store_ops sqlite_ops = {
 	.close = sq_close,
 	.load = sq_load,
 	.load_rejects = sq_load_rejects,
+	.count = sq_count,
 	.begin_read = sq_begin_read,
 	.since = sq_since,
 	.tombs = sq_tombs,

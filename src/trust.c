@@ -171,29 +171,3 @@ trust_scope(const struct trust *t, const char *path, const char *root,
 		return xstrdup("user");
 	return xstrdup("other");
 }
-
-static int
-rank(const struct skill *s)
-{
-	if (s->trust == TIER_TRUSTED)
-		return 5;
-	if (s->is_project)
-		return 4;
-	if (s->trust == TIER_USER)
-		return 3;
-	if (s->trust == TIER_VERIFIED)
-		return 2;
-	return 1;
-}
-
-int
-trust_precedes(const struct skill *a, const struct skill *b)
-{
-	int	 ra = rank(a), rb = rank(b);
-
-	if (ra != rb)
-		return ra - rb;
-	if (a->mtime_ns != b->mtime_ns)
-		return a->mtime_ns > b->mtime_ns ? 1 : -1;
-	return strcmp(b->path, a->path);
-}

@@ -1,5 +1,6 @@
 /*
- * Trust tiers, scopes and duplicate precedence (DESIGN §6).
+ * Trust tiers and scopes (DESIGN §6); duplicate precedence, which reads
+ * the tier, is skill_cmp_precedence() (skill.h).
  *
  * A tier is decided on the path as discovered and on its real path; the
  * lower of the two wins, so a symlink cannot launder trust. struct trust
@@ -39,12 +40,5 @@ char		*trust_scope(const struct trust *, const char *path,
 
 /* 1 when path equals prefix or lies below it, component-wise. */
 int		 trust_under(const char *path, const char *prefix);
-
-/*
- * Duplicate precedence: returns > 0 when a beats b. Explicitly trusted >
- * current project > user > verified > the rest, then newest mtime, then
- * the path that sorts first.
- */
-int		 trust_precedes(const struct skill *a, const struct skill *b);
 
 #endif

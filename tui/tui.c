@@ -214,18 +214,18 @@ count_paths(struct tui_model *m)
 	}
 }
 
-/* Reads the index summary: counts per tier of the winning entries. */
+/*
+ * Reads the index summary: counts per tier of the winning entries, which
+ * the store computes without the dashboard loading every entry.
+ */
 static void
 load_index(struct tui_model *m)
 {
 	struct store		*st = NULL;
-	struct skill_set	 set;
-	const struct skill	*s;
+	struct store_counts	 c;
 	char			*cause = NULL;
-	size_t			 i;
 	int			 rv;
 
-	skill_set_init(&set);
 	free(m->index_msg);
 	m->index_msg = NULL;
 	m->n_skills = m->n_entries = m->n_user_only = 0;
@@ -239,29 +239,21 @@ load_index(struct tui_model *m)
 	}
 	rv = store_open(m->opts.index_path, 1, &st, &cause);
 	if (rv == 0)
-		rv = store_load(st, &set, &cause);
+		rv = store_count(st, &c, &cause);
 	m->index_state = rv;
 	if (rv != 0) {
 		m->index_msg = cause;
 		cause = NULL;
 		goto out;
 	}
-	for (i = 0; i < set.n; i++) {
-		s = set.v[i];
-		m->n_entries++;
-		if (s->shadowed_by != NULL)
-			continue;
-		m->n_skills++;
-		if (s->disable_model_invocation)
-			m->n_user_only++;
-		if ((int)s->trust >= 0 && s->trust <= TIER_TRUSTED)
-			m->tiers[s->trust]++;
-	}
+	m->n_entries = c.entries;
+	m->n_skills = c.winners;
+	m->n_user_only = c.user_only;
+	memcpy(m->tiers, c.tiers, sizeof m->tiers);
 out:
 	free(cause);
 	if (st != NULL)
 		store_close(st);
-	skill_set_done(&set);
 }
 
 /*
@@ -331,136 +323,6 @@ model_poll_index(struct tui_model *m)
 		return 0;
 	load_index(m);
 	return 1;
-}
-
-/* ---- panels: the shared parts ---------------------------------------- */
-
-struct panel *
-panel_new(const struct panel_ops *ops, struct tui *t, int id)
-{
-	struct panel	*p;
-
-	p = xcalloc(1, sizeof *p);
-	p->ops = ops;
-	p->tui = t;
-	p->id = id;
-	grid_init(&p->g);
-	grid_init(&p->title);
-	return p;
-}
-
-void
-panel_free(struct panel *p)
-{
-	if (p == NULL)
-		return;
-	if (p->ops->free != NULL)
-		p->ops->free(p);
-	if (p->win != NULL)
-		delwin(p->win);
-	grid_done(&p->g);
-	grid_done(&p->title);
-	free(p->rows);
-	free(p);
-}
-
-void
-panel_place(struct panel *p, int h, int w, int y, int x)
-{
-	p->visible = h >= 0 && w > 0;
-	if (h < 0)
-		h = 0;
-	if (w < 0)
-		w = 0;
-	p->h = h;
-	p->w = w;
-	p->y = y;
-	p->x = x;
-	grid_resize(&p->g, h, w);
-	grid_resize(&p->title, 1, w > 4 ? w - 4 : 0);
-	p->title_w = 0;
-	if (p->tui->curses) {
-		if (p->win != NULL) {
-			delwin(p->win);
-			p->win = NULL;
-		}
-		if (p->visible && h > 0 && w > 0)
-			p->win = newwin(h, w, y, x);
-	}
-	panel_clamp(p, p->n_rows);
-}
-
-void
-panel_clamp(struct panel *p, size_t n)
-{
-	int	 rows = p->h - p->reserve;
-
-	p->n_rows = n;
-	if (n == 0) {
-		p->sel = p->scroll = 0;
-		return;
-	}
-	if (p->sel >= (int)n)
-		p->sel = (int)n - 1;
-	if (p->sel < 0)
-		p->sel = 0;
-	if (rows <= 0)
-		rows = 1;
-	if (p->sel < p->scroll)
-		p->scroll = p->sel;
-	if (p->sel >= p->scroll + rows)
-		p->scroll = p->sel - rows + 1;
-	if (p->scroll > (int)n - rows)
-		p->scroll = (int)n - rows;
-	if (p->scroll < 0)
-		p->scroll = 0;
-}
-
-int
-panel_scroll_key(struct panel *p, int key, size_t n)
-{
-	int	 old = p->sel, page = p->h - p->reserve > 1 ?
-	    p->h - p->reserve - 1 : 1;
-
-	switch (key) {
-	case KEY_UP:
-	case 'k':
-		p->sel--;
-		break;
-	case KEY_DOWN:
-	case 'j':
-		p->sel++;
-		break;
-	case KEY_PPAGE:
-		p->sel -= page;
-		break;
-	case KEY_NPAGE:
-	case ' ':
-		p->sel += page;
-		break;
-	case KEY_HOME:
-	case 'g':
-		p->sel = 0;
-		break;
-	case KEY_END:
-	case 'G':
-		p->sel = n > 0 ? (int)n - 1 : 0;
-		break;
-	default:
-		return 0;
-	}
-	panel_clamp(p, n);
-	return PANEL_HANDLED | (p->sel != old ? PANEL_REDRAW : 0);
-}
-
-void
-panel_message(struct panel *p, int y, const char *msg, int color)
-{
-	char	*s;
-
-	xasprintf(&s, "(%s)", msg);
-	grid_put(&p->g, y, 1, s, p->w - 2, color, 1);
-	free(s);
 }
 
 /* ---- layout and frame ------------------------------------------------ */

@@ -94,7 +94,7 @@ mk(const char *name, const char *path, enum trust_tier trust, int64_t mtime)
 static int
 cmp_entry(const void *a, const void *b)
 {
-	return indexer_cmp_entry(*(struct skill *const *)a,
+	return skill_cmp_precedence(*(struct skill *const *)a,
 	    *(struct skill *const *)b);
 }
 

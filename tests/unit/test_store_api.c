@@ -3,8 +3,9 @@
  * SQLite (a temporary index.db) and, when SR_TEST_DSN is set (by
  * tests/pg/store.sh, which starts a throwaway cluster), on PostgreSQL:
  * the round trip, the diff a replace writes, the change counter, the
- * tombstones and their pruning, a failed write, the replicas table, and
- * on postgres the notification a write sends.
+ * tombstones and their pruning, a failed write, the replicas table, the
+ * counts store_count() returns, and on postgres the notification a write
+ * sends.
  */
 #include "autoconfig.h"
 
@@ -327,6 +328,57 @@ main(void)
 	    (strcmp(rv_v[1].name, "host:1") == 0 && rv_v[1].counter == 7)),
 	    "replicas: the last counter reported");
 	store_replicas_free(rv_v, n);
+
+	/*
+	 * store_count(): the numbers the dashboard shows, by GROUP BY,
+	 * equal to counting a store_load() the way it used to.
+	 */
+	{
+		struct skill_set	 set;
+		struct store_counts	 sc, lc;
+		struct skill		*s;
+		size_t			 i;
+
+		mkset(&set, "ta tb tc td te tf", 1);
+		set.v[0]->trust = TIER_TRUSTED;
+		set.v[1]->disable_model_invocation = 1;
+		set.v[3]->trust = TIER_VERIFIED;
+		set.v[4]->trust = TIER_UNTRUSTED;
+		set.v[4]->disable_model_invocation = 1;
+		for (i = 2; i < 6; i += 3) {	/* tc and tf shadowed by ta */
+			free(set.v[i]->uid);
+			set.v[i]->uid = xstrdup("ta");
+			set.v[i]->shadowed_by = xstrdup(set.v[0]->path);
+		}
+		set.v[5]->disable_model_invocation = 1;
+		ok(store_replace(st, &set, NULL, "c1", &cause) == 0,
+		    "count: a content with tiers, duplicates, user-only");
+		skill_set_done(&set);
+		memset(&sc, 0xff, sizeof sc);
+		rv = store_count(st, &sc, &cause);
+		ok(rv == 0 && sc.entries == 6 &&
+		    sc.winners == 4 && sc.user_only == 2,
+		    "count: entries %zu, winners %zu, user-only %zu", sc.entries,
+		    sc.winners, sc.user_only);
+		ok(sc.tiers[TIER_TRUSTED] == 1 && sc.tiers[TIER_VERIFIED] == 1 &&
+		    sc.tiers[TIER_USER] == 1 && sc.tiers[TIER_UNTRUSTED] == 1,
+		    "count: winners per tier");
+		memset(&lc, 0, sizeof lc);
+		skill_set_init(&set);
+		store_load(st, &set, &cause);
+		for (i = 0; i < set.n; i++) {
+			s = set.v[i];
+			lc.entries++;
+			if (s->shadowed_by != NULL)
+				continue;
+			lc.winners++;
+			lc.user_only += s->disable_model_invocation != 0;
+			lc.tiers[s->trust]++;
+		}
+		skill_set_done(&set);
+		ok(memcmp(&sc, &lc, sizeof sc) == 0,
+		    "count: the same as counting the loaded entries");
+	}
 
 	/* Notifications: postgres wakes a listener; sqlite says it cannot. */
 	if (pg) {

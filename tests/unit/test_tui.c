@@ -5,12 +5,14 @@
  */
 #include "autoconfig.h"
 
+#include <dirent.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "stats.h"
 #include "tap.h"
 #include "telemetry.h"
@@ -430,18 +432,41 @@ test_since_id(void)
 	rmdir(dir);
 }
 
+/* The threads of this process (Linux: /proc/self/task), or -1. */
+static int
+count_threads(void)
+{
+	DIR		*d;
+	struct dirent	*e;
+	int		 n = 0;
+
+	if ((d = opendir("/proc/self/task")) == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+/*
+ * The worker polls every refresh_ms, here a minute: a stop must wake it
+ * rather than wait for the next poll, and join its thread.
+ */
 static void
 test_worker(void)
 {
 	struct tui_opts		 o;
 	struct feed_worker	*w;
 	struct feed_result	 r;
-	int			 i, got = 0;
+	double			 t0;
+	int			 i, got = 0, before, after = -1;
 
 	memset(&o, 0, sizeof o);
 	o.stats_path = "/nonexistent/stats.db";
 	o.telemetry_off = 1;
-	w = feed_worker_start(feed_new(&o, 0.4, 300), 20, RANGE_ALL);
+	before = count_threads();
+	w = feed_worker_start(feed_new(&o, 0.4, 300), 60000, RANGE_ALL);
 	ok(w != NULL, "the worker starts");
 	if (w == NULL)
 		return;
@@ -456,8 +481,16 @@ test_worker(void)
 		feed_result_done(&r);
 	}
 	feed_worker_request(w, RANGE_24H, 1, 0);
+	usleep(50000);		/* the request handled, it sleeps again */
+	t0 = clock_ms();
 	feed_worker_stop(w);
-	ok(1, "the worker stops");
+	ok(clock_ms() - t0 < 1000, "the worker stops at once, not at its next "
+	    "poll a minute away (%.0f ms)", clock_ms() - t0);
+	/* An idle worker is joined; a busy one would exit on its own. */
+	for (i = 0; i < 200 && (after = count_threads()) != before; i++)
+		usleep(10000);
+	ok(before < 0 || after == before, "the worker's thread has exited "
+	    "(threads: %d before, %d after)", before, after);
 }
 
 int
