@@ -660,10 +660,11 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 	struct doctor	 d;
 	cJSON		*o;
 	size_t		 i;
-	int		 ch, json = 0;
+	int		 ch, stop, json = 0;
 
 	memset(&d, 0, sizeof d);
-	while ((ch = getopt_long(argc, argv, "jc:", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt("doctor", argc, argv, "jc:", longopts,
+	    &stop)) != -1) {
 		switch (ch) {
 		case 'j':
 			json = 1;
@@ -675,15 +676,10 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 				    "is not a number of tokens from 1000 to "
 				    "100000000", optarg);
 			break;
-		case 'h':
-			return cmd_help("doctor");
-		default:
-			return cmd_usage("doctor", "unknown option");
 		}
 	}
-	if (optind < argc)
-		return cmd_usage("doctor", "unexpected argument '%s'",
-		    argv[optind]);
+	if (stop != -1 || (stop = cmd_no_args("doctor", argc, argv)) != 0)
+		return stop;
 
 	d.ctx = ctx;
 	d.cfg = ctx->cfg;

@@ -199,14 +199,15 @@ serve_options_parse(int argc, char **argv, struct serve_options *o)
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL,		0,			NULL, 0 }
 	};
-	int	 ch;
+	int	 ch, stop;
 
 	o->transport = "stdio";
 	o->host = o->path = NULL;
 	o->port = -1;
 	o->stateless = o->watch = -1;
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "t:H:p:h", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt("serve", argc, argv, "t:H:p:h", longopts,
+	    &stop)) != -1) {
 		switch (ch) {
 		case 't':
 			o->transport = optarg;
@@ -235,15 +236,10 @@ serve_options_parse(int argc, char **argv, struct serve_options *o)
 		case 'W':
 			o->watch = ch == 'w';
 			break;
-		case 'h':
-			return cmd_help("serve");
-		default:
-			return cmd_usage("serve", "unknown option");
 		}
 	}
-	if (optind < argc)
-		return cmd_usage("serve", "unexpected argument '%s'",
-		    argv[optind]);
+	if (stop != -1 || (stop = cmd_no_args("serve", argc, argv)) != 0)
+		return stop;
 	if (strcmp(o->transport, "stdio") != 0 &&
 	    strcmp(o->transport, "http") != 0)
 		return cmd_usage("serve", "unknown transport '%s' (use stdio "
