@@ -18,6 +18,7 @@
  */
 #include "autoconfig.h"
 #include "bench.h"
+#include "xmalloc.h"
 
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -374,6 +375,7 @@ main(int argc, char **argv)
 	int		 nreq, conns;
 	double		 secs;
 
+	xmalloc_init();
 	if (argc < 2) {
 		fprintf(stderr, "usage: bench_mcp SR [requests] [seconds] "
 		    "[connections]\n");

@@ -19,6 +19,7 @@
 #include "sanitize.h"
 #include "status.h"
 #include "bench.h"
+#include "xmalloc.h"
 
 static const char *plain =
     "## Reviewing a pull request\n\n"
@@ -117,6 +118,7 @@ main(int argc, char **argv)
 	char			 label[32];
 	size_t			 i;
 
+	xmalloc_init();
 	if (iters < 1)
 		iters = 1;
 	memset(&cfg, 0, sizeof cfg);

@@ -182,6 +182,7 @@ main(int argc, char **argv)
 	struct config	*cfg;
 	int		 nq = 300, i, rv = 0;
 
+	xmalloc_init();
 	if (argc > 1 && (nq = atoi(argv[1])) < 1)
 		nq = 300;
 	cfg = config_defaults();

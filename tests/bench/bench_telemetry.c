@@ -172,6 +172,7 @@ main(int argc, char **argv)
 	long long		 fails;
 	size_t			 k;
 
+	xmalloc_init();
 	if (n < 1 || calls < 1 || mkdtemp(dir) == NULL)
 		return 2;
 	if (argc > 3)

@@ -112,6 +112,7 @@ main(int argc, char **argv)
 	long		 calls, burst;
 	int		 i;
 
+	xmalloc_init();
 	if (argc < 3) {
 		fprintf(stderr, "usage: bench_telemetry_pg DSN SQLITE_PATH "
 		    "[calls] [burst]\n");

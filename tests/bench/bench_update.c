@@ -197,6 +197,7 @@ main(int argc, char **argv)
 {
 	int	 edits = argc > 1 ? atoi(argv[1]) : 100, i, rv = 0;
 
+	xmalloc_init();
 	if (edits < 1)
 		edits = 100;
 	if (getenv("GAP") != NULL)

@@ -18,6 +18,7 @@
 
 #include "../../tui/feed.h"
 #include "../bench/bench.h"
+#include "xmalloc.h"
 
 /* Ten events: seven searches (old and new queries), three loads. */
 static int
@@ -90,6 +91,7 @@ main(int argc, char **argv)
 	int			 rounds = argc > 2 ? atoi(argv[2]) : 20, i;
 	int			 n_full = 0, rv = 1;
 
+	xmalloc_init();
 	if (argc < 2 || rounds < 1) {
 		fprintf(stderr, "usage: bench_feed DB [rounds]\n");
 		return 2;

@@ -22,6 +22,7 @@
 #include "sha256.h"
 #include "strlist.h"
 #include "tap.h"
+#include "xmalloc.h"
 
 static struct mcp_server	*srv;
 static struct engine		*eng;
@@ -572,6 +573,7 @@ main(void)
 	char		 dir[] = "/tmp/test_mcp.XXXXXX", *cause = NULL;
 	char		 cmd[64];
 
+	xmalloc_init();
 	test_sha256();
 	test_origin();
 	if (mkdtemp(dir) == NULL)

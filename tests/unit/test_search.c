@@ -174,6 +174,7 @@ main(void)
 	    "review my code", "tomato balcony garden", "helm chart", "x",
 	    "WCAG", "表单", "sql", "regression commit", "pdf" };
 
+	xmalloc_init();
 	fixture_init(&f);
 	cfg = config_defaults();
 	cfg->project_boost = 0.1;
