@@ -1,8 +1,9 @@
 /*
  * The command table and what every cmd_*.c shares. A command receives
  * argv with argv[0] = the command name, parses its own flags with
- * getopt_long (reset optind = 0 first), prints data to stdout and errors to
- * stderr, and returns an enum sr_status as the process exit status.
+ * cmd_getopt() (main.c resets optind = 0 first), prints data to stdout and
+ * errors to stderr, and returns an enum sr_status as the process exit
+ * status.
  * Only main.c and cmd_*.c may print to the terminal or exit.
  */
 #ifndef SR_CMD_H
