@@ -1100,31 +1100,52 @@ new_mode(const char *client, enum client_scope scope)
 	return 0666;
 }
 
+/*
+ * What adding and removing share: finds the client's definition (*dp),
+ * refuses an HTTP server (http) for a client without one, and reads the
+ * client's file for scope into f, naming it in out->path. Returns 0, and
+ * the caller calls cfile_done(f); or a status with *cause filled.
+ */
+static int
+client_open(const char *client, enum client_scope scope, int http,
+    const struct client_def **dp, struct cfile *f, struct client_change *out,
+    char **cause)
+{
+	const struct client_def	*d;
+	char			*path;
+	int			 rv;
+
+	memset(out, 0, sizeof *out);
+	if ((d = *dp = find_def(client)) == NULL) {
+		xasprintf(cause, "unknown client '%s'", client);
+		return SR_USAGE;
+	}
+	if (http && d->url_key == NULL) {
+		xasprintf(cause, "%s", d->no_http);
+		return SR_USAGE;
+	}
+	if ((rv = client_config_path(client, scope, &path, cause)) != 0)
+		return rv;
+	rv = cfile_read(path, new_mode(client, scope), f, cause);
+	out->path = path;
+	if (rv != 0)
+		cfile_done(f);
+	return rv;
+}
+
 int
 client_add(const char *client, enum client_scope scope,
     const struct client_server *srv, struct client_change *out, char **cause)
 {
 	const struct client_def	*d;
 	struct cfile		 f;
-	char			*path;
 	int			 rv;
 
-	memset(out, 0, sizeof *out);
-	if ((d = find_def(client)) == NULL) {
-		xasprintf(cause, "unknown client '%s'", client);
-		return SR_USAGE;
-	}
-	if (srv->url != NULL && d->url_key == NULL) {
-		xasprintf(cause, "%s", d->no_http);
-		return SR_USAGE;
-	}
-	if ((rv = client_config_path(client, scope, &path, cause)) != 0)
+	if ((rv = client_open(client, scope, srv->url != NULL, &d, &f, out,
+	    cause)) != 0)
 		return rv;
-	rv = cfile_read(path, new_mode(client, scope), &f, cause);
-	out->path = path;
-	if (rv == 0)
-		rv = d->fmt == FMT_JSON ? json_add(d, &f, srv, out, cause) :
-		    toml_add(&f, srv, out, cause);
+	rv = d->fmt == FMT_JSON ? json_add(d, &f, srv, out, cause) :
+	    toml_add(&f, srv, out, cause);
 	cfile_done(&f);
 	return rv;
 }
@@ -1135,21 +1156,12 @@ client_remove(const char *client, enum client_scope scope, const char *name,
 {
 	const struct client_def	*d;
 	struct cfile		 f;
-	char			*path;
 	int			 rv;
 
-	memset(out, 0, sizeof *out);
-	if ((d = find_def(client)) == NULL) {
-		xasprintf(cause, "unknown client '%s'", client);
-		return SR_USAGE;
-	}
-	if ((rv = client_config_path(client, scope, &path, cause)) != 0)
+	if ((rv = client_open(client, scope, 0, &d, &f, out, cause)) != 0)
 		return rv;
-	rv = cfile_read(path, new_mode(client, scope), &f, cause);
-	out->path = path;
-	if (rv == 0)
-		rv = d->fmt == FMT_JSON ? json_remove(&f, name, out, cause) :
-		    toml_remove(&f, name, out, cause);
+	rv = d->fmt == FMT_JSON ? json_remove(&f, name, out, cause) :
+	    toml_remove(&f, name, out, cause);
 	cfile_done(&f);
 	return rv;
 }

@@ -1,8 +1,9 @@
 /*
  * The command table and what every cmd_*.c shares. A command receives
  * argv with argv[0] = the command name, parses its own flags with
- * getopt_long (reset optind = 0 first), prints data to stdout and errors to
- * stderr, and returns an enum sr_status as the process exit status.
+ * cmd_getopt() (main.c resets optind = 0 first), prints data to stdout and
+ * errors to stderr, and returns an enum sr_status as the process exit
+ * status.
  * Only main.c and cmd_*.c may print to the terminal or exit.
  */
 #ifndef SR_CMD_H
@@ -61,6 +62,20 @@ int	cmd_usage(const char *name, const char *fmt, ...)
 void	cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints a "--help" text for the command to stdout; returns SR_OK. */
 int	cmd_help(const char *name);
+/*
+ * getopt_long() for a command's flags, handling what every command does
+ * alike. Returns the next option for the command to handle, or -1 when
+ * the flags end; *stop is then -1, or the status the command returns at
+ * once: cmd_help()'s for --help (-h), cmd_usage()'s for an unknown option.
+ */
+struct option;
+int	cmd_getopt(const char *name, int argc, char **argv,
+	    const char *optstring, const struct option *longopts, int *stop);
+/*
+ * For a command that takes no operands, after its flags: returns SR_OK,
+ * or cmd_usage()'s status for the first argument left.
+ */
+int	cmd_no_args(const char *name, int argc, char **argv);
 /*
  * Parses a whole decimal integer in [min, max]. Returns 0, or -1 when s is
  * not a number or out of range.

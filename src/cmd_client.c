@@ -103,9 +103,10 @@ cmd_client(struct cmd_ctx *ctx, int argc, char **argv)
 	const char		*args[3];
 	char			*cause = NULL, *self = NULL, *cfg = NULL;
 	char			 rp[PATH_MAX];
-	int			 c, rv, add;
+	int			 c, stop, rv, add;
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt("client", argc, argv, "", longopts,
+	    &stop)) != -1) {
 		switch (c) {
 		case 's':
 			if (strcmp(optarg, "user") == 0)
@@ -119,12 +120,10 @@ cmd_client(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'u':
 			url = optarg;
 			break;
-		case 'h':
-			return cmd_help("client");
-		default:
-			return cmd_usage("client", "unknown option");
 		}
 	}
+	if (stop != -1)
+		return stop;
 	if (optind >= argc)
 		return cmd_usage("client", "missing action: add or remove");
 	action = argv[optind];

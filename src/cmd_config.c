@@ -119,10 +119,11 @@ cmd_config_init(struct cmd_ctx *ctx, int argc, char **argv)
 		{ NULL,		0,		NULL,	0 }
 	};
 	char	*path, *cause = NULL;
-	int	 ch, force = 0, to_stdout = 0, mdoc = 0, rv;
+	int	 ch, stop, force = 0, to_stdout = 0, mdoc = 0, rv;
 
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "+fh", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt("config-init", argc, argv, "+fh", longopts,
+	    &stop)) != -1) {
 		switch (ch) {
 		case 'f':
 			force = 1;
@@ -133,15 +134,10 @@ cmd_config_init(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'M':
 			mdoc = 1;
 			break;
-		case 'h':
-			return cmd_help("config-init");
-		default:
-			return cmd_usage("config-init", "unknown option");
 		}
 	}
-	if (optind < argc)
-		return cmd_usage("config-init", "unexpected argument '%s'",
-		    argv[optind]);
+	if (stop != -1 || (stop = cmd_no_args("config-init", argc, argv)) != 0)
+		return stop;
 
 	if (mdoc)
 		return flush_stdout(config_write_mdoc(stdout) != 0);

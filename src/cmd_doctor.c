@@ -358,6 +358,296 @@ store_print(const cJSON *o)
 		    cJSON_GetNumberValue(cJSON_GetObjectItem(r, "seen_s")));
 }
 
+/*
+ * What the checks share: the configuration, what the scan found and
+ * index.db holds (the index check fills them, the budget check reads
+ * them), and the count of problems that decides the exit status.
+ */
+struct doctor {
+	struct cmd_ctx		*ctx;
+	const struct config	*cfg;
+	long			 context_tokens;
+	struct scan_result	 scan;
+	struct skill_set	 set;
+	struct store_rejects	 rej;
+	struct store		*st;
+	struct sanitizer	*san;
+	int			 index_exists;
+	int			 problems;
+};
+
+/* The version, the configuration file in use and the data directory. */
+static void
+check_config(struct doctor *d, cJSON *o)
+{
+	char	*s;
+
+	cJSON_AddStringToObject(o, "version", PACKAGE_VERSION);
+	s = config_default_path(d->ctx->config_path);
+	cJSON_AddStringToObject(o, "config", s);
+	free(s);
+	cJSON_AddBoolToObject(o, "config_exists", d->cfg->source != NULL);
+	s = config_pkgdata_dir();
+	cJSON_AddStringToObject(o, "data_dir", s);
+	free(s);
+	cJSON_AddBoolToObject(o, "skill_paths_env", getenv("SKILL_PATHS") !=
+	    NULL);
+}
+
+/* Each root with its count of entries, and what the scan complained of. */
+static void
+check_roots(struct doctor *d, cJSON *o)
+{
+	struct scan_result	*scan = &d->scan;
+	cJSON			*a, *r;
+	size_t			 i;
+
+	scan_roots(d->cfg, NULL, scan);
+	scan_walk(d->cfg, scan);
+	a = cJSON_AddArrayToObject(o, "roots");
+	for (i = 0; i < scan->n_roots; i++) {
+		r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "path", scan->roots[i].path);
+		cJSON_AddBoolToObject(r, "exists", scan->roots[i].exists);
+		cJSON_AddBoolToObject(r, "project", scan->roots[i].is_project);
+		cJSON_AddNumberToObject(r, "entries",
+		    (double)scan->roots[i].n_found);
+		if (scan->roots[i].problem != NULL)
+			cJSON_AddStringToObject(r, "problem",
+			    scan->roots[i].problem);
+		cJSON_AddItemToArray(a, r);
+	}
+	a = cJSON_AddArrayToObject(o, "scan_problems");
+	for (i = 0; i < scan->problems.n; i++) {
+		cJSON_AddItemToArray(a, cJSON_CreateString(
+		    scan->problems.v[i].message));
+		if (scan->problems.v[i].sev >= SEV_WARN)
+			d->problems++;
+	}
+}
+
+/*
+ * The store (reachable, entries, replicas) and index.db against the files
+ * on disk. Leaves the store open and its entries loaded for the budget.
+ */
+static void
+check_index(struct doctor *d, cJSON *o)
+{
+	const struct config	*cfg = d->cfg;
+	cJSON			*ix;
+	char			*cause = NULL;
+	size_t			 added, changed, vanished;
+	int			 rv;
+
+	ix = cJSON_AddObjectToObject(o, "index");
+	cJSON_AddStringToObject(ix, "path", cfg->index_path);
+	rv = cfg->store_backend == STORE_BACKEND_POSTGRES ||
+	    access(cfg->index_path, F_OK) == 0 ?
+	    store_open_cfg(cfg, 0, &d->st, &cause) : SR_NOTFOUND;
+	cJSON_AddItemToObject(o, "store", store_json(cfg, d->st, rv == 0 ?
+	    NULL : cause));
+	if (rv == 0 && (rv = store_load(d->st, &d->set, &cause)) == 0)
+		rv = store_load_rejects(d->st, &d->rej, &cause);
+	if (rv == 0) {
+		staleness(&d->set, &d->rej, &d->scan, &added, &changed,
+		    &vanished);
+		d->index_exists = 1;
+		cJSON_AddBoolToObject(ix, "exists", 1);
+		cJSON_AddNumberToObject(ix, "entries", (double)d->set.n);
+		cJSON_AddNumberToObject(ix, "rejected", (double)d->rej.n);
+		cJSON_AddNumberToObject(ix, "new_files", (double)added);
+		cJSON_AddNumberToObject(ix, "changed_files", (double)changed);
+		cJSON_AddNumberToObject(ix, "vanished_files",
+		    (double)vanished);
+		cJSON_AddBoolToObject(ix, "stale", added + changed +
+		    vanished > 0);
+	} else {
+		cJSON_AddBoolToObject(ix, "exists", 0);
+		if (rv != SR_NOTFOUND) {
+			cJSON_AddStringToObject(ix, "problem", cause);
+			d->problems++;
+		}
+	}
+	free(cause);
+}
+
+/* Whether the sanitiser's pattern catalogue loads, and its size. */
+static void
+check_sanitizer(struct doctor *d, cJSON *o)
+{
+	char	*cause = NULL;
+
+	if (sanitize_new(d->cfg, &d->san, &cause) == 0)
+		cJSON_AddNumberToObject(o, "sanitizer_patterns",
+		    (double)sanitize_count(d->san));
+	else {
+		cJSON_AddStringToObject(o, "sanitizer_problem", cause);
+		d->problems++;
+	}
+	free(cause);
+}
+
+/* Which MCP clients have skills-radar in their configuration. */
+static void
+check_clients(struct doctor *d, cJSON *o)
+{
+	(void)d;
+	cJSON_AddItemToObject(o, "clients", clients_report("skills-radar"));
+}
+
+/* What the user's agent pays today for the indexed skills. */
+static void
+check_budget(struct doctor *d, cJSON *o)
+{
+	if (d->index_exists)
+		cJSON_AddItemToObject(o, "budget", budget_report(&d->set,
+		    d->cfg, d->san, d->context_tokens));
+}
+
+static void
+check_ollama(struct doctor *d, cJSON *o)
+{
+	cJSON_AddItemToObject(o, "ollama", ollama_report(d->cfg,
+	    &d->problems));
+}
+
+static void
+check_telemetry(struct doctor *d, cJSON *o)
+{
+	cJSON_AddItemToObject(o, "telemetry", telemetry_report(d->cfg,
+	    &d->problems));
+}
+
+/*
+ * The checks in the order their members appear in the --json report;
+ * later checks may use what earlier ones left in struct doctor.
+ */
+static const struct doctor_check {
+	const char	*name;
+	void		(*fn)(struct doctor *, cJSON *);
+} doctor_checks[] = {
+	{ "config",	check_config },
+	{ "roots",	check_roots },
+	{ "index",	check_index },
+	{ "sanitizer",	check_sanitizer },
+	{ "clients",	check_clients },
+	{ "budget",	check_budget },
+	{ "ollama",	check_ollama },
+	{ "telemetry",	check_telemetry },
+};
+
+static const char *
+jstr(const cJSON *o, const char *key)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItem(o, key));
+}
+
+static double
+jnum(const cJSON *o, const char *key)
+{
+	return cJSON_GetNumberValue(cJSON_GetObjectItem(o, key));
+}
+
+static int
+jtrue(const cJSON *o, const char *key)
+{
+	return cJSON_IsTrue(cJSON_GetObjectItem(o, key));
+}
+
+static void
+roots_print(const cJSON *o)
+{
+	const cJSON	*r;
+
+	printf("roots:%s\n", jtrue(o, "skill_paths_env") ?
+	    " (from SKILL_PATHS)" : "");
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(o, "roots"))
+		printf("  %-6s %-50s %s\n", jtrue(r, "exists") ? "ok" : "-",
+		    jstr(r, "path"), jtrue(r, "exists") ? "" :
+		    jstr(r, "problem"));
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(o, "roots")) {
+		if (jtrue(r, "exists"))
+			printf("  %.0f entr%s under %s\n", jnum(r, "entries"),
+			    jnum(r, "entries") == 1 ? "y" : "ies",
+			    jstr(r, "path"));
+	}
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(o, "scan_problems"))
+		printf("  problem: %s\n", cJSON_GetStringValue(r));
+}
+
+static void
+index_print(const cJSON *ix)
+{
+	double	 stale;
+
+	printf("index:    %s\n", jstr(ix, "path"));
+	stale = jnum(ix, "new_files") + jnum(ix, "changed_files") +
+	    jnum(ix, "vanished_files");
+	if (!jtrue(ix, "exists")) {
+		printf("  not built yet: run 'skills-radar index'\n");
+		return;
+	}
+	printf("  %.0f entries, %.0f rejected files; %s\n", jnum(ix,
+	    "entries"), jnum(ix, "rejected"), stale == 0 ? "up to date" :
+	    "stale: run 'skills-radar index'");
+	if (stale > 0)
+		printf("  %.0f new, %.0f changed, %.0f vanished files\n",
+		    jnum(ix, "new_files"), jnum(ix, "changed_files"),
+		    jnum(ix, "vanished_files"));
+}
+
+static void
+clients_print(const cJSON *clients)
+{
+	const cJSON	*cl;
+	int		 n = 0;
+
+	printf("clients:\n");
+	cJSON_ArrayForEach(cl, clients) {
+		if (!jtrue(cl, "configured") &&
+		    cJSON_GetObjectItem(cl, "problem") == NULL)
+			continue;
+		n++;
+		if (jtrue(cl, "configured"))
+			printf("  %s (%s, %s): %s\n", jstr(cl, "client"),
+			    jstr(cl, "scope"), jstr(cl, "transport") != NULL ?
+			    jstr(cl, "transport") : "unknown transport",
+			    jstr(cl, "path"));
+		else
+			printf("  problem: %s\n", jstr(cl, "problem"));
+	}
+	if (n == 0)
+		printf("  none configured: run 'skills-radar client add "
+		    "CLIENT'\n");
+}
+
+/* The text report, from the same object --json prints. */
+static void
+doctor_print(const cJSON *o)
+{
+	const cJSON	*v;
+	int		 problems;
+
+	printf("skills-radar %s\n", jstr(o, "version"));
+	printf("config:   %s%s\n", jstr(o, "config"), jtrue(o,
+	    "config_exists") ? "" : " (not found: built-in defaults)");
+	printf("data:     %s\n", jstr(o, "data_dir"));
+	roots_print(o);
+	store_print(cJSON_GetObjectItem(o, "store"));
+	index_print(cJSON_GetObjectItem(o, "index"));
+	if ((v = cJSON_GetObjectItem(o, "sanitizer_patterns")) != NULL)
+		printf("sanitiser: %.0f patterns\n", cJSON_GetNumberValue(v));
+	else
+		printf("sanitiser: %s\n", jstr(o, "sanitizer_problem"));
+	clients_print(cJSON_GetObjectItem(o, "clients"));
+	ollama_print(cJSON_GetObjectItem(o, "ollama"));
+	telemetry_print(cJSON_GetObjectItem(o, "telemetry"));
+	if ((v = cJSON_GetObjectItem(o, "budget")) != NULL)
+		budget_print(stdout, v);
+	problems = (int)jnum(o, "problems");
+	printf("%d problem%s\n", problems, problems == 1 ? "" : "s");
+}
+
 int
 cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -367,200 +657,49 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const struct config	*cfg = ctx->cfg;
-	cJSON			*budget = NULL;
-	long			 context_tokens = 0;
-	struct scan_result	 scan;
-	struct skill_set	 set;
-	struct store_rejects	 rej;
-	struct store		*st = NULL;
-	struct sanitizer	*san = NULL;
-	cJSON			*o, *roots, *r, *ix, *clients, *cl, *oll, *tel;
-	char			*cause = NULL, *cfgpath, *datadir;
-	size_t			 i, added = 0, changed = 0, vanished = 0;
-	int			 ch, json = 0, problems = 0, rv;
+	struct doctor	 d;
+	cJSON		*o;
+	size_t		 i;
+	int		 ch, stop, json = 0;
 
-	while ((ch = getopt_long(argc, argv, "jc:", longopts, NULL)) != -1) {
+	memset(&d, 0, sizeof d);
+	while ((ch = cmd_getopt("doctor", argc, argv, "jc:", longopts,
+	    &stop)) != -1) {
 		switch (ch) {
 		case 'j':
 			json = 1;
 			break;
 		case 'c':
 			if (cmd_parse_long(optarg, 1000, 100000000L,
-			    &context_tokens) == -1)
+			    &d.context_tokens) == -1)
 				return cmd_usage("doctor", "--context-tokens: '%s' "
 				    "is not a number of tokens from 1000 to "
 				    "100000000", optarg);
 			break;
-		case 'h':
-			return cmd_help("doctor");
-		default:
-			return cmd_usage("doctor", "unknown option");
 		}
 	}
-	if (optind < argc)
-		return cmd_usage("doctor", "unexpected argument '%s'",
-		    argv[optind]);
+	if (stop != -1 || (stop = cmd_no_args("doctor", argc, argv)) != 0)
+		return stop;
 
+	d.ctx = ctx;
+	d.cfg = ctx->cfg;
+	scan_result_init(&d.scan);
+	skill_set_init(&d.set);
+	store_rejects_init(&d.rej);
 	o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "version", PACKAGE_VERSION);
-	cfgpath = config_default_path(ctx->config_path);
-	cJSON_AddStringToObject(o, "config", cfgpath);
-	cJSON_AddBoolToObject(o, "config_exists", cfg->source != NULL);
-	datadir = config_pkgdata_dir();
-	cJSON_AddStringToObject(o, "data_dir", datadir);
-	cJSON_AddBoolToObject(o, "skill_paths_env", getenv("SKILL_PATHS") != NULL);
-
-	scan_result_init(&scan);
-	scan_roots(cfg, NULL, &scan);
-	scan_walk(cfg, &scan);
-	roots = cJSON_AddArrayToObject(o, "roots");
-	for (i = 0; i < scan.n_roots; i++) {
-		r = cJSON_CreateObject();
-		cJSON_AddStringToObject(r, "path", scan.roots[i].path);
-		cJSON_AddBoolToObject(r, "exists", scan.roots[i].exists);
-		cJSON_AddBoolToObject(r, "project", scan.roots[i].is_project);
-		cJSON_AddNumberToObject(r, "entries",
-		    (double)scan.roots[i].n_found);
-		if (scan.roots[i].problem != NULL)
-			cJSON_AddStringToObject(r, "problem",
-			    scan.roots[i].problem);
-		cJSON_AddItemToArray(roots, r);
-	}
-	r = cJSON_AddArrayToObject(o, "scan_problems");
-	for (i = 0; i < scan.problems.n; i++) {
-		cJSON_AddItemToArray(r, cJSON_CreateString(
-		    scan.problems.v[i].message));
-		if (scan.problems.v[i].sev >= SEV_WARN)
-			problems++;
-	}
-
-	ix = cJSON_AddObjectToObject(o, "index");
-	cJSON_AddStringToObject(ix, "path", cfg->index_path);
-	skill_set_init(&set);
-	store_rejects_init(&rej);
-	rv = cfg->store_backend == STORE_BACKEND_POSTGRES ||
-	    access(cfg->index_path, F_OK) == 0 ?
-	    store_open_cfg(cfg, 0, &st, &cause) : SR_NOTFOUND;
-	cJSON_AddItemToObject(o, "store", store_json(cfg, st, rv == 0 ? NULL :
-	    cause));
-	if (rv == 0 && (rv = store_load(st, &set, &cause)) == 0)
-		rv = store_load_rejects(st, &rej, &cause);
-	if (rv == 0) {
-		staleness(&set, &rej, &scan, &added, &changed, &vanished);
-		cJSON_AddBoolToObject(ix, "exists", 1);
-		cJSON_AddNumberToObject(ix, "entries", (double)set.n);
-		cJSON_AddNumberToObject(ix, "rejected", (double)rej.n);
-		cJSON_AddNumberToObject(ix, "new_files", (double)added);
-		cJSON_AddNumberToObject(ix, "changed_files", (double)changed);
-		cJSON_AddNumberToObject(ix, "vanished_files", (double)vanished);
-		cJSON_AddBoolToObject(ix, "stale", added + changed + vanished > 0);
-	} else {
-		cJSON_AddBoolToObject(ix, "exists", 0);
-		if (rv != SR_NOTFOUND) {
-			cJSON_AddStringToObject(ix, "problem", cause);
-			problems++;
-		}
-	}
-	free(cause);
-	cause = NULL;
-	if ((rv = sanitize_new(cfg, &san, &cause)) == 0)
-		cJSON_AddNumberToObject(o, "sanitizer_patterns",
-		    (double)sanitize_count(san));
-	else {
-		cJSON_AddStringToObject(o, "sanitizer_problem", cause);
-		problems++;
-	}
-	/* Which MCP clients have skills-radar in their configuration. */
-	clients = clients_report("skills-radar");
-	cJSON_AddItemToObject(o, "clients", clients);
-	/* What the user's agent pays today for the indexed skills. */
-	if (cJSON_IsTrue(cJSON_GetObjectItem(ix, "exists"))) {
-		budget = budget_report(&set, cfg, san, context_tokens);
-		cJSON_AddItemReferenceToObject(o, "budget", budget);
-	}
-	oll = ollama_report(cfg, &problems);
-	cJSON_AddItemToObject(o, "ollama", oll);
-	tel = telemetry_report(cfg, &problems);
-	cJSON_AddItemToObject(o, "telemetry", tel);
-	cJSON_AddNumberToObject(o, "problems", problems);
-
+	for (i = 0; i < sizeof doctor_checks / sizeof doctor_checks[0]; i++)
+		doctor_checks[i].fn(&d, o);
+	cJSON_AddNumberToObject(o, "problems", d.problems);
 	if (json)
 		cmd_print_json(o);
 	else {
-		printf("skills-radar %s\n", PACKAGE_VERSION);
-		printf("config:   %s%s\n", cfgpath, cfg->source != NULL ? "" :
-		    " (not found: built-in defaults)");
-		printf("data:     %s\n", datadir);
-		printf("roots:%s\n", getenv("SKILL_PATHS") != NULL ?
-		    " (from SKILL_PATHS)" : "");
-		for (i = 0; i < scan.n_roots; i++)
-			printf("  %-6s %-50s %s\n", scan.roots[i].exists ?
-			    "ok" : "-", scan.roots[i].path,
-			    scan.roots[i].exists ? "" : scan.roots[i].problem);
-		for (i = 0; i < scan.n_roots; i++) {
-			if (scan.roots[i].exists)
-				printf("  %zu entr%s under %s\n",
-				    scan.roots[i].n_found,
-				    scan.roots[i].n_found == 1 ? "y" : "ies",
-				    scan.roots[i].path);
-		}
-		for (i = 0; i < scan.problems.n; i++)
-			printf("  problem: %s\n", scan.problems.v[i].message);
-		store_print(cJSON_GetObjectItem(o, "store"));
-		printf("index:    %s\n", cfg->index_path);
-		if (cJSON_IsTrue(cJSON_GetObjectItem(ix, "exists")))
-			printf("  %zu entries, %zu rejected files; %s\n", set.n,
-			    rej.n, added + changed + vanished == 0 ?
-			    "up to date" : "stale: run 'skills-radar index'");
-		else
-			printf("  not built yet: run 'skills-radar index'\n");
-		if (added + changed + vanished > 0)
-			printf("  %zu new, %zu changed, %zu vanished files\n",
-			    added, changed, vanished);
-		if (san != NULL)
-			printf("sanitiser: %zu patterns\n", sanitize_count(san));
-		else
-			printf("sanitiser: %s\n", cause);
-		printf("clients:\n");
-		i = 0;
-		cJSON_ArrayForEach(cl, clients) {
-			if (!cJSON_IsTrue(cJSON_GetObjectItem(cl, "configured")) &&
-			    cJSON_GetObjectItem(cl, "problem") == NULL)
-				continue;
-			i++;
-			if (cJSON_IsTrue(cJSON_GetObjectItem(cl, "configured")))
-				printf("  %s (%s, %s): %s\n",
-				    cJSON_GetStringValue(cJSON_GetObjectItem(cl,
-				    "client")), cJSON_GetStringValue(
-				    cJSON_GetObjectItem(cl, "scope")),
-				    cJSON_GetObjectItem(cl, "transport") != NULL ?
-				    cJSON_GetStringValue(cJSON_GetObjectItem(cl,
-				    "transport")) : "unknown transport",
-				    cJSON_GetStringValue(cJSON_GetObjectItem(cl,
-				    "path")));
-			else
-				printf("  problem: %s\n", cJSON_GetStringValue(
-				    cJSON_GetObjectItem(cl, "problem")));
-		}
-		if (i == 0)
-			printf("  none configured: run 'skills-radar client add "
-			    "CLIENT'\n");
-		ollama_print(oll);
-		telemetry_print(tel);
-		if (budget != NULL)
-			budget_print(stdout, budget);
-		printf("%d problem%s\n", problems, problems == 1 ? "" : "s");
+		doctor_print(o);
 		cJSON_Delete(o);
 	}
-	cJSON_Delete(budget);
-	free(cause);
-	free(cfgpath);
-	free(datadir);
-	sanitize_free(san);
-	store_close(st);
-	skill_set_done(&set);
-	store_rejects_done(&rej);
-	scan_result_done(&scan);
-	return problems > 0 ? SR_ERR : SR_OK;
+	sanitize_free(d.san);
+	store_close(d.st);
+	skill_set_done(&d.set);
+	store_rejects_done(&d.rej);
+	scan_result_done(&d.scan);
+	return d.problems > 0 ? SR_ERR : SR_OK;
 }

@@ -217,9 +217,10 @@ cmd_index(struct cmd_ctx *ctx, int argc, char **argv)
 	struct index_report	 rep;
 	sigset_t		 mask;
 	char			*cause = NULL;
-	int			 ch, json = 0, flags = 0, rv, watch = 0;
+	int			 ch, stop, json = 0, flags = 0, rv, watch = 0;
 
-	while ((ch = getopt_long(argc, argv, "rjw", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt("index", argc, argv, "rjw", longopts,
+	    &stop)) != -1) {
 		switch (ch) {
 		case 'w':
 			watch = 1;
@@ -230,15 +231,10 @@ cmd_index(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
-		case 'h':
-			return cmd_help("index");
-		default:
-			return cmd_usage("index", "unknown option");
 		}
 	}
-	if (optind < argc)
-		return cmd_usage("index", "unexpected argument '%s'",
-		    argv[optind]);
+	if (stop != -1 || (stop = cmd_no_args("index", argc, argv)) != 0)
+		return stop;
 	if (ctx->progress && !json)
 		flags |= INDEX_PROGRESS;
 	if (watch)	/* before any thread starts */
@@ -377,21 +373,20 @@ cmd_validate(struct cmd_ctx *ctx, int argc, char **argv)
 	struct index_report	 rep;
 	char			*cause = NULL;
 	size_t			 i, rejected = 0;
-	int			 ch, json = 0, rv;
+	int			 ch, stop, json = 0, rv;
 
-	while ((ch = getopt_long(argc, argv, "j", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt("validate", argc, argv, "j", longopts,
+	    &stop)) != -1) {
 		switch (ch) {
 		case 'j':
 			json = 1;
 			break;
 		case 'R':
 			return print_rules_mdoc();
-		case 'h':
-			return cmd_help("validate");
-		default:
-			return cmd_usage("validate", "unknown option");
 		}
 	}
+	if (stop != -1)
+		return stop;
 	index_report_init(&rep);
 	if (optind < argc)
 		rv = indexer_validate_paths(ctx->cfg, NULL, argv + optind,

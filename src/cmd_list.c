@@ -71,10 +71,10 @@ cmd_list(struct cmd_ctx *ctx, int argc, char **argv)
 	struct engine		*e;
 	cJSON			*arr;
 	char			*cause = NULL;
-	int			 ch, json = 0, rv;
+	int			 ch, stop, json = 0, rv;
 
-	while ((ch = getopt_long(argc, argv, "k:t:g:faj", longopts,
-	    NULL)) != -1) {
+	while ((ch = cmd_getopt("list", argc, argv, "k:t:g:faj", longopts,
+	    &stop)) != -1) {
 		switch (ch) {
 		case 'k':
 			if ((lf.kind = kind_from_name(optarg)) == -1)
@@ -99,14 +99,10 @@ cmd_list(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
-		case 'h':
-			return cmd_help("list");
-		default:
-			return cmd_usage("list", "unknown option");
 		}
 	}
-	if (optind < argc)
-		return cmd_usage("list", "unexpected argument '%s'", argv[optind]);
+	if (stop != -1 || (stop = cmd_no_args("list", argc, argv)) != 0)
+		return stop;
 	if ((rv = cmd_engine_open(ctx, json ? ENGINE_QUIET : 0, &e)) != 0)
 		return rv;
 	if ((rv = engine_list(e, &lf, &arr, &cause)) != 0) {

@@ -62,9 +62,10 @@ cmd_load(struct cmd_ctx *ctx, int argc, char **argv)
 	cJSON				*o, *next;
 	char				*cause = NULL;
 	long				 offset = 0, max = 0;
-	int				 ch, json = 0, allow = 0, rv;
+	int				 ch, stop, json = 0, allow = 0, rv;
 
-	while ((ch = getopt_long(argc, argv, "o:m:uj", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt("load", argc, argv, "o:m:uj", longopts,
+	    &stop)) != -1) {
 		switch (ch) {
 		case 'o':
 			if (cmd_parse_long(optarg, 0, LONG_MAX, &offset) == -1)
@@ -83,12 +84,10 @@ cmd_load(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
-		case 'h':
-			return cmd_help("load");
-		default:
-			return cmd_usage("load", "unknown option");
 		}
 	}
+	if (stop != -1)
+		return stop;
 	if (argc - optind != 1)
 		return cmd_usage("load", argc - optind == 0 ?
 		    "missing skill NAME" : "expected one NAME");
@@ -128,19 +127,18 @@ cmd_read(struct cmd_ctx *ctx, int argc, char **argv)
 	struct engine	*e;
 	cJSON		*o;
 	char		*cause = NULL;
-	int		 ch, json = 0, rv;
+	int		 ch, stop, json = 0, rv;
 
-	while ((ch = getopt_long(argc, argv, "j", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt("read", argc, argv, "j", longopts,
+	    &stop)) != -1) {
 		switch (ch) {
 		case 'j':
 			json = 1;
 			break;
-		case 'h':
-			return cmd_help("read");
-		default:
-			return cmd_usage("read", "unknown option");
 		}
 	}
+	if (stop != -1)
+		return stop;
 	if (argc - optind != 2)
 		return cmd_usage("read", "expected NAME and PATH");
 	if ((rv = cmd_engine_open(ctx, ENGINE_QUIET, &e)) != 0)

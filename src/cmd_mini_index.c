@@ -53,12 +53,13 @@ cmd_mini_index(struct cmd_ctx *ctx, int argc, char **argv)
 	char			*cause = NULL, *text = NULL, *path = NULL;
 	char			*claude = NULL;
 	long			 v;
-	int			 ch, check = 0, install = 0, uninstall = 0;
+	int			 ch, stop, check = 0, install = 0, uninstall = 0;
 	int			 to_stdout = 0, g, rv = SR_OK, changed, stale;
 
 	miniindex_opts_from_config(&o, cfg);
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "o:b:g:", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt("mini-index", argc, argv, "o:b:g:", longopts,
+	    &stop)) != -1) {
 		switch (ch) {
 		case 'o':
 			free(path);
@@ -93,18 +94,11 @@ cmd_mini_index(struct cmd_ctx *ctx, int argc, char **argv)
 		case 's':
 			to_stdout = 1;
 			break;
-		case 'h':
-			free(path);
-			return cmd_help("mini-index");
-		default:
-			free(path);
-			return cmd_usage("mini-index", "unknown option");
 		}
 	}
-	if (optind < argc) {
+	if (stop != -1 || (stop = cmd_no_args("mini-index", argc, argv)) != 0) {
 		free(path);
-		return cmd_usage("mini-index", "unexpected argument '%s'",
-		    argv[optind]);
+		return stop;
 	}
 	if (install + uninstall + check + to_stdout > 1) {
 		free(path);

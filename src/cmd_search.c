@@ -141,7 +141,7 @@ cmd_search(struct cmd_ctx *ctx, int argc, char **argv)
 	cJSON				*res = NULL;
 	char				*cause = NULL, *query = NULL;
 	long				 n;
-	int				 ch, json = 0, rv, i;
+	int				 ch, stop, json = 0, rv, i;
 
 	memset(&so, 0, sizeof(so));
 	so.kind = -1;
@@ -149,8 +149,8 @@ cmd_search(struct cmd_ctx *ctx, int argc, char **argv)
 	    ctx->cfg->default_top_k : 5;
 	strlist_init(&tags);
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "n:g:k:ej", longopts,
-	    NULL)) != -1) {
+	while ((ch = cmd_getopt("search", argc, argv, "n:g:k:ej", longopts,
+	    &stop)) != -1) {
 		switch (ch) {
 		case 'n':
 			if (cmd_parse_long(optarg, 1, SEARCH_TOP_K_MAX,
@@ -188,13 +188,11 @@ cmd_search(struct cmd_ctx *ctx, int argc, char **argv)
 			so.rerank = ch == 'R' ? SEARCH_STAGE_ON :
 			    SEARCH_STAGE_OFF;
 			break;
-		case 'h':
-			strlist_done(&tags);
-			return cmd_help("search");
-		default:
-			strlist_done(&tags);
-			return cmd_usage("search", "unknown option");
 		}
+	}
+	if (stop != -1) {
+		strlist_done(&tags);
+		return stop;
 	}
 	buf_init(&q, 0);
 	for (i = optind; i < argc; i++) {

@@ -608,10 +608,10 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 	const char		*db_path = NULL, *since_arg = NULL, *open_as;
 	char			*cause = NULL, *cfgpath, *shown;
 	long			 limit = 10;
-	int			 ch, json = 0, rv, pg;
+	int			 ch, stop, json = 0, rv, pg;
 
-	while ((ch = getopt_long(argc, argv, "s:n:d:jh", longopts,
-	    NULL)) != -1) {
+	while ((ch = cmd_getopt("stats", argc, argv, "s:n:d:jh", longopts,
+	    &stop)) != -1) {
 		switch (ch) {
 		case 's':
 			since_arg = optarg;
@@ -629,15 +629,10 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
-		case 'h':
-			return cmd_help("stats");
-		default:
-			return cmd_usage("stats", "unknown option");
 		}
 	}
-	if (optind < argc)
-		return cmd_usage("stats", "unexpected argument '%s'",
-		    argv[optind]);
+	if (stop != -1 || (stop = cmd_no_args("stats", argc, argv)) != 0)
+		return stop;
 
 	memset(&q, 0, sizeof q);
 	memset(&r, 0, sizeof r);

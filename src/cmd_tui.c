@@ -52,14 +52,14 @@ cmd_tui(struct cmd_ctx *ctx, int argc, char **argv)
 	struct tui_opts	 o;
 	const char	*nc;
 	char		*stats_path = NULL, *dir, *cause = NULL, *shown;
-	int		 ch, once = 0, color = -1, rv, r;
+	int		 ch, stop, once = 0, color = -1, rv, r;
 
 	memset(&o, 0, sizeof o);
 	o.refresh_ms = 250;
 	o.range = RANGE_ALL;
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "od:r:t:h", longopts,
-	    NULL)) != -1) {
+	while ((ch = cmd_getopt("tui", argc, argv, "od:r:t:h", longopts,
+	    &stop)) != -1) {
 		switch (ch) {
 		case 'o':
 			once = 1;
@@ -90,18 +90,11 @@ cmd_tui(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'M':
 			color = 0;
 			break;
-		case 'h':
-			free(stats_path);
-			return cmd_help("tui");
-		default:
-			free(stats_path);
-			return cmd_usage("tui", "unknown option");
 		}
 	}
-	if (optind < argc) {
+	if (stop != -1 || (stop = cmd_no_args("tui", argc, argv)) != 0) {
 		free(stats_path);
-		return cmd_usage("tui", "unexpected argument '%s'",
-		    argv[optind]);
+		return stop;
 	}
 	if (stats_path == NULL && ctx->cfg != NULL &&
 	    ctx->cfg->telemetry_backend == TELEMETRY_BACKEND_POSTGRES &&

@@ -1,6 +1,7 @@
 #include "autoconfig.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -55,6 +56,33 @@ cmd_help(const char *name)
 		return SR_USAGE;
 	printf("usage: skills-radar %s %s\n\n%s.\nSee skills-radar(1) for "
 	    "details.\n", c->name, c->usage, c->summary);
+	return SR_OK;
+}
+
+int
+cmd_getopt(const char *name, int argc, char **argv, const char *optstring,
+    const struct option *longopts, int *stop)
+{
+	int	 ch;
+
+	*stop = -1;
+	if ((ch = getopt_long(argc, argv, optstring, longopts, NULL)) == -1)
+		return -1;
+	if (ch == 'h')
+		*stop = cmd_help(name);
+	else if (ch == '?' || ch == ':')
+		*stop = cmd_usage(name, "unknown option");
+	else
+		return ch;
+	return -1;
+}
+
+int
+cmd_no_args(const char *name, int argc, char **argv)
+{
+	if (optind < argc)
+		return cmd_usage(name, "unexpected argument '%s'",
+		    argv[optind]);
 	return SR_OK;
 }
 

@@ -96,7 +96,7 @@ embed_one(const char *text, float *v, int dim)
 	memset(v, 0, (size_t)dim * sizeof(*v));
 	text_tokenize_cb(NULL, text, TEXT_STOP | TEXT_CJK_UNI, add_word, &k,
 	    4096);
-	embed_normalize(v, dim);
+	embedder_normalize(v, dim);
 }
 
 static int
@@ -163,37 +163,4 @@ embed_free(struct embedder *e)
 {
 	if (e != NULL && e->free != NULL)
 		e->free(e);
-}
-
-float
-embed_dot(const float *a, const float *b, int dim)
-{
-	float	 acc[8] = { 0 }, s;
-	int	 i, j;
-
-	/* Eight independent sums, so the compiler can use vector lanes. */
-	for (i = 0; i + 8 <= dim; i += 8)
-		for (j = 0; j < 8; j++)
-			acc[j] += a[i + j] * b[i + j];
-	s = ((acc[0] + acc[1]) + (acc[2] + acc[3])) +
-	    ((acc[4] + acc[5]) + (acc[6] + acc[7]));
-	for (; i < dim; i++)
-		s += a[i] * b[i];
-	return s;
-}
-
-void
-embed_normalize(float *v, int dim)
-{
-	double	 s = 0;
-	float	 inv;
-	int	 i;
-
-	for (i = 0; i < dim; i++)
-		s += (double)v[i] * v[i];
-	if (s <= 0)
-		return;
-	inv = (float)(1.0 / sqrt(s));
-	for (i = 0; i < dim; i++)
-		v[i] *= inv;
 }

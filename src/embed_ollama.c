@@ -12,7 +12,7 @@
 
 #include "buf.h"
 #include "config.h"
-#include "embed.h"
+#include "embedder.h"
 #include "embed_ollama.h"
 #include "lru.h"
 #include "ollama.h"
@@ -162,7 +162,7 @@ fetch(struct embedder *e, const char *const *texts, size_t n, float *out,
 		return SR_IO;
 	}
 	for (i = 0; i < n; i++)
-		embed_normalize(v + i * (size_t)dim, dim);
+		embedder_normalize(v + i * (size_t)dim, dim);
 	memcpy(out, v, n * (size_t)dim * sizeof(float));
 	free(v);
 	return SR_OK;
@@ -303,7 +303,7 @@ embed_ollama_new(const struct config *cfg, struct embedder **out,
 			oemb_free(e);
 			return SR_IO;
 		}
-		embed_normalize(v, dim);
+		embedder_normalize(v, dim);
 		cache_put(o, &probe, 1, dim, v);
 		free(v);
 	}

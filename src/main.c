@@ -16,6 +16,7 @@
 #include "config.h"
 #include "status.h"
 #include "strlist.h"
+#include "xmalloc.h"
 
 static const struct cmd_entry cmds[] = {
 	{ "config-init", cmd_config_init, 0,
@@ -130,6 +131,7 @@ main(int argc, char **argv)
 	size_t			 i;
 	int			 ch, rv;
 
+	xmalloc_init();
 	memset(&ctx, 0, sizeof ctx);
 	/* Stop at the command name: the rest belongs to the command. */
 	while ((ch = getopt_long(argc, argv, "+c:vhV", longopts, NULL)) != -1) {

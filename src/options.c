@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
 #include "options.h"
 #include "strlist.h"
 

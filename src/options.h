@@ -4,12 +4,126 @@
  * bounds or allowed values and a help text. config.c loads, defaults,
  * frees and documents struct config only through this table, so a key
  * cannot exist without a field nor a field without a key.
+ * struct config is defined here, beside the table that describes each
+ * of its fields; config.h (loading it) builds on this header, and this
+ * module uses nothing of config.c.
  * The table and everything it points to is static and read-only.
  */
 #ifndef SR_OPTIONS_H
 #define SR_OPTIONS_H
 
 #include <stddef.h>
+
+#include "strlist.h"
+
+enum store_backend_kind {
+	STORE_BACKEND_SQLITE = 0,
+	STORE_BACKEND_POSTGRES
+};
+
+struct config {
+	char		*source;		/* file loaded, NULL: defaults */
+
+	/* roots */
+	struct strlist	 paths;			/* paths (SKILL_PATHS replaces) */
+	int		 project_roots;		/* scan.project_roots */
+	struct strlist	 exclude_dirs;		/* scan.exclude_dirs */
+	char		*platform;		/* platform: auto|linux|macos|windows */
+
+	/* store (store.h) */
+	int		 store_backend;		/* store.backend (enum store_backend_kind) */
+	char		*index_path;		/* store.path (index.db) */
+	char		*store_dsn;		/* store.dsn (SKILLS_RADAR_DSN) */
+	int		 store_poll_ms;		/* store.poll_ms */
+	int		 store_tomb_writes;	/* store.tombstone_writes */
+
+	/* limits */
+	int		 max_skill_size_kb;	/* limits.max_skill_size_kb */
+	int		 allow_large;		/* limits.allow_large */
+	int		 max_related_kb;	/* limits.max_related_kb */
+	int		 max_load_kb;		/* limits.max_load_kb */
+	int		 max_files_per_skill;	/* limits.max_files_per_skill */
+	int		 max_entries;		/* limits.max_entries */
+	int		 max_depth;		/* limits.max_depth */
+
+	/* trust */
+	struct strlist	 trusted_paths;		/* trust.trusted_paths */
+	struct strlist	 verified_paths;	/* trust.verified_paths */
+	int		 min_tier_for_load;	/* trust.min_tier_for_load (enum trust_tier) */
+
+	/* sanitization */
+	int		 strip_live_exec;	/* sanitization.strip_live_exec */
+	int		 reject_untrusted_on_injection;
+	struct strlist	 xml_tags;		/* sanitization.xml_tags (added to the built-in six) */
+	struct strlist	 pattern_files;		/* sanitization.pattern_files */
+	int		 builtin_patterns;	/* sanitization.builtin_patterns */
+
+	/* retrieval */
+	double		 miss_threshold;	/* retrieval.miss_threshold */
+	double		 project_boost;		/* retrieval.project_boost */
+	int		 default_top_k;		/* retrieval.default_top_k */
+	char		*embedder;		/* embedder.backend: builtin|ollama */
+	int		 embed_dim;		/* embedder.dim */
+
+	/* Ollama stages (rewrite.c, rerank.c, embed_ollama.c) */
+	char		*embed_url;		/* embedder.url */
+	char		*embed_model;		/* embedder.model */
+	int		 embed_timeout_ms;	/* embedder.timeout_ms */
+	int		 embed_batch;		/* embedder.batch */
+	int		 embed_cache;		/* embedder.cache_size (query vectors) */
+	int		 rw_enabled;		/* retrieval.rewriter.enabled */
+	char		*rw_url;		/* retrieval.rewriter.url */
+	char		*rw_model;		/* retrieval.rewriter.model */
+	char		*rw_mode;		/* retrieval.rewriter.mode: replace|expand */
+	int		 rw_timeout_ms;		/* retrieval.rewriter.timeout_ms */
+	int		 rw_cache;		/* retrieval.rewriter.cache_size */
+	int		 rr_enabled;		/* retrieval.reranker.enabled */
+	char		*rr_url;		/* retrieval.reranker.url */
+	char		*rr_model;		/* retrieval.reranker.model */
+	char		*rr_mode;		/* retrieval.reranker.mode: pair|batch */
+	int		 rr_pool;		/* retrieval.reranker.pool */
+	int		 rr_parallel;		/* retrieval.reranker.parallel */
+	double		 rr_weight;		/* retrieval.reranker.weight */
+	int		 rr_timeout_ms;		/* retrieval.reranker.timeout_ms */
+	int		 rr_cache;		/* retrieval.reranker.cache_size */
+
+	/* mcp / transport */
+	int		 instructions_budget;	/* mcp.instructions_budget (tokens) */
+	int		 max_message_kb;	/* mcp.max_message_kb */
+	char		*http_host;		/* transport.host */
+	int		 http_port;		/* transport.port */
+	char		*http_path;		/* transport.path */
+	int		 stateless;		/* transport.stateless */
+	struct strlist	 allowed_origins;	/* transport.allowed_origins */
+	char		*auth_token;		/* transport.auth_token (SKILLS_RADAR_TOKEN) */
+	int		 max_body_kb;		/* transport.max_body_kb */
+	int		 timeout_s;		/* transport.timeout_s */
+	int		 threads;		/* transport.threads */
+
+	/* telemetry + stats (src/telemetry.c, stats/, cmd_stats.c) */
+	int		 telemetry_enabled;	/* telemetry.enabled */
+	char		*telemetry_path;	/* telemetry.db_path (stats.db) */
+	int		 store_queries;		/* telemetry.store_queries (enum telemetry_queries) */
+	int		 retention_days;	/* telemetry.retention_days, 0: forever */
+	int		 telemetry_backend;	/* telemetry.backend (enum telemetry_backend) */
+	char		*telemetry_dsn;		/* telemetry.dsn (SKILLS_RADAR_DSN when empty) */
+	char		*telemetry_replica;	/* telemetry.replica, "" : the host name */
+	int		 telemetry_buffer;	/* telemetry.buffer_events */
+	double		 conversion_window_s;	/* stats.conversion_window_s */
+
+	/* Tier-1 mini-index and doctor's budget report (miniindex.c, budget.c) */
+	int		 mini_budget_tokens;	/* mini_index.budget_tokens */
+	char		*mini_path;		/* mini_index.path */
+	char		*mini_group_by;		/* mini_index.group_by: auto|tags|scope */
+	int		 mini_auto;		/* mini_index.auto */
+	int		 context_tokens;	/* doctor.context_tokens */
+
+	/* hot reload (watch.c) */
+	int		 watch_enabled;		/* watcher.enabled */
+	int		 debounce_ms;		/* watcher.debounce_ms */
+	int		 watch_backend;		/* watcher.backend: 0 inotify, 1 poll */
+	int		 poll_interval_ms;	/* watcher.poll_interval_ms */
+};
 
 enum options_type {
 	OPT_BOOL,	/* int: 0 or 1 */

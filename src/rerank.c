@@ -223,7 +223,7 @@ rerank_pairs(const struct config *cfg, struct lru *cache, const char *query,
 
 int
 rerank_batch(const struct config *cfg, struct lru *cache, const char *query,
-    struct rerank_item *items, size_t n, char **error)
+    struct rerank_item *items, size_t n, char **cause)
 {
 	struct ollama_call	 c;
 	struct buf		 b;
@@ -233,7 +233,7 @@ rerank_batch(const struct config *cfg, struct lru *cache, const char *query,
 	const char		*r;
 	int			 rv = SR_OK;
 
-	*error = NULL;
+	*cause = NULL;
 	keys = xcalloc(n ? n : 1, sizeof(*keys));
 	at = xcalloc(n ? n : 1, sizeof(*at));
 	scores = xcalloc(n ? n : 1, sizeof(*scores));
@@ -258,7 +258,7 @@ rerank_batch(const struct config *cfg, struct lru *cache, const char *query,
 	prompt = buf_take(&b);
 	if (nask == 0)
 		goto out;
-	if (ollama_url_check(cfg->rr_url, error) != SR_OK) {
+	if (ollama_url_check(cfg->rr_url, cause) != SR_OK) {
 		rv = SR_IO;
 		goto fail;
 	}
@@ -267,11 +267,11 @@ rerank_batch(const struct config *cfg, struct lru *cache, const char *query,
 	    (int)(nask * 8 > 200 ? nask * 8 : 200)), cfg->rr_timeout_ms);
 	ollama_run(cfg->rr_url, &c, 1, 1);
 	if ((r = ollama_response(&c)) == NULL) {
-		*error = c.error;
+		*cause = c.error;
 		c.error = NULL;
 		rv = SR_IO;
 	} else if (rerank_parse_batch(r, scores, nask) == 0) {
-		xasprintf(error, "the answer holds no N=score line: \"%.40s\"",
+		xasprintf(cause, "the answer holds no N=score line: \"%.40s\"",
 		    r);
 		rv = SR_IO;
 	}
@@ -288,7 +288,7 @@ rerank_batch(const struct config *cfg, struct lru *cache, const char *query,
 	ollama_call_done(&c);
 fail:
 	for (i = 0; i < nask && rv != SR_OK; i++)
-		items[at[i]].error = xstrdup(*error);
+		items[at[i]].error = xstrdup(*cause);
 out:
 	free(prompt);
 	for (i = 0; i < n; i++)

@@ -38,13 +38,13 @@ void	 rerank_pairs(const struct config *, struct lru *cache,
 
 /*
  * Scores the items with one request (batch mode). Returns 0, or SR_IO
- * with *error set when the request failed as a whole (every item then
+ * with *cause set when the request failed as a whole (every item then
  * carries the error too); items the answer has no line for are left
  * unscored with their own error.
  */
 int	 rerank_batch(const struct config *, struct lru *cache,
 	    const char *query, struct rerank_item *items, size_t n,
-	    char **error);
+	    char **cause);
 
 /*
  * Reads the first whole number 0..10 in a pair answer ("8", "Score: 7/10"

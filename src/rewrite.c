@@ -88,14 +88,14 @@ rewrite_clean(const char *answer)
 
 int
 rewrite_query(const struct config *cfg, struct lru *cache, const char *query,
-    char **out, int *cached, char **error)
+    char **out, int *cached, char **cause)
 {
 	struct ollama_call	 c;
 	const char		*r;
 	char			*key, *clean;
 	int			 rv = SR_OK;
 
-	*out = *error = NULL;
+	*out = *cause = NULL;
 	*cached = 0;
 	key = lru_key(cfg->rw_model, query);
 	if (cache != NULL && lru_get(cache, key, out, NULL)) {
@@ -103,7 +103,7 @@ rewrite_query(const struct config *cfg, struct lru *cache, const char *query,
 		free(key);
 		return SR_OK;
 	}
-	if (ollama_url_check(cfg->rw_url, error) != SR_OK) {
+	if (ollama_url_check(cfg->rw_url, cause) != SR_OK) {
 		free(key);
 		return SR_IO;
 	}
@@ -111,12 +111,12 @@ rewrite_query(const struct config *cfg, struct lru *cache, const char *query,
 	    cfg->rw_model, system_prompt, query, 0.2, 60), cfg->rw_timeout_ms);
 	ollama_run(cfg->rw_url, &c, 1, 1);
 	if ((r = ollama_response(&c)) == NULL) {
-		*error = c.error;
+		*cause = c.error;
 		c.error = NULL;
 		rv = SR_IO;
 	} else if (*(clean = rewrite_clean(r)) == '\0') {
 		free(clean);
-		xasprintf(error, "%s: the rewrite has no keywords", c.path);
+		xasprintf(cause, "%s: the rewrite has no keywords", c.path);
 		rv = SR_IO;
 	} else {
 		if (cache != NULL)

@@ -20,12 +20,12 @@ struct lru;
 /*
  * Rewrites query. On success returns 0 and sets *out to the cleaned
  * keywords (allocated) and *cached to whether the cache answered; on
- * failure returns SR_IO and sets *error (allocated: connection refused,
+ * failure returns SR_IO and sets *cause (allocated: connection refused,
  * timeout, HTTP error, malformed JSON, an empty answer). cache may be
  * NULL.
  */
 int	 rewrite_query(const struct config *, struct lru *cache,
-	    const char *query, char **out, int *cached, char **error);
+	    const char *query, char **out, int *cached, char **cause);
 
 /*
  * Cleans a model's answer: its first non-blank line, quotes and

@@ -377,7 +377,7 @@ center_with(const struct search_index *x, const float *mean, int dim,
 		return;
 	for (i = 0; i < dim; i++)
 		v[i] -= (float)x->p.center * mean[i];
-	embed_normalize(v, dim);
+	embedder_normalize(v, dim);
 }
 
 static void

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "xmalloc.h"
 
 static void
@@ -104,4 +106,12 @@ xasprintf(char **ret, const char *fmt, ...)
 	n = xvasprintf(ret, fmt, ap);
 	va_end(ap);
 	return n;
+}
+
+void
+xmalloc_init(void)
+{
+	static cJSON_Hooks	 hooks = { xmalloc, free };
+
+	cJSON_InitHooks(&hooks);
 }

@@ -21,5 +21,12 @@ int	 xasprintf(char **, const char *, ...)
 int	 xvasprintf(char **, const char *, va_list);
 /* Duplicates s, or returns NULL when s is NULL. */
 char	*xstrdup_or_null(const char *);
+/*
+ * Makes cJSON allocate through xmalloc(), so that running out of memory
+ * while building or printing JSON is fatal with the same message as
+ * everywhere else instead of a NULL nobody checks. Every program's
+ * main() calls it first, before any cJSON call.
+ */
+void	 xmalloc_init(void);
 
 #endif

@@ -17,6 +17,8 @@
  * after `SR index`.
  */
 #include "autoconfig.h"
+#include "bench.h"
+#include "xmalloc.h"
 
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -46,23 +48,6 @@ static const char *queries[] = {
 #define INIT "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\"," \
 	"\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{}," \
 	"\"clientInfo\":{\"name\":\"bench\",\"version\":\"1\"}}}\n"
-
-static double
-now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int
-dcmp(const void *a, const void *b)
-{
-	double	 x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 struct child {
 	pid_t	 pid;
@@ -157,23 +142,6 @@ child_stop(struct child *c)
 	waitpid(c->pid, &st, 0);
 }
 
-static long
-proc_kb(pid_t pid, const char *key)
-{
-	char	 path[64], line[256];
-	FILE	*fp;
-	long	 v = -1;
-
-	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-	if ((fp = fopen(path, "r")) == NULL)
-		return -1;
-	while (fgets(line, sizeof line, fp) != NULL)
-		if (strncmp(line, key, strlen(key)) == 0)
-			v = strtol(line + strlen(key) + 1, NULL, 10);
-	fclose(fp);
-	return v;
-}
-
 static void
 bench_startup(const char *sr)
 {
@@ -184,7 +152,7 @@ bench_startup(const char *sr)
 	int		 i, n = 15;
 
 	for (i = 0; i < n; i++) {
-		t0 = now_ms();
+		t0 = bench_now_ms();
 		if (child_start(&c, sr, argv, -1) != 0 ||
 		    write_all(c.in, INIT, strlen(INIT)) != 0 ||
 		    (l = child_line(&c)) < 0 ||
@@ -192,10 +160,10 @@ bench_startup(const char *sr)
 			printf("startup: the server did not answer initialize\n");
 			return;
 		}
-		t[i] = now_ms() - t0;
+		t[i] = bench_now_ms() - t0;
 		child_stop(&c);
 	}
-	qsort(t, (size_t)n, sizeof t[0], dcmp);
+	qsort(t, (size_t)n, sizeof t[0], bench_cmp_double);
 	printf("%-28s %8s %8s %8s\n", "startup (fork->initialize)", "p50_ms",
 	    "min_ms", "max_ms");
 	printf("%-28s %8.2f %8.2f %8.2f\n", "", t[n / 2], t[0], t[n - 1]);
@@ -224,13 +192,13 @@ bench_stdio(const char *sr, int nreq)
 		    "\"method\":\"tools/call\",\"params\":{\"name\":"
 		    "\"search_skills\",\"arguments\":{\"query\":\"%s\"}}}\n",
 		    i + 1, queries[i % NQUERIES]);
-		t0 = now_ms();
+		t0 = bench_now_ms();
 		if (write_all(c.in, req, strlen(req)) != 0 ||
 		    (l = child_line(&c)) < 0) {
 			printf("stdio: the server stopped answering\n");
 			break;
 		}
-		t[i] = now_ms() - t0;
+		t[i] = bench_now_ms() - t0;
 		if (strstr(c.buf, "\"isError\":false") == NULL)
 			errors++;
 		child_consume(&c, l);
@@ -238,13 +206,13 @@ bench_stdio(const char *sr, int nreq)
 	nreq = i;
 	printf("%-28s %8s %8s %8s %8s %7s\n", "stdio search_skills", "n",
 	    "p50_ms", "p95_ms", "p99_ms", "errors");
-	qsort(t, (size_t)nreq, sizeof t[0], dcmp);
+	qsort(t, (size_t)nreq, sizeof t[0], bench_cmp_double);
 	if (nreq > 0)
 		printf("%-28s %8d %8.3f %8.3f %8.3f %7d\n", "", nreq,
 		    t[nreq / 2], t[nreq * 95 / 100], t[nreq * 99 / 100], errors);
 	printf("%-28s %8s %8s\n", "server memory", "rss_kb", "hwm_kb");
-	printf("%-28s %8ld %8ld\n", "", proc_kb(c.pid, "VmRSS:"),
-	    proc_kb(c.pid, "VmHWM:"));
+	printf("%-28s %8ld %8ld\n", "", bench_proc_kb(c.pid, "VmRSS"),
+	    bench_proc_kb(c.pid, "VmHWM"));
 	free(t);
 	child_stop(&c);
 }
@@ -267,7 +235,7 @@ http_worker(void *arg)
 	ssize_t			 n;
 	int			 fd = -1, one = 1, i = 0, blen, rlen;
 
-	while (now_ms() < h->until) {
+	while (bench_now_ms() < h->until) {
 		if (fd < 0) {
 			fd = socket(AF_INET, SOCK_STREAM, 0);
 			memset(&sa, 0, sizeof sa);
@@ -343,7 +311,7 @@ run_load(int port, double seconds, int conns, long *errs)
 	*errs = 0;
 	h = calloc((size_t)conns, sizeof *h);
 	th = calloc((size_t)conns, sizeof *th);
-	t0 = now_ms();
+	t0 = bench_now_ms();
 	for (i = 0; i < conns; i++) {
 		h[i].port = port;
 		h[i].until = t0 + seconds * 1e3;
@@ -354,7 +322,7 @@ run_load(int port, double seconds, int conns, long *errs)
 		okc += h[i].ok;
 		*errs += h[i].errors;
 	}
-	el = (now_ms() - t0) / 1e3;
+	el = (bench_now_ms() - t0) / 1e3;
 	free(h);
 	free(th);
 	return okc / el;
@@ -393,8 +361,8 @@ bench_http(const char *sr, double seconds, int conns)
 	    "seconds", "req_per_s", "errors");
 	printf("%-28s %8d %8.1f %10.0f %7ld\n", "", conns, seconds, rate, errs);
 	printf("%-28s %8s %8s\n", "http server memory", "rss_kb", "hwm_kb");
-	printf("%-28s %8ld %8ld\n", "", proc_kb(c.pid, "VmRSS:"),
-	    proc_kb(c.pid, "VmHWM:"));
+	printf("%-28s %8ld %8ld\n", "", bench_proc_kb(c.pid, "VmRSS"),
+	    bench_proc_kb(c.pid, "VmHWM"));
 	kill(c.pid, SIGTERM);
 	child_stop(&c);
 	fclose(fp);
@@ -407,6 +375,7 @@ main(int argc, char **argv)
 	int		 nreq, conns;
 	double		 secs;
 
+	xmalloc_init();
 	if (argc < 2) {
 		fprintf(stderr, "usage: bench_mcp SR [requests] [seconds] "
 		    "[connections]\n");

@@ -18,6 +18,8 @@
 #include "finding.h"
 #include "sanitize.h"
 #include "status.h"
+#include "bench.h"
+#include "xmalloc.h"
 
 static const char *plain =
     "## Reviewing a pull request\n\n"
@@ -76,23 +78,6 @@ fill(struct buf *b, size_t size, const char *unit, const char *spice)
 	}
 }
 
-static double
-now_us(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double	 x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void
 run(const struct sanitizer *s, const char *label, const char *text,
     size_t len, int iters)
@@ -106,15 +91,15 @@ run(const struct sanitizer *s, const char *label, const char *text,
 	t = calloc((size_t)iters, sizeof *t);
 	for (i = 0; i < iters; i++) {
 		findings_init(&f);
-		t0 = now_us();
+		t0 = bench_now_ms() * 1e3;
 		r = sanitize_text(s, text, len, 0, &n, &f);
-		t[i] = now_us() - t0;
+		t[i] = bench_now_ms() * 1e3 - t0;
 		sum += t[i];
 		nf = f.n;
 		free(r);
 		findings_done(&f);
 	}
-	qsort(t, (size_t)iters, sizeof *t, cmp_double);
+	qsort(t, (size_t)iters, sizeof *t, bench_cmp_double);
 	printf("%-14s %8zu %8zu %8zu %9.1f %9.1f %8.1f\n", label, len,
 	    sanitize_count(s), nf, t[iters / 2], t[(iters * 99) / 100],
 	    (double)len * iters / sum);
@@ -133,6 +118,7 @@ main(int argc, char **argv)
 	char			 label[32];
 	size_t			 i;
 
+	xmalloc_init();
 	if (iters < 1)
 		iters = 1;
 	memset(&cfg, 0, sizeof cfg);

@@ -19,6 +19,7 @@
 #include "skill.h"
 #include "status.h"
 #include "xmalloc.h"
+#include "bench.h"
 
 static const char *words[] = {
 	"api", "pdf", "form", "test", "flaky", "deploy", "docker", "kubernetes",
@@ -56,20 +57,11 @@ static const char *words[] = {
 
 static unsigned long long rng = 88172645463325252ULL;
 
-static unsigned
-rnd(unsigned n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (unsigned)(rng % n);
-}
-
 /* Zipf-like: small indexes are more frequent. */
 static const char *
 word(void)
 {
-	unsigned a = rnd(NWORDS), b = rnd(NWORDS);
+	unsigned a = bench_rnd(&rng, NWORDS), b = bench_rnd(&rng, NWORDS);
 
 	return words[a < b ? a : b];
 }
@@ -86,7 +78,7 @@ generate(struct skill_set *set, size_t n)
 
 		snprintf(name, sizeof(name), "%s-%s-%zu", word(), word(), i);
 		len = 0;
-		nw = 12 + (int)rnd(20);
+		nw = 12 + (int)bench_rnd(&rng, 20);
 		for (k = 0; k < nw && len + 40 < sizeof(desc); k++)
 			len += (size_t)snprintf(desc + len, sizeof(desc) - len,
 			    "%s%s", k ? " " : "", word());
@@ -96,46 +88,10 @@ generate(struct skill_set *set, size_t n)
 		s->scope = xstrdup("user");
 		s->description = xstrdup(desc);
 		s->when_to_use = xstrdup("");
-		if (rnd(4) == 0)
+		if (bench_rnd(&rng, 4) == 0)
 			strlist_add(&s->tags, word());
 		skill_set_add(set, s);
 	}
-}
-
-static double
-now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static long
-status_kb(const char *key)
-{
-	FILE	*fp;
-	char	 line[256];
-	long	 v = -1;
-	size_t	 kl = strlen(key);
-
-	if ((fp = fopen("/proc/self/status", "r")) == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), fp) != NULL)
-		if (strncmp(line, key, kl) == 0 && line[kl] == ':') {
-			v = strtol(line + kl + 1, NULL, 10);
-			break;
-		}
-	fclose(fp);
-	return v;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double	 x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* The query mix: paraphrase-like word bags, short keywords, names, typos. */
@@ -143,7 +99,7 @@ static char *
 make_query(const struct skill_set *set, int i)
 {
 	char		 q[512];
-	const struct skill *s = set->v[rnd((unsigned)set->n)];
+	const struct skill *s = set->v[bench_rnd(&rng, (unsigned)set->n)];
 	size_t		 len = 0;
 	int		 k;
 
@@ -180,13 +136,13 @@ bench(size_t n, int nq, struct config *cfg)
 
 	skill_set_init(&set);
 	generate(&set, n);
-	t0 = now_ms();
+	t0 = bench_now_ms();
 	if (search_index_build(&set, cfg, &ix, &cause) != SR_OK) {
 		fprintf(stderr, "bench_search: %s\n", cause);
 		free(cause);
 		return -1;
 	}
-	build = now_ms() - t0;
+	build = bench_now_ms() - t0;
 	qs = xcalloc((size_t)nq, sizeof(*qs));
 	lat = xcalloc((size_t)nq, sizeof(*lat));
 	for (i = 0; i < nq; i++)
@@ -196,19 +152,19 @@ bench(size_t n, int nq, struct config *cfg)
 	o.kind = -1;
 	for (i = 0; i < nq; i++) {
 		o.query = qs[i];
-		t0 = now_ms();
+		t0 = bench_now_ms();
 		if (search_run(ix, &o, &r, &cause) != SR_OK) {
 			fprintf(stderr, "bench_search: %s: %s\n", qs[i], cause);
 			free(cause);
 			cause = NULL;
 		}
-		lat[i] = now_ms() - t0;
+		lat[i] = bench_now_ms() - t0;
 		search_result_done(&r);
 	}
-	qsort(lat, (size_t)nq, sizeof(*lat), cmp_double);
+	qsort(lat, (size_t)nq, sizeof(*lat), bench_cmp_double);
 	printf("%8zu %10.1f %9.3f %9.3f %10ld %10ld\n", n, build,
 	    lat[nq / 2], lat[(nq * 99) / 100 < nq ? (nq * 99) / 100 : nq - 1],
-	    status_kb("VmRSS"), status_kb("VmHWM"));
+	    bench_proc_kb(0, "VmRSS"), bench_proc_kb(0, "VmHWM"));
 	fflush(stdout);
 	for (i = 0; i < nq; i++)
 		free(qs[i]);
@@ -226,6 +182,7 @@ main(int argc, char **argv)
 	struct config	*cfg;
 	int		 nq = 300, i, rv = 0;
 
+	xmalloc_init();
 	if (argc > 1 && (nq = atoi(argv[1])) < 1)
 		nq = 300;
 	cfg = config_defaults();

@@ -23,42 +23,17 @@
 #include "stats.h"
 #include "telemetry.h"
 #include "xmalloc.h"
-
-static double
-now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
+#include "bench.h"
 
 static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
-
-static unsigned
-rnd(unsigned n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (unsigned)(rng % n);
-}
 
 /* Skewed pick in [0, n): small values are much more frequent. */
 static unsigned
 skewed(unsigned n)
 {
-	unsigned	 a = rnd(n), b = rnd(n);
+	unsigned	 a = bench_rnd(&rng, n), b = bench_rnd(&rng, n);
 
 	return a < b ? a : b;
-}
-
-static int
-cmp_dbl(const void *a, const void *b)
-{
-	double	 x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 static int
@@ -85,9 +60,9 @@ build(const char *path, long n, double t_end)
 	    "?9, ?10, ?11)", -1, &st, NULL);
 	for (i = 0; i < n; i++) {
 		t = t_end - span + span * (double)i / (double)n;
-		s = rnd(2000);
+		s = bench_rnd(&rng, 2000);
 		snprintf(sess, sizeof sess, "p%u", s);
-		r = rnd(100);
+		r = bench_rnd(&rng, 100);
 		sqlite3_reset(st);
 		sqlite3_clear_bindings(st);
 		sqlite3_bind_double(st, 1, t);
@@ -95,7 +70,7 @@ build(const char *path, long n, double t_end)
 		if (r < 55) {
 			snprintf(q, sizeof q, "query number %u", skewed(3000));
 			a = skewed(400);
-			b = rnd(400);
+			b = bench_rnd(&rng, 400);
 			snprintf(t1, sizeof t1, "skill-%u", a);
 			snprintf(t2, sizeof t2, "skill-%u", b);
 			snprintf(detail, sizeof detail, "{\"top\":[\"%s\",\"%s\"],"
@@ -103,24 +78,24 @@ build(const char *path, long n, double t_end)
 			    "\"reranked\":false}", t1, t2);
 			sqlite3_bind_text(st, 2, "search", -1, SQLITE_STATIC);
 			sqlite3_bind_text(st, 4, q, -1, SQLITE_TRANSIENT);
-			sqlite3_bind_double(st, 6, (double)rnd(1000) / 1000.0);
+			sqlite3_bind_double(st, 6, (double)bench_rnd(&rng, 1000) / 1000.0);
 			sqlite3_bind_int(st, 7, 5);
-			sqlite3_bind_double(st, 8, 0.5 + (double)rnd(5000) / 100);
+			sqlite3_bind_double(st, 8, 0.5 + (double)bench_rnd(&rng, 5000) / 100);
 		} else if (r < 95) {
 			snprintf(sk, sizeof sk, "skill-%u", skewed(400));
 			snprintf(detail, sizeof detail, "{\"requested\":\"%s\","
 			    "\"resolved\":\"%s\",\"bytes\":4096}", sk, sk);
 			sqlite3_bind_text(st, 2, "load", -1, SQLITE_STATIC);
 			sqlite3_bind_text(st, 5, sk, -1, SQLITE_TRANSIENT);
-			sqlite3_bind_double(st, 8, 0.2 + (double)rnd(300) / 100);
+			sqlite3_bind_double(st, 8, 0.2 + (double)bench_rnd(&rng, 300) / 100);
 			sqlite3_bind_text(st, 9, "USER", -1, SQLITE_STATIC);
-			sqlite3_bind_int(st, 10, rnd(20) != 0);
+			sqlite3_bind_int(st, 10, bench_rnd(&rng, 20) != 0);
 		} else {
 			snprintf(detail, sizeof detail, "{\"count\":400,"
 			    "\"trigger\":\"watch\"}");
 			sqlite3_bind_text(st, 2, "index", -1, SQLITE_STATIC);
 			sqlite3_bind_int(st, 7, 400);
-			sqlite3_bind_double(st, 8, 100 + (double)rnd(1000));
+			sqlite3_bind_double(st, 8, 100 + (double)bench_rnd(&rng, 1000));
 		}
 		sqlite3_bind_text(st, 11, detail, -1, SQLITE_TRANSIENT);
 		if (sqlite3_step(st) != SQLITE_DONE) {
@@ -157,14 +132,14 @@ time_snapshot(struct stats_db *d, double since, struct stats_snap *keep,
 	q.n_skills = n_skills;
 	cpu_best = 1e9;
 	for (run = 0; run < 3; run++) {
-		t0 = now_ms();
+		t0 = bench_now_ms();
 		c0 = clock();
 		if (stats_snapshot(d, &q, &s, &cause) != 0) {
 			fprintf(stderr, "snapshot: %s\n", cause);
 			free(cause);
 			return -1;
 		}
-		ms = now_ms() - t0;
+		ms = bench_now_ms() - t0;
 		cpu = (double)(clock() - c0) * 1e3 / CLOCKS_PER_SEC;
 		if (ms < best)
 			best = ms;
@@ -197,6 +172,7 @@ main(int argc, char **argv)
 	long long		 fails;
 	size_t			 k;
 
+	xmalloc_init();
 	if (n < 1 || calls < 1 || mkdtemp(dir) == NULL)
 		return 2;
 	if (argc > 3)
@@ -204,12 +180,12 @@ main(int argc, char **argv)
 	else
 		xasprintf(&path, "%s/stats.db", dir);
 	now = (double)time(NULL);
-	t0 = now_ms();
+	t0 = bench_now_ms();
 	if (argc > 3 && access(path, F_OK) == 0)
 		now = 0;	/* reuse: "last 7 days" is then relative to 0 */
 	else if (build(path, n, now) == -1)
 		return 1;
-	build_ms = now_ms() - t0;
+	build_ms = bench_now_ms() - t0;
 	if (stats_open(path, &d, &cause) != 0) {
 		fprintf(stderr, "%s\n", cause);
 		return 1;
@@ -237,12 +213,12 @@ main(int argc, char **argv)
 	c0 = clock();
 	for (i = 0; i < calls; i++) {
 		snprintf(q, sizeof q, "Bench Query %ld", i % 300);
-		t0 = now_ms();
+		t0 = bench_now_ms();
 		telemetry_search(t, &(struct telemetry_search_event){
 			    .query = q, .top1 = 0.5, .n_results = 5,
 			    .top = { top[0], top[1], top[2], top[3], top[4] },
 			    .n_top = 5, .latency_ms = 1.0 });
-		lat[i] = now_ms() - t0;
+		lat[i] = bench_now_ms() - t0;
 		if (i % 2000 == 1999)
 			telemetry_flush(t);	/* a search rate, not a flood */
 	}
@@ -250,7 +226,7 @@ main(int argc, char **argv)
 	write_cpu = (double)(clock() - c0) * 1e3 / CLOCKS_PER_SEC;
 	fails = telemetry_failures(t);
 	telemetry_close(t);
-	qsort(lat, (size_t)calls, sizeof *lat, cmp_dbl);
+	qsort(lat, (size_t)calls, sizeof *lat, bench_cmp_double);
 
 	printf("%-44s %12s %8s\n", "measure", "value", "target");
 	printf("%-44s %12ld %8s\n", "events in stats.db", n, "");

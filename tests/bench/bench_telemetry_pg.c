@@ -20,23 +20,7 @@
 #include "config.h"
 #include "telemetry.h"
 #include "xmalloc.h"
-
-static double
-now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int
-cmp_dbl(const void *a, const void *b)
-{
-	double	 x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
+#include "bench.h"
 
 static const char *const top[] = { "pdf", "docx", "xlsx", "pptx", "git" };
 
@@ -88,23 +72,23 @@ measure(struct row *r, const char *backend, const char *where, long calls,
 	t = open_backend(backend, where, (int)(burst > 4096 ? burst : 4096));
 	for (i = 0; i < calls; i++) {
 		snprintf(q, sizeof q, "Bench Query %ld", i % 300);
-		t0 = now_ms();
+		t0 = bench_now_ms();
 		telemetry_search(t, &(struct telemetry_search_event){
 			    .query = q, .top1 = 0.5, .n_results = 5,
 			    .top = { top[0], top[1], top[2], top[3], top[4] },
 			    .n_top = 5, .latency_ms = 1.0 });
-		lat[i] = (now_ms() - t0) * 1e3;
+		lat[i] = (bench_now_ms() - t0) * 1e3;
 		if (i % 500 == 499 && strcmp(r->name, "postgres, server away") != 0)
 			telemetry_flush(t);
 	}
 	telemetry_flush(t);
-	qsort(lat, (size_t)calls, sizeof *lat, cmp_dbl);
+	qsort(lat, (size_t)calls, sizeof *lat, bench_cmp_double);
 	r->p50 = lat[calls / 2];
 	r->p99 = lat[calls * 99 / 100];
 	r->max = lat[calls - 1];
 	r->rate = 0;
 	if (t != NULL && strcmp(r->name, "postgres, server away") != 0) {
-		t0 = now_ms();
+		t0 = bench_now_ms();
 		for (i = 0; i < burst; i++) {
 			snprintf(q, sizeof q, "burst %ld", i % 300);
 			telemetry_search(t, &(struct telemetry_search_event){
@@ -113,7 +97,7 @@ measure(struct row *r, const char *backend, const char *where, long calls,
 			    .n_top = 5, .latency_ms = 1.0 });
 		}
 		telemetry_flush(t);
-		t1 = now_ms();
+		t1 = bench_now_ms();
 		r->rate = (double)burst / ((t1 - t0) / 1e3);
 	}
 	telemetry_state(t, &st);
@@ -134,6 +118,7 @@ main(int argc, char **argv)
 	long		 calls, burst;
 	int		 i;
 
+	xmalloc_init();
 	if (argc < 3) {
 		fprintf(stderr, "usage: bench_telemetry_pg DSN SQLITE_PATH "
 		    "[calls] [burst]\n");

@@ -13,6 +13,7 @@
 
 #include "buf.h"
 #include "tokens.h"
+#include "xmalloc.h"
 
 int
 main(int argc, char **argv)
@@ -21,6 +22,7 @@ main(int argc, char **argv)
 	size_t	 n;
 	int	 i, rc = 0;
 
+	xmalloc_init();
 	for (i = 1; i < argc; i++) {
 		if (buf_read_file(argv[i], 0, &d, &n) == -1) {
 			fprintf(stderr, "bench_tokens: %s: %s\n", argv[i],

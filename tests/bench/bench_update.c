@@ -34,31 +34,14 @@
 #include "skill.h"
 #include "strlist.h"
 #include "xmalloc.h"
-
-/* CPU time of this thread (ms): the machine may be shared. */
-static double
-cpu_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double	 x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
+#include "bench.h"
 
 static void
 row(const char *what, size_t size, double *v, int n)
 {
 	if (n == 0)
 		return;
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	qsort(v, (size_t)n, sizeof(*v), bench_cmp_double);
 	printf("  %6zu  %-34s %8.2f %8.2f %8.2f %6d\n", size, what,
 	    v[n / 2], v[(int)(n * 0.95) < n ? (int)(n * 0.95) : n - 1],
 	    v[n - 1], n);
@@ -125,7 +108,7 @@ bench(size_t n, int edits)
 		    k % (int)n);
 		strlist_add(&paths, path);
 		t0 = clock_ms();
-		c0 = cpu_ms();
+		c0 = bench_cpu_ms();
 		if (engine_update_paths(e, &paths, "bench", &changed,
 		    &cause) != 0 || !changed) {
 			fprintf(stderr, "bench_update: edit %d: %s\n", k,
@@ -135,7 +118,7 @@ bench(size_t n, int edits)
 			rv = 1;
 		}
 		t[k] = clock_ms() - t0;
-		c[k] = cpu_ms() - c0;
+		c[k] = bench_cpu_ms() - c0;
 		strlist_done(&paths);
 	}
 	row("engine_update_paths (1 edit)", n, t, edits);
@@ -157,7 +140,7 @@ bench(size_t n, int edits)
 		    k % (int)n);
 		up->when_to_use = xstrdup("");
 		t0 = clock_ms();
-		c0 = cpu_ms();
+		c0 = bench_cpu_ms();
 		if (engine_apply(e, &up, 1, NULL, 0, "bench", &changed,
 		    &cause) != 0) {
 			free(cause);
@@ -165,7 +148,7 @@ bench(size_t n, int edits)
 			rv = 1;
 		}
 		t[k] = clock_ms() - t0;
-		c[k] = cpu_ms() - c0;
+		c[k] = bench_cpu_ms() - c0;
 	}
 	row("engine_apply (1 entry)", n, t, edits);
 	row("  the same, CPU time", n, c, edits);
@@ -214,6 +197,7 @@ main(int argc, char **argv)
 {
 	int	 edits = argc > 1 ? atoi(argv[1]) : 100, i, rv = 0;
 
+	xmalloc_init();
 	if (edits < 1)
 		edits = 100;
 	if (getenv("GAP") != NULL)

@@ -34,6 +34,7 @@
  * (an embedding of another dimension).
  */
 #include "autoconfig.h"
+#include "xmalloc.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -567,6 +568,7 @@ main(int argc, char **argv)
 	long			 life = 30;
 	int			 ch;
 
+	xmalloc_init();
 	while ((ch = getopt(argc, argv, "d:f:m:t:")) != -1) {
 		switch (ch) {
 		case 'd':

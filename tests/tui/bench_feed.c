@@ -17,23 +17,8 @@
 #include <time.h>
 
 #include "../../tui/feed.h"
-
-static double
-now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int
-cmp_dbl(const void *a, const void *b)
-{
-	double	 x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
+#include "../bench/bench.h"
+#include "xmalloc.h"
 
 /* Ten events: seven searches (old and new queries), three loads. */
 static int
@@ -106,6 +91,7 @@ main(int argc, char **argv)
 	int			 rounds = argc > 2 ? atoi(argv[2]) : 20, i;
 	int			 n_full = 0, rv = 1;
 
+	xmalloc_init();
 	if (argc < 2 || rounds < 1) {
 		fprintf(stderr, "usage: bench_feed DB [rounds]\n");
 		return 2;
@@ -139,13 +125,13 @@ main(int argc, char **argv)
 			    sqlite3_errmsg(h));
 			goto out;
 		}
-		t0 = now_ms();
+		t0 = bench_now_ms();
 		if (feed_poll(f, RANGE_ALL, 0, &r) != 1 || !r.have_snap) {
 			fprintf(stderr, "bench_feed: the append was not seen\n");
 			feed_result_done(&r);
 			goto out;
 		}
-		inc[i] = now_ms() - t0;
+		inc[i] = bench_now_ms() - t0;
 		if (!r.incremental)
 			n_full++;
 		feed_result_done(&r);
@@ -161,7 +147,7 @@ main(int argc, char **argv)
 	feed_result_done(&full_r);
 	feed_result_done(&r);
 	feed_free(fresh);
-	t0 = now_ms();
+	t0 = bench_now_ms();
 	for (i = 0; i < 100; i++) {
 		if (feed_poll(f, RANGE_ALL, 0, &r) != 0) {
 			fprintf(stderr, "bench_feed: a result with no write\n");
@@ -169,8 +155,8 @@ main(int argc, char **argv)
 			goto out;
 		}
 	}
-	idle = (now_ms() - t0) / 100;
-	qsort(inc, (size_t)rounds, sizeof *inc, cmp_dbl);
+	idle = (bench_now_ms() - t0) / 100;
+	qsort(inc, (size_t)rounds, sizeof *inc, bench_cmp_double);
 	printf("full_ms %.1f\n", full);
 	printf("refresh10_p50_ms %.2f\n", inc[rounds / 2]);
 	printf("refresh10_max_ms %.2f\n", inc[rounds - 1]);

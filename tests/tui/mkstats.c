@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "telemetry.h"
+#include "xmalloc.h"
 
 int
 main(int argc, char **argv)
@@ -22,6 +23,7 @@ main(int argc, char **argv)
 	size_t		 n;
 	int		 rv = 1;
 
+	xmalloc_init();
 	if (argc != 2) {
 		fprintf(stderr, "usage: mkstats DB <SQL\n");
 		return 2;

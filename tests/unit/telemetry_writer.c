@@ -156,6 +156,7 @@ do_check(const char *db)
 int
 main(int argc, char **argv)
 {
+	xmalloc_init();
 	if (argc >= 5 && strcmp(argv[1], "write") == 0)
 		return do_write(argv[2], argv[3], atol(argv[4]),
 		    argc > 5 ? atol(argv[5]) : 0);

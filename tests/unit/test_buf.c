@@ -208,6 +208,7 @@ test_files(void)
 int
 main(void)
 {
+	xmalloc_init();
 	if (mkdtemp(tmpdir) == NULL)
 		return 1;
 	test_buf();

@@ -703,6 +703,7 @@ main(void)
 {
 	char	*home;
 
+	xmalloc_init();
 	snprintf(tmp, sizeof tmp, "%s/sr-config.XXXXXX",
 	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (mkdtemp(tmp) == NULL) {

@@ -467,6 +467,7 @@ test_scalars(void)
 int
 main(void)
 {
+	xmalloc_init();
 	test_basic();
 	test_bom_crlf();
 	test_block_scalars();

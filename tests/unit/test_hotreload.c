@@ -724,6 +724,7 @@ main(void)
 {
 	char	 dir[] = "/tmp/test_hotreload.XXXXXX", cmd[64];
 
+	xmalloc_init();
 	if (mkdtemp(dir) == NULL)
 		return 1;
 	test_incremental_search();

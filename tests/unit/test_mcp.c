@@ -26,6 +26,7 @@
 #include "strlist.h"
 #include "tap.h"
 #include "testdata.h"
+#include "xmalloc.h"
 
 static struct mcp_server	*srv;
 static struct engine		*eng;
@@ -514,6 +515,7 @@ main(void)
 	char		 dir[] = "/tmp/test_mcp.XXXXXX", *cause = NULL;
 	char		 cmd[64];
 
+	xmalloc_init();
 	test_sha256();
 	test_origin();
 	if (mkdtemp(dir) == NULL)

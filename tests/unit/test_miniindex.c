@@ -653,6 +653,7 @@ main(void)
 	struct strlist	 files;
 	char		*cmd;
 
+	xmalloc_init();
 	if (mkdtemp(tmpdir) == NULL)
 		return 1;
 	strlist_init(&files);

@@ -766,6 +766,7 @@ main(void)
 	char		 dir[] = "/tmp/sr-ollama.XXXXXX";
 	char		*cmd;
 
+	xmalloc_init();
 	test_lru();
 	test_parse();
 	if (mkdtemp(dir) == NULL || fake_start(&f, NULL, NULL) != 0 ||

@@ -569,6 +569,7 @@ main(void)
 {
 	struct sanitizer	*s;
 
+	xmalloc_init();
 	memset(&cfg, 0, sizeof cfg);
 	cfg.builtin_patterns = 1;
 	s = mk();

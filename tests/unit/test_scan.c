@@ -242,6 +242,7 @@ main(void)
 {
 	char	*cmd;
 
+	xmalloc_init();
 	if (mkdtemp(tmp) == NULL)
 		return 1;
 	test_classify();

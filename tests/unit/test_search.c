@@ -318,6 +318,7 @@ main(void)
 	size_t			 i;
 	int			 rv, allok;
 
+	xmalloc_init();
 	if (!fixture_init(&f) || !load_queries(&queries)) {
 		ok(0, "the fixtures in tests/data/search/ranking load");
 		return done_testing();

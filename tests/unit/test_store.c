@@ -51,6 +51,7 @@ main(void)
 	sqlite3			*raw;
 	int			 rv;
 
+	xmalloc_init();
 	if (mkdtemp(tmp) == NULL)
 		return 1;
 	xasprintf(&db, "%s/sub/dir/index.db", tmp);

@@ -140,6 +140,7 @@ main(void)
 	int			 rv, pg = dsn != NULL && *dsn != '\0';
 	double			 t0;
 
+	xmalloc_init();
 	if (mkdtemp(tmp) == NULL)
 		return 1;
 	xasprintf(&db, "%s/index.db", tmp);

@@ -998,6 +998,7 @@ main(void)
 {
 	char	*cmd;
 
+	xmalloc_init();
 	if (mkdtemp(tmp) == NULL)
 		return 1;
 	test_config_keys();

@@ -66,6 +66,7 @@ main(void)
 	const char	 bad[] = "ab\xff\xfe" "cd\xc3";
 	char		 big[5000];
 
+	xmalloc_init();
 	ctx = text_ctx_new();
 
 	/* normalisation */

@@ -230,6 +230,7 @@ main(void)
 {
 	char	*cmd;
 
+	xmalloc_init();
 	if (mkdtemp(tmp) == NULL)
 		return 1;
 	test_under();

@@ -19,6 +19,7 @@
 #include "../../tui/colors.h"
 #include "../../tui/feed.h"
 #include "../../tui/grid.h"
+#include "xmalloc.h"
 
 /* Row y of g as UTF-8, trailing blanks dropped; static buffer. */
 static const char *
@@ -496,6 +497,7 @@ test_worker(void)
 int
 main(void)
 {
+	xmalloc_init();
 	test_grid();
 	test_colors();
 	test_feed();

@@ -498,6 +498,7 @@ test_rule_severities(void)
 int
 main(void)
 {
+	xmalloc_init();
 	strlist_init(&seen);
 	test_names();
 	test_entry_names();
