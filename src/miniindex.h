@@ -11,6 +11,7 @@
  * (every group one before any two), then the groups' counts alone. A
  * description that says no more than the name is replaced by the skill's
  * when_to_use or its body's first paragraph (see miniindex_opts.san).
+ * The gists themselves are made in miniindex_gist.h.
  *
  * The same text goes to ~/.claude/SKILLS-INDEX.md (imported from
  * CLAUDE.md) and, with MINIINDEX_MCP (a shorter header), into the MCP
@@ -113,25 +114,6 @@ char	*miniindex_text(const struct skill_set *set,
  */
 char	*miniindex_mcp_instructions(const struct skill_set *set,
 	    const struct config *cfg);
-
-/*
- * The gist of a description: whitespace collapsed, the first sentence,
- * at most max characters (code points), cut at a word (or, for text
- * without spaces, a grapheme) boundary with "…", a final period dropped.
- * "" for an empty description. Allocated.
- */
-char	*miniindex_summary(const char *description, size_t max);
-
-/*
- * A keyword gist for tight budgets: the first sentence (or, when it says
- * nothing more than the name, the next) without filler words ("use",
- * "when", "the", ...), bare numbers, punctuation or words of the skill's
- * name, cut at a word (text without spaces: a few characters) to at most
- * max characters and max_tokens estimated tokens, no ellipsis. The
- * mini-index deals these words out one at a time. Allocated.
- */
-char	*miniindex_keywords(const char *description, const char *name,
-	    size_t max, size_t max_tokens);
 
 /*
  * Writes data to path atomically (a temporary file in the same
