@@ -14,7 +14,7 @@
  * The gists themselves are made in miniindex_gist.h.
  *
  * The same text goes to ~/.claude/SKILLS-INDEX.md (imported from
- * CLAUDE.md) and, with MINIINDEX_MCP (a shorter header), into the MCP
+ * CLAUDE.md; see miniindex_install.h) and, with MINIINDEX_MCP (a shorter header), into the MCP
  * server's instructions.
  * Everything returned is allocated and owned by the caller (free()); the
  * skill set is borrowed for the call only. Output is deterministic: the
@@ -114,44 +114,6 @@ char	*miniindex_text(const struct skill_set *set,
  */
 char	*miniindex_mcp_instructions(const struct skill_set *set,
 	    const struct config *cfg);
-
-/*
- * Writes data to path atomically (a temporary file in the same
- * directory, then rename), creating missing parent directories and
- * keeping an existing file's mode. Returns 0 or SR_IO with *cause set.
- */
-int	 miniindex_write_file(const char *path, const char *data, size_t len,
-	    char **cause);
-
-/*
- * Compares the file at path with text: returns 0 when equal, 1 when it
- * differs or is missing, or SR_IO with *cause set when it cannot be read.
- */
-int	 miniindex_check_file(const char *path, const char *text,
-	    char **cause);
-
-/* The import line for a mini-index path ("@~/.claude/SKILLS-INDEX.md"). */
-char	*miniindex_import_line(const char *path);
-
-/*
- * Adds the import line for index_path to the CLAUDE.md at claude_md
- * (created if missing), unless an identical line is present. Before
- * changing an existing file it is copied to claude_md + ".bak".
- * *changed (may be NULL) tells whether the file was written.
- * Returns 0 or SR_IO with *cause set.
- */
-int	 miniindex_install(const char *claude_md, const char *index_path,
-	    int *changed, char **cause);
-/*
- * Removes exactly the lines equal to the import line for index_path
- * (leaving every other byte as it was), with the same backup. A missing
- * file or line is not an error (*changed 0).
- */
-int	 miniindex_uninstall(const char *claude_md, const char *index_path,
-	    int *changed, char **cause);
-
-/* ~/.claude/CLAUDE.md, allocated. */
-char	*miniindex_claude_md_path(void);
 
 /*
  * Regenerates mini_index.path from set with the configured options when

@@ -21,6 +21,7 @@
 #include "config.h"
 #include "miniindex.h"
 #include "miniindex_gist.h"
+#include "miniindex_install.h"
 #include "skill.h"
 #include "tokens.h"
 #include "xmalloc.h"
