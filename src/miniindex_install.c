@@ -107,13 +107,76 @@ backup(const char *path, const char *data, size_t len, char **cause)
 	return rv;
 }
 
-int
-miniindex_install(const char *claude_md, const char *index_path,
+/* The end of the line starting at s: its '\n', or end. */
+static const char *
+line_end(const char *s, const char *end)
+{
+	const char	*e;
+
+	if ((e = memchr(s, '\n', (size_t)(end - s))) == NULL)
+		e = end;
+	return e;
+}
+
+/*
+ * The edit of miniindex_install(): unless the import line is there
+ * already, the file (data NULL: none) with the line added at its end.
+ * Puts the new text in b and returns 1 when the file must change.
+ */
+static int
+add_line(const char *data, size_t len, const char *line, struct buf *b)
+{
+	const char	*s, *e;
+
+	if (data != NULL) {
+		for (s = data; s < data + len; s = e + 1) {
+			e = line_end(s, data + len);
+			if (line_is(s, e, line))
+				return 0;	/* already there */
+		}
+		buf_add(b, data, len);
+		if (len > 0 && data[len - 1] != '\n')
+			buf_addc(b, '\n');
+	}
+	buf_printf(b, "%s\n", line);
+	return 1;
+}
+
+/*
+ * The edit of miniindex_uninstall(): the file without the lines equal to
+ * the import line, every other byte kept. Returns 1 when there was one.
+ */
+static int
+drop_line(const char *data, size_t len, const char *line, struct buf *b)
+{
+	const char	*s, *e;
+	int		 hit = 0;
+
+	if (data == NULL)
+		return 0;
+	for (s = data; s < data + len; s = e + 1) {
+		e = line_end(s, data + len);
+		if (line_is(s, e, line)) {
+			hit = 1;
+			continue;
+		}
+		buf_add(b, s, (size_t)(e - s) + (e < data + len));
+	}
+	return hit;
+}
+
+/*
+ * What install and uninstall share: read claude_md (it may be missing),
+ * let edit decide on the new text for the import line of index_path, and
+ * when it changes, keep a backup of the old file and write the new one.
+ */
+static int
+edit_claude_md(const char *claude_md, const char *index_path,
+    int (*edit)(const char *, size_t, const char *, struct buf *),
     int *changed, char **cause)
 {
 	struct buf	 b;
 	char		*data = NULL, *line;
-	const char	*s, *e;
 	size_t		 len;
 	int		 rv;
 
@@ -122,23 +185,11 @@ miniindex_install(const char *claude_md, const char *index_path,
 		*changed = 0;
 	line = miniindex_import_line(index_path);
 	buf_init(&b, 0);
-	if ((rv = read_optional(claude_md, &data, &len, cause)) != 0)
+	if ((rv = read_optional(claude_md, &data, &len, cause)) != 0 ||
+	    !edit(data, len, line, &b))
 		goto out;
-	if (data != NULL) {
-		for (s = data; s < data + len; s = e + 1) {
-			if ((e = memchr(s, '\n', (size_t)(data + len - s))) ==
-			    NULL)
-				e = data + len;
-			if (line_is(s, e, line))
-				goto out;	/* already there */
-		}
-		if ((rv = backup(claude_md, data, len, cause)) != 0)
-			goto out;
-		buf_add(&b, data, len);
-		if (len > 0 && data[len - 1] != '\n')
-			buf_addc(&b, '\n');
-	}
-	buf_printf(&b, "%s\n", line);
+	if (data != NULL && (rv = backup(claude_md, data, len, cause)) != 0)
+		goto out;
 	if ((rv = miniindex_write_file(claude_md, b.p, b.len, cause)) != 0)
 		goto out;
 	if (changed != NULL)
@@ -151,43 +202,16 @@ out:
 }
 
 int
+miniindex_install(const char *claude_md, const char *index_path,
+    int *changed, char **cause)
+{
+	return edit_claude_md(claude_md, index_path, add_line, changed, cause);
+}
+
+int
 miniindex_uninstall(const char *claude_md, const char *index_path,
     int *changed, char **cause)
 {
-	struct buf	 b;
-	char		*data = NULL, *line;
-	const char	*s, *e;
-	size_t		 len;
-	int		 rv, hit = 0;
-
-	*cause = NULL;
-	if (changed != NULL)
-		*changed = 0;
-	line = miniindex_import_line(index_path);
-	buf_init(&b, 0);
-	if ((rv = read_optional(claude_md, &data, &len, cause)) != 0 ||
-	    data == NULL)
-		goto out;
-	for (s = data; s < data + len; s = e + 1) {
-		if ((e = memchr(s, '\n', (size_t)(data + len - s))) == NULL)
-			e = data + len;
-		if (line_is(s, e, line)) {
-			hit = 1;
-			continue;
-		}
-		buf_add(&b, s, (size_t)(e - s) + (e < data + len));
-	}
-	if (!hit)
-		goto out;
-	if ((rv = backup(claude_md, data, len, cause)) != 0)
-		goto out;
-	if ((rv = miniindex_write_file(claude_md, b.p, b.len, cause)) != 0)
-		goto out;
-	if (changed != NULL)
-		*changed = 1;
-out:
-	buf_done(&b);
-	free(data);
-	free(line);
-	return rv;
+	return edit_claude_md(claude_md, index_path, drop_line, changed,
+	    cause);
 }
