@@ -46,6 +46,7 @@
 #include "config.h"
 #include "finding.h"
 #include "sanitize.h"
+#include "sanitize_fold.h"
 #include "status.h"
 #include "strlist.h"
 #include "xmalloc.h"
@@ -163,11 +164,7 @@ struct scan {
 	struct line		*lines;
 	size_t			 nlines;
 
-	char			*norm;		/* the scan copy */
-	size_t			 nlen, ncap;
-	size_t			*map;		/* norm byte -> original offset */
-	int			 last_space;
-	int			 prev_latin;
+	struct sanitize_fold	 f;		/* the scan copy */
 
 	int			 hid_line[HID_NKINDS][2];
 
@@ -176,30 +173,6 @@ struct scan {
 };
 
 /* ---- code points ---------------------------------------------------- */
-
-/*
- * Decodes one code point at p (at most n bytes). Returns its length, or 1
- * with *cp = -1 for a byte that does not start valid UTF-8.
- */
-static size_t
-cp_decode(const char *p, size_t n, int32_t *cp)
-{
-	utf8proc_ssize_t	 r;
-	utf8proc_int32_t	 c;
-
-	if ((unsigned char)*p < 0x80) {
-		*cp = (unsigned char)*p;
-		return 1;
-	}
-	r = utf8proc_iterate((const utf8proc_uint8_t *)p,
-	    n > 4 ? 4 : (utf8proc_ssize_t)n, &c);
-	if (r <= 0) {
-		*cp = -1;
-		return 1;
-	}
-	*cp = c;
-	return (size_t)r;
-}
 
 static int
 cp_is_emoji(int32_t cp)
@@ -291,7 +264,7 @@ excerpt(const char *text, size_t len, size_t start, size_t end, char *out)
 	if (end > len)
 		end = len;
 	while (i < end) {
-		n = cp_decode(text + i, end - i, &cp);
+		n = sanitize_fold_decode(text + i, end - i, &cp);
 		if (cp < 0) {
 			snprintf(tok, sizeof tok, "<0x%02X>",
 			    (unsigned char)text[i]);
@@ -438,7 +411,7 @@ is_quoted(const struct scan *sc, size_t off, size_t end)
 
 	lend = li + 1 < sc->nlines ? sc->lines[li + 1].start : sc->len;
 	for (i = sc->lines[li].start; i < off; i += n) {
-		n = cp_decode(sc->text + i, off - i, &cp);
+		n = sanitize_fold_decode(sc->text + i, off - i, &cp);
 		if (cp == '"')
 			open = !open;
 		else if (cp == 0x201C || cp == 0x201E || cp == 0xAB ||
@@ -453,7 +426,7 @@ is_quoted(const struct scan *sc, size_t off, size_t end)
 	if (end > lend)
 		return 0;
 	for (i = end; i < lend; i += n) {
-		n = cp_decode(sc->text + i, lend - i, &cp);
+		n = sanitize_fold_decode(sc->text + i, lend - i, &cp);
 		if (cp == '"' || cp == 0x201D || cp == 0xBB || cp == 0x300D ||
 		    cp == 0x300F)
 			return 1;
@@ -513,7 +486,7 @@ scan_hidden(struct scan *sc, enum hidden h, size_t off, int quiet)
 	if (h == HID_TAG) {
 		/* Show the ASCII the tag characters spell. */
 		for (i = off; i < lend && k < sizeof dec - 1; i += n) {
-			n = cp_decode(sc->text + i, lend - i, &cp);
+			n = sanitize_fold_decode(sc->text + i, lend - i, &cp);
 			if (cp < 0xE0000 || cp > 0xE007F)
 				break;
 			if (cp >= 0xE0020 && cp <= 0xE007E)
@@ -567,108 +540,17 @@ zw_in_word(const struct scan *sc, int32_t prev, size_t off)
 	if (!cp_is_word(prev))
 		return 0;
 	for (;;) {
-		n = cp_decode(sc->text + i, sc->len - i, &cp);
+		n = sanitize_fold_decode(sc->text + i, sc->len - i, &cp);
 		i += n;
 		if (i >= sc->len)
 			return 0;
-		n = cp_decode(sc->text + i, sc->len - i, &cp);
+		n = sanitize_fold_decode(sc->text + i, sc->len - i, &cp);
 		if (cp_hidden(cp, i, &st) == HID_NONE)
 			return cp_is_word(cp);
 	}
 }
 
 /* ---- the scan copy -------------------------------------------------- */
-
-static void
-norm_put(struct scan *sc, const char *p, size_t n, size_t orig)
-{
-	size_t	 i;
-
-	if (sc->nlen + n + 1 > sc->ncap) {
-		while (sc->nlen + n + 1 > sc->ncap)
-			sc->ncap *= 2;
-		sc->norm = xrealloc(sc->norm, sc->ncap);
-		sc->map = xreallocarray(sc->map, sc->ncap, sizeof *sc->map);
-	}
-	for (i = 0; i < n; i++) {
-		sc->norm[sc->nlen] = p[i];
-		sc->map[sc->nlen++] = orig;
-	}
-	sc->last_space = n == 1 && (p[0] == ' ' || p[0] == '\n');
-}
-
-static void
-norm_space(struct scan *sc, size_t orig)
-{
-	if (!sc->last_space && sc->nlen > 0)
-		norm_put(sc, " ", 1, orig);
-}
-
-static void
-norm_cp(struct scan *sc, int32_t cp, size_t orig)
-{
-	utf8proc_uint8_t	 enc[4];
-	utf8proc_ssize_t	 n;
-
-	n = utf8proc_encode_char(cp, enc);
-	if (n > 0)
-		norm_put(sc, (const char *)enc, (size_t)n, orig);
-}
-
-static int
-cp_is_mark(int32_t cp)
-{
-	utf8proc_category_t	 c = utf8proc_category(cp);
-
-	return c == UTF8PROC_CATEGORY_MN || c == UTF8PROC_CATEGORY_MC ||
-	    c == UTF8PROC_CATEGORY_ME;
-}
-
-/*
- * Folds one non-ASCII code point into the scan copy: compatibility
- * decomposition, case folding and lumping (quotes, dashes), dropping
- * combining marks on Latin letters, recomposing everything else.
- */
-static void
-norm_fold(struct scan *sc, int32_t cp, const char *src, size_t srclen,
-    size_t orig)
-{
-	utf8proc_int32_t	 d[32];
-	utf8proc_ssize_t	 n, i;
-	int			 bc = 0, latin;
-
-	/* Scripts with nothing to fold: copy. */
-	if ((cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x3400 && cp <= 0x9FFF) ||
-	    (cp >= 0xAC00 && cp <= 0xD7A3)) {
-		norm_put(sc, src, srclen, orig);
-		sc->prev_latin = 0;
-		return;
-	}
-	n = utf8proc_decompose_char(cp, d, 32, UTF8PROC_DECOMPOSE |
-	    UTF8PROC_COMPAT | UTF8PROC_CASEFOLD | UTF8PROC_LUMP, &bc);
-	if (n <= 0 || n > 32) {
-		norm_put(sc, src, srclen, orig);
-		return;
-	}
-	if (cp_is_mark(d[0])) {
-		if (sc->prev_latin)
-			return;		/* a mark stacked on a Latin letter */
-		norm_put(sc, src, srclen, orig);
-		return;
-	}
-	latin = d[0] < 0x0370;
-	if (!latin && n > 1)
-		n = utf8proc_normalize_utf32(d, n, UTF8PROC_COMPOSE);
-	for (i = 0; i < n; i++) {
-		if (latin && i > 0 && cp_is_mark(d[i]))
-			continue;
-		if (d[i] == ' ')
-			norm_space(sc, orig);
-		else
-			norm_cp(sc, d[i], orig);
-	}
-	sc->prev_latin = latin;
-}
 
 /*
  * Builds the scan copy and reports hidden characters. Tag characters that
@@ -685,44 +567,40 @@ norm_build(struct scan *sc)
 	int		 in_tags = 0;
 	char		 c;
 
-	sc->ncap = sc->len + 64;
-	sc->norm = xmalloc(sc->ncap);
-	sc->map = xreallocarray(NULL, sc->ncap, sizeof *sc->map);
-	sc->nlen = 0;
-	sc->last_space = 1;
+	sanitize_fold_init(&sc->f, sc->len + 64);
 	while (i < sc->len) {
 		c = sc->text[i];
 		if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7F) {
 			if (in_tags) {
-				norm_space(sc, i);
+				sanitize_fold_space(&sc->f, i);
 				in_tags = 0;
 			}
 			if (c == ' ')
-				norm_space(sc, i);
-			else if (sc->nlen + 2 < sc->ncap) {
+				sanitize_fold_space(&sc->f, i);
+			else if (sc->f.nlen + 2 < sc->f.ncap) {
 				/* The common case, inline. */
 				if (c >= 'A' && c <= 'Z')
 					c += 'a' - 'A';
-				sc->norm[sc->nlen] = c;
-				sc->map[sc->nlen++] = i;
-				sc->last_space = 0;
+				sc->f.norm[sc->f.nlen] = c;
+				sc->f.map[sc->f.nlen++] = i;
+				sc->f.last_space = 0;
 			} else {
 				if (c >= 'A' && c <= 'Z')
 					c += 'a' - 'A';
-				norm_put(sc, &c, 1, i);
+				sanitize_fold_put(&sc->f, &c, 1, i);
 			}
 			st.prev = (unsigned char)c;
 			st.flag_seq = 0;
-			sc->prev_latin = 1;
+			sc->f.prev_latin = 1;
 			i++;
 			continue;
 		}
-		n = cp_decode(sc->text + i, sc->len - i, &cp);
+		n = sanitize_fold_decode(sc->text + i, sc->len - i, &cp);
 		h = cp_hidden(cp, i, &st);
 		if (h == HID_TAG) {
 			scan_hidden(sc, h, i, 0);
 			if (!in_tags) {
-				norm_space(sc, i);
+				sanitize_fold_space(&sc->f, i);
 				in_tags = 1;
 			}
 			if (cp >= 0xE0020 && cp <= 0xE007E) {
@@ -730,15 +608,15 @@ norm_build(struct scan *sc)
 				if (c >= 'A' && c <= 'Z')
 					c += 'a' - 'A';
 				if (c == ' ')
-					norm_space(sc, i);
+					sanitize_fold_space(&sc->f, i);
 				else
-					norm_put(sc, &c, 1, i);
+					sanitize_fold_put(&sc->f, &c, 1, i);
 			}
 			i += n;
 			continue;
 		}
 		if (in_tags) {
-			norm_space(sc, i);
+			sanitize_fold_space(&sc->f, i);
 			in_tags = 0;
 		}
 		if (h != HID_NONE) {
@@ -749,28 +627,28 @@ norm_build(struct scan *sc)
 		}
 		cp_keep(&st, cp);
 		if (cp == '\n') {
-			if (sc->nlen > 0 && sc->norm[sc->nlen - 1] == ' ')
-				sc->nlen--;
-			norm_put(sc, "\n", 1, i);
+			if (sc->f.nlen > 0 && sc->f.norm[sc->f.nlen - 1] == ' ')
+				sc->f.nlen--;
+			sanitize_fold_put(&sc->f, "\n", 1, i);
 		} else if (cp == '\r')
 			;
 		else if (cp_is_blank(cp))
-			norm_space(sc, i);
+			sanitize_fold_space(&sc->f, i);
 		else if (cp >= 0xE0000 && cp <= 0xE007F)
 			;	/* flag emoji tag: kept in output, not scanned */
 		else
-			norm_fold(sc, cp, sc->text + i, n, i);
+			sanitize_fold_cp(&sc->f, cp, sc->text + i, n, i);
 		i += n;
 	}
-	sc->norm[sc->nlen] = '\0';
-	sc->map[sc->nlen] = sc->len;
+	sc->f.norm[sc->f.nlen] = '\0';
+	sc->f.map[sc->f.nlen] = sc->len;
 }
 
 /* Original offset of the end of a scan copy range ending at nend. */
 static size_t
 norm_orig_end(const struct scan *sc, size_t nend)
 {
-	return nend < sc->nlen ? sc->map[nend] : sc->len;
+	return nend < sc->f.nlen ? sc->f.map[nend] : sc->len;
 }
 
 /* ---- catalogue ------------------------------------------------------ */
@@ -788,7 +666,7 @@ run_pattern(struct scan *sc, const struct pattern *pt, size_t noff,
 	int		 rc;
 
 	while (noff <= nend) {
-		rc = pcre2_match(pt->re, (PCRE2_SPTR)sc->norm, nend, noff,
+		rc = pcre2_match(pt->re, (PCRE2_SPTR)sc->f.norm, nend, noff,
 		    PCRE2_NO_UTF_CHECK, md, sc->s->mctx);
 		if (rc == PCRE2_ERROR_NOMATCH)
 			return;
@@ -802,7 +680,7 @@ run_pattern(struct scan *sc, const struct pattern *pt, size_t noff,
 		eo = ov[1];
 		if (so > nend || eo > nend || eo < so)
 			return;
-		o0 = sc->map[so];
+		o0 = sc->f.map[so];
 		o1 = norm_orig_end(sc, eo);
 		li = line_of(sc, o0);
 		if (li != *last_line) {
@@ -816,7 +694,7 @@ run_pattern(struct scan *sc, const struct pattern *pt, size_t noff,
 		noff = eo > so ? eo : so + 1;
 		/* Do not restart inside a UTF-8 sequence. */
 		while (noff < nend &&
-		    ((unsigned char)sc->norm[noff] & 0xC0) == 0x80)
+		    ((unsigned char)sc->f.norm[noff] & 0xC0) == 0x80)
 			noff++;
 	}
 }
@@ -876,16 +754,16 @@ find_windows(struct scan *sc, struct window **out)
 	const struct trigger	*t;
 	struct window		*w = NULL;
 	size_t			 nw = 0, cap = 0, i, j, *last, st, en, ws;
-	const unsigned char	*p = (const unsigned char *)sc->norm;
+	const unsigned char	*p = (const unsigned char *)sc->f.norm;
 	unsigned		 key, b, c;
 
 	*out = NULL;
-	if (s->ntrigs == 0 || sc->nlen < 2)
+	if (s->ntrigs == 0 || sc->f.nlen < 2)
 		return 0;
 	last = xreallocarray(NULL, s->npats, sizeof *last);
 	for (i = 0; i < s->npats; i++)
 		last[i] = (size_t)-1;
-	for (i = 0; i + 1 < sc->nlen; i++) {
+	for (i = 0; i + 1 < sc->f.nlen; i++) {
 	    /*
 	     * Triggers starting with a letter or digit start a word; none
 	     * starts inside a UTF-8 sequence.
@@ -894,7 +772,7 @@ find_windows(struct scan *sc, struct window **out)
 		(i > 0 && is_alnum(p[i]) && is_alnum(p[i - 1])))
 		    continue;
 	    for (c = 0; c < 3; c++) {
-		if (!s->has_cls[c] || i + c + 2 > sc->nlen)
+		if (!s->has_cls[c] || i + c + 2 > sc->f.nlen)
 			continue;
 		key = trig_hash(p + i, c) & 0xFFFF;
 		if (!(s->trigbits[c][key >> 6] >> (key & 63) & 1))
@@ -903,21 +781,21 @@ find_windows(struct scan *sc, struct window **out)
 		for (j = s->bucket[b]; j < s->bucket[b + 1]; j++) {
 			t = &s->trigs[j];
 			if (t->cls != c || t->key != key ||
-			    i + t->len > sc->nlen ||
+			    i + t->len > sc->f.nlen ||
 			    memcmp(p + i, t->s, t->len) != 0)
 				continue;
 			ws = s->pats[t->pat].window;
 			st = i > ws ? i - ws : 0;
 			en = i + t->len + ws;
-			if (en >= sc->nlen)
-				en = sc->nlen;
+			if (en >= sc->f.nlen)
+				en = sc->f.nlen;
 			else {
-				while (en < sc->nlen && p[en] != '\n' &&
+				while (en < sc->f.nlen && p[en] != '\n' &&
 				    en < i + t->len + 2 * ws)
 					en++;
-				en = char_start(sc->norm, en, i + t->len);
+				en = char_start(sc->f.norm, en, i + t->len);
 			}
-			st = char_start(sc->norm, st, 0);
+			st = char_start(sc->f.norm, st, 0);
 			if (last[t->pat] != (size_t)-1 &&
 			    st <= w[last[t->pat]].end) {
 				if (en > w[last[t->pat]].end)
@@ -956,8 +834,8 @@ run_catalogue(struct scan *sc)
 		return;
 	md = pcre2_match_data_create(1, NULL);
 	if (s->combined != NULL) {
-		rc = pcre2_match(s->combined, (PCRE2_SPTR)sc->norm, sc->nlen, 0,
-		    PCRE2_NO_UTF_CHECK, md, s->mctx);
+		rc = pcre2_match(s->combined, (PCRE2_SPTR)sc->f.norm,
+		    sc->f.nlen, 0, PCRE2_NO_UTF_CHECK, md, s->mctx);
 		if (rc >= 0)
 			from = pcre2_get_ovector_pointer(md)[0];
 		else if (rc == PCRE2_ERROR_NOMATCH)
@@ -978,7 +856,7 @@ run_catalogue(struct scan *sc)
 		}
 		if (pt->in_combined && !hit)
 			continue;
-		run_pattern(sc, pt, pt->in_combined ? from : 0, sc->nlen, md,
+		run_pattern(sc, pt, pt->in_combined ? from : 0, sc->f.nlen, md,
 		    &last);
 	}
 	free(w);
@@ -1096,12 +974,12 @@ scan_tags(struct scan *sc)
 	size_t		 nv, i, covered = 0, o0, o1, end;
 	const char	*name;
 
-	nv = tags_find(&sc->s->tags, sc->norm, sc->nlen, &v);
+	nv = tags_find(&sc->s->tags, sc->f.norm, sc->f.nlen, &v);
 	for (i = 0; i < nv; i++) {
 		if (v[i].start < covered)
 			continue;
 		name = sc->s->tags.v[v[i].name];
-		o0 = sc->map[v[i].start];
+		o0 = sc->f.map[v[i].start];
 		if (v[i].type == 0 && v[i].mate != (size_t)-1) {
 			end = v[v[i].mate].end;
 			o1 = norm_orig_end(sc, end);
@@ -1171,7 +1049,7 @@ clean_append(struct buf *b, const char *text, size_t start, size_t end,
 			i++;
 			continue;
 		}
-		n = cp_decode(text + i, end - i, &cp);
+		n = sanitize_fold_decode(text + i, end - i, &cp);
 		if (cp_hidden(cp, i, st) != HID_NONE) {
 			buf_add(b, text + run, i - run);
 			if (cp < 0)
@@ -1276,8 +1154,7 @@ static void
 scan_done(struct scan *sc)
 {
 	free(sc->lines);
-	free(sc->norm);
-	free(sc->map);
+	sanitize_fold_done(&sc->f);
 	free(sc->spans);
 }
 
@@ -1333,7 +1210,7 @@ sanitize_inline(const struct sanitizer *s, const char *str)
 	buf_add(&a, "", 0);
 	/* 1. Hidden characters out, blanks folded. */
 	for (i = 0; i < len; i += n) {
-		n = cp_decode(str + i, len - i, &cp);
+		n = sanitize_fold_decode(str + i, len - i, &cp);
 		if (cp == '\n' || cp == '\r' || cp_is_blank(cp) ||
 		    cp == 0x0B || cp == 0x0C) {
 			if (!blank)
@@ -1411,46 +1288,6 @@ sanitize_inline(const struct sanitizer *s, const char *str)
 }
 
 /* ---- loading the catalogue ------------------------------------------ */
-
-/*
- * Folds the non-ASCII characters of a pattern the way the scan copy is
- * folded (so "für" in a pattern matches "fur" in the copy); ASCII,
- * including every escape, is left alone.
- */
-static char *
-fold_pattern(const char *re)
-{
-	struct scan	 sc;
-	struct buf	 b;
-	size_t		 i, n, len = strlen(re);
-	int32_t		 cp;
-
-	buf_init(&b, 0);
-	buf_add(&b, "", 0);
-	memset(&sc, 0, sizeof sc);
-	for (i = 0; i < len; i += n) {
-		if ((unsigned char)re[i] < 0x80) {
-			n = 1;
-			buf_addc(&b, re[i]);
-			sc.prev_latin = 1;
-			continue;
-		}
-		n = cp_decode(re + i, len - i, &cp);
-		if (cp < 0) {
-			buf_addc(&b, re[i]);
-			continue;
-		}
-		sc.ncap = 64;
-		sc.nlen = 0;
-		sc.norm = xmalloc(sc.ncap);
-		sc.map = xreallocarray(NULL, sc.ncap, sizeof *sc.map);
-		norm_fold(&sc, cp, re + i, n, 0);
-		buf_add(&b, sc.norm, sc.nlen);
-		free(sc.norm);
-		free(sc.map);
-	}
-	return buf_take(&b);
-}
 
 static int
 compile(const char *re, pcre2_code **out, char *err, size_t errsz)
@@ -1574,7 +1411,7 @@ add_triggers(struct sanitizer *s, size_t pat, const char *list)
 	strlist_init(&v);
 	strlist_split(&v, list, ",");
 	for (i = 0; i < v.n; i++) {
-		f = fold_pattern(v.v[i]);
+		f = sanitize_fold_pattern(v.v[i]);
 		for (c = f; *c != '\0'; c++) {
 			if (*c >= 'A' && *c <= 'Z')
 				*c += 'a' - 'A';
@@ -1731,7 +1568,7 @@ load_file(struct sanitizer *s, const char *path, size_t *cap, char **cause)
 			rv = SR_CONFIG;
 			goto out;
 		}
-		folded = fold_pattern(f[2]);
+		folded = sanitize_fold_pattern(f[2]);
 		if (s->npats == *cap) {
 			*cap = *cap ? *cap * 2 : 64;
 			s->pats = xreallocarray(s->pats, *cap, sizeof *s->pats);
