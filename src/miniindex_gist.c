@@ -3,8 +3,8 @@
  * description cut to its first sentence or boiled down to keywords, and,
  * for a skill whose description says no more than its name, a gist taken
  * from its when_to_use or the first prose paragraph of its body. Nothing
- * here knows about groups, rendering or the token budget; miniindex.c
- * asks for a plan per entry and deals its words out.
+ * here knows about groups, rendering or the search for a text within the
+ * budget; miniindex.c asks for a plan per entry and deals its words out.
  */
 #include "autoconfig.h"
 
@@ -729,6 +729,8 @@ miniindex_keywords(const char *description, const char *name,
 	return r;
 }
 
+/* ---- body gists ---------------------------------------------------- */
+
 /* Bytes of a SKILL.md read for a body gist, and kept of the paragraph. */
 #define BODY_READ_MAX	16384
 #define BODY_PARA_MAX	1024
@@ -857,6 +859,8 @@ body_gist(const struct sanitizer *san, const struct skill *s)
 	free(para);
 	return clean;
 }
+
+/* ---- plans ---------------------------------------------------------- */
 
 struct miniindex_gist_plan *
 miniindex_gist_plan_new(const struct skill *s, const struct sanitizer *san,
