@@ -14,8 +14,8 @@
  * The gists themselves are made in miniindex_gist.h.
  *
  * The same text goes to ~/.claude/SKILLS-INDEX.md (imported from
- * CLAUDE.md; see miniindex_install.h) and, with MINIINDEX_MCP (a shorter header), into the MCP
- * server's instructions.
+ * CLAUDE.md; see miniindex_install.h) and, with MINIINDEX_MCP (a shorter
+ * header), into the MCP server's instructions.
  * Everything returned is allocated and owned by the caller (free()); the
  * skill set is borrowed for the call only. Output is deterministic: the
  * same entries and options give the same bytes.

@@ -64,7 +64,7 @@ static const char *builtin_tags[] = {
 };
 
 struct sanitizer {
-	struct sanitize_catalogue *cat;
+	struct sanitize_catalogue *cat;		/* owned */
 	pcre2_code		*role_re;	/* role markers, for inline */
 	pcre2_match_context	*mctx;
 	struct strlist		 tags;		/* override tag names, lower case */
@@ -1201,7 +1201,8 @@ sanitize_new_dir(const struct config *cfg, const char *datadir,
 				goto out;
 		}
 	}
-	if (sanitize_catalogue_compile("<\\|[a-z_]{1,32}\\|>|\\[/?(?:inst|sys)\\]|<</?sys>>|"
+	if (sanitize_catalogue_compile(
+	    "<\\|[a-z_]{1,32}\\|>|\\[/?(?:inst|sys)\\]|<</?sys>>|"
 	    "</?(?:function_results|function_calls|tool_results?|tool_use|"
 	    "tool_call|tool_response|system-reminder|antml:[a-z_]+)\\b"
 	    "[^>]{0,200}>|(?<!\\S)(?:human|assistant|system)\\s*:(?!\\S)",
