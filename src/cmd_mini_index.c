@@ -14,6 +14,7 @@
 #include "config.h"
 #include "engine.h"
 #include "miniindex.h"
+#include "miniindex_install.h"
 #include "status.h"
 #include "xmalloc.h"
 

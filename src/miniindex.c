@@ -9,48 +9,24 @@
  */
 #include "autoconfig.h"
 
-#include <sys/stat.h>
-
-#include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <unistd.h>
-
-#include <utf8proc.h>
 
 #include "buf.h"
 #include "config.h"
-#include "finding.h"
 #include "miniindex.h"
-#include "sanitize.h"
-#include "status.h"
+#include "miniindex_gist.h"
+#include "miniindex_install.h"
 #include "tokens.h"
 #include "xmalloc.h"
 
 /* A group of this many names or more may factor out a shared part. */
 #define FACTOR_MIN	3
-/* Sentences of a description looked at for keywords. */
-#define KW_SENTENCES	3
-/* Long words without spaces (CJK) are gist words of this many characters. */
-#define GLUE_CHARS	4
 /* Name-part clusters: a part shared by this many entries is a group. */
 #define CLUSTER_MIN	3
 /* Fewer entries than this are listed without group headings. */
 #define GROUPS_MIN_ENTRIES	6
-/*
- * cut_to_tokens() tries at most this many lengths: from 79 characters
- * by quarters down to 8, then one less down to 5.
- */
-#define CUT_TRIES_MAX	32
-/* Bytes of a description collapsed before looking for its first sentence. */
-#define SUMMARY_PREFIX	512
-/* Largest CLAUDE.md or mini-index file read back. */
-#define FILE_MAX	(8 * 1024 * 1024)
 
 /* A word list entry with its length, so lookups skip strlen(). */
 struct word {
@@ -59,32 +35,6 @@ struct word {
 };
 #define WORD(lit)	{ lit, sizeof lit - 1 }
 
-/*
- * The words a keyword gist may hold, in order, worked out once for a
- * description, name and character cap; kwplan_gist() then picks the
- * longest run of them within a token cap, so the gists of several caps
- * share the work. Word k ends at end[k] in the joined text (words one
- * space apart); tok[k] caches the estimate of the first k + 1 words.
- */
-struct kwplan {
-	char		*t;		/* the sentence; words point in */
-	char		*src;		/* the description from that sentence */
-	struct buf	 b;		/* every word the character cap admits */
-	size_t		*end;
-	size_t		*tok;		/* (size_t)-1: not yet priced */
-	size_t		 n;
-	const char	*first;		/* the first word */
-	size_t		 first_n;
-	const char	*stop;		/* the word the character cap refused */
-	size_t		 stop_n;
-	size_t		 max;
-	/* cut_to_tokens()'s tries for the text to cut, made as needed */
-	char		*cut_r[CUT_TRIES_MAX];
-	size_t		 cut_c[CUT_TRIES_MAX];
-	size_t		 cut_t[CUT_TRIES_MAX];
-	size_t		 ncut;
-};
-
 struct ent {
 	const struct skill	*s;
 	const char		*label;		/* uid */
@@ -92,7 +42,7 @@ struct ent {
 	size_t			 skip;		/* label bytes shown: */
 	size_t			 keep;		/* label[skip .. skip + keep) */
 	char			*full;		/* FULL gist, made when needed */
-	struct kwplan		*plan;		/* keyword gist words */
+	struct miniindex_gist_plan *plan;	/* keyword gist words */
 	size_t			 opaque;	/* place in cmp_opaque order */
 	size_t			 rank;		/* place in its group's cmp_rank */
 };
@@ -194,664 +144,6 @@ miniindex_eligible(const struct skill *s)
 	    !s->disable_model_invocation;
 }
 
-/* ---- gists ---------------------------------------------------------- */
-
-static int
-is_blank(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
-	    c == '\f' || c == '\v';
-}
-
-/*
- * Whitespace runs to one space, trimmed; at most limit bytes of it (0: no
- * limit), which are then the start of the whole. *complete tells whether
- * all of s was read.
- */
-static char *
-collapse(const char *s, size_t limit, int *complete)
-{
-	char	*out, *o;
-	size_t	 n = strlen(s);
-	int	 pend = 0;
-
-	if (limit == 0 || limit > n)
-		limit = n;
-	out = o = xmalloc(limit + 1);
-	for (; *s != '\0'; s++) {
-		if (is_blank((unsigned char)*s)) {
-			pend = o != out;
-			continue;
-		}
-		if ((size_t)(o - out) + pend + 1 > limit)
-			break;
-		if (pend)
-			*o++ = ' ';
-		pend = 0;
-		*o++ = *s;
-	}
-	*complete = *s == '\0';
-	*o = '\0';
-	return out;
-}
-
-/* A period after these words does not end a sentence. */
-static int
-is_abbrev(const char *start, const char *dot)
-{
-	static const struct word	 abbr[] = {
-		WORD("e.g"), WORD("i.e"), WORD("etc"), WORD("vs"),
-		WORD("approx"), WORD("incl"), WORD("eg"), WORD("ie"),
-		WORD("cf"), WORD("Dr"), WORD("Mr"), WORD("Ms"), WORD("z.B"),
-		WORD("bzw"), WORD("ca"), WORD("u.a"), WORD("p.ej")
-	};
-	const char	*w;
-	size_t		 n, i;
-
-	for (w = dot; w > start && !is_blank((unsigned char)w[-1]) &&
-	    w[-1] != '('; w--)
-		;
-	n = (size_t)(dot - w);
-	if (n == 1 && ((*w >= 'A' && *w <= 'Z') || (*w >= 'a' && *w <= 'z')))
-		return 1;	/* an initial, "A. Smith" */
-	for (i = 0; i < sizeof abbr / sizeof abbr[0]; i++) {
-		if (abbr[i].n == n && strncmp(w, abbr[i].s, n) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* Length in bytes of the first sentence of s (collapsed). */
-static size_t
-first_sentence(const char *s)
-{
-	const char	*p;
-
-	for (p = s; *p != '\0'; p++) {
-		if ((*p == '.' || *p == '!' || *p == '?') &&
-		    (p[1] == ' ' || p[1] == '\0') && p > s) {
-			if (*p == '.' && is_abbrev(s, p))
-				continue;
-			return (size_t)(p - s) + 1;
-		}
-		/* 。！？ (U+3002, U+FF01, U+FF1F) */
-		if ((unsigned char)p[0] == 0xe3 && (unsigned char)p[1] == 0x80 &&
-		    (unsigned char)p[2] == 0x82)
-			return (size_t)(p - s) + 3;
-		if ((unsigned char)p[0] == 0xef && (unsigned char)p[1] == 0xbc &&
-		    ((unsigned char)p[2] == 0x81 || (unsigned char)p[2] == 0x9f))
-			return (size_t)(p - s) + 3;
-	}
-	return (size_t)(p - s);
-}
-
-/*
- * Byte offset of the end of the longest prefix of s[0..len) holding at
- * most max code points and ending on a grapheme boundary; *last_space
- * (when last_space is not NULL) gets the offset of the last space before
- * it (0 if none).
- */
-static size_t
-grapheme_prefix(const char *s, size_t len, size_t max, size_t *last_space)
-{
-	utf8proc_int32_t	 c, prev = -1;
-	utf8proc_int32_t	 state = 0;
-	utf8proc_ssize_t	 w;
-	size_t			 i = 0, n = 0, ok = 0, dummy;
-
-	if (max >= len) {
-		/*
-		 * No cut can be needed (a code point is at least a byte), so
-		 * the answer is where valid UTF-8 ends. In ASCII every space
-		 * starts a cluster; elsewhere, the boundaries are needed
-		 * only for *last_space.
-		 */
-		if (last_space != NULL)
-			*last_space = 0;
-		for (i = 0; i < len && (unsigned char)s[i] < 0x80; i++)
-			if (s[i] == ' ' && last_space != NULL)
-				*last_space = i;
-		if (i == len)
-			return len;
-		if (last_space == NULL) {
-			while (i < len) {
-				w = utf8proc_iterate(
-				    (const utf8proc_uint8_t *)s + i,
-				    (utf8proc_ssize_t)(len - i), &c);
-				if (w <= 0)
-					break;
-				i += (size_t)w;
-			}
-			return i;
-		}
-		i = 0;
-	}
-	if (last_space == NULL)
-		last_space = &dummy;
-	*last_space = 0;
-	/*
-	 * ASCII first: each byte starts a cluster, but an LF after a CR.
-	 * At the first other byte, start over the Unicode way.
-	 */
-	for (i = 0; i < len && (unsigned char)s[i] < 0x80; i++) {
-		if (i == 0 || s[i - 1] != '\r' || s[i] != '\n') {
-			ok = i;
-			if (s[i] == ' ')
-				*last_space = i;
-		}
-		if (++n > max)
-			return ok;
-	}
-	if (i == len)
-		return len;
-	i = n = ok = 0;
-	*last_space = 0;
-	while (i < len) {
-		w = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
-		    (utf8proc_ssize_t)(len - i), &c);
-		if (w <= 0)
-			break;		/* invalid UTF-8: stop before it */
-		if (prev < 0 || utf8proc_grapheme_break_stateful(prev, c,
-		    &state)) {
-			ok = i;		/* a cluster may end here */
-			if (c == ' ')
-				*last_space = i;
-		}
-		if (++n > max)
-			return ok;
-		prev = c;
-		i += (size_t)w;
-	}
-	return i;
-}
-
-static int
-is_trailing_junk(int c)
-{
-	return c == ' ' || c == ',' || c == ';' || c == ':' || c == '-' ||
-	    c == '(' || c == '/' || c == '.' || c == '&';
-}
-
-/*
- * Openings that say nothing in a one-line gist ("This skill should be used
- * when the user asks to ..."); matched without regard to ASCII case.
- */
-static const struct word boilerplate[] = {
-	WORD("this skill should be used when the user asks to "),
-	WORD("this skill should be used when the user wants to "),
-	WORD("this skill should be used when the user asks for "),
-	WORD("this skill should be used when "),
-	WORD("use this skill when the user asks to "),
-	WORD("use this skill when the user wants to "),
-	WORD("use this skill when you need to "),
-	WORD("use this skill when "),
-	WORD("use this skill for "),
-	WORD("use this skill to "),
-	WORD("use when the user asks to "),
-	WORD("use when the user wants to "),
-	WORD("use when the user asks for "),
-	WORD("use when you need to "),
-	WORD("use when "),
-	WORD("use this when "),
-	WORD("use for "),
-	WORD("this skill helps "),
-	WORD("this skill provides "),
-	WORD("this skill "),
-	WORD("a skill that "),
-	WORD("cuando el usuario quiere "),
-};
-
-/* Skips a boilerplate opening; returns s itself when there is none. */
-static const char *
-skip_boilerplate(const char *s)
-{
-	size_t	 i, n;
-	int	 c0 = tolower((unsigned char)*s);
-
-	for (i = 0; i < sizeof boilerplate / sizeof boilerplate[0]; i++) {
-		/* strncasecmp() would stop at the first byte: skip it early. */
-		if (tolower((unsigned char)boilerplate[i].s[0]) != c0)
-			continue;
-		n = boilerplate[i].n;
-		if (strncasecmp(s, boilerplate[i].s, n) == 0 && s[n] != '\0')
-			return s + n;
-	}
-	return s;
-}
-
-char *
-miniindex_summary(const char *description, size_t max)
-{
-	char		*t, *out;
-	const char	*body;
-	size_t		 len, cut, sp, n;
-	int		 complete;
-
-	if (description == NULL || max == 0)
-		return xstrdup("");
-	/*
-	 * The first sentence is usually near the start: collapse a prefix,
-	 * and the whole only when the prefix cannot tell where the sentence
-	 * ends (first_sentence() looks at most two bytes past its end; the
-	 * boilerplate is shorter than the prefix).
-	 */
-	out = collapse(description, SUMMARY_PREFIX, &complete);
-	body = skip_boilerplate(out);
-	t = xstrdup(body);
-	free(out);
-	len = first_sentence(t);
-	if (!complete && len + 2 >= strlen(t)) {
-		free(t);
-		out = collapse(description, 0, &complete);
-		body = skip_boilerplate(out);
-		t = xstrdup(body);
-		free(out);
-		len = first_sentence(t);
-	}
-	/* A final period costs a token on every line: drop it. */
-	if (len > 0 && t[len - 1] == '.')
-		len--;
-	cut = grapheme_prefix(t, len, max, NULL);
-	if (cut >= len) {
-		out = xstrndup(t, len);
-		free(t);
-		return out;
-	}
-	/* Too long: room for the ellipsis, at a word boundary if one is near. */
-	cut = grapheme_prefix(t, len, max - 1, &sp);
-	if (sp > 0 && sp * 2 >= cut)
-		cut = sp;
-	while (cut > 0 && is_trailing_junk((unsigned char)t[cut - 1]))
-		cut--;
-	n = cut;
-	out = xmalloc(n + sizeof "…");
-	memcpy(out, t, n);
-	memcpy(out + n, "…", sizeof "…");
-	free(t);
-	return out;
-}
-
-/* Words a keyword gist leaves out (ASCII, lower case). */
-static int
-is_filler(const char *w, size_t n)
-{
-	static const struct word	 filler[] = {
-		WORD("a"), WORD("about"), WORD("across"), WORD("after"),
-		WORD("all"), WORD("also"), WORD("before"), WORD("between"),
-		WORD("during"), WORD("each"), WORD("every"), WORD("if"),
-		WORD("more"), WORD("not"), WORD("then"), WORD("whether"),
-		WORD("while"), WORD("within"),
-		WORD("an"), WORD("and"),
-		WORD("any"), WORD("are"), WORD("as"), WORD("asked"),
-		WORD("asks"),
-		WORD("at"), WORD("be"), WORD("by"), WORD("can"),
-		WORD("complete"), WORD("comprehensive"), WORD("expert"),
-		WORD("for"), WORD("from"), WORD("guidance"), WORD("guide"),
-		WORD("help"), WORD("helps"), WORD("in"), WORD("into"),
-		/* verbs that the rest of a gist implies */
-		WORD("build"), WORD("builds"), WORD("building"),
-		WORD("create"), WORD("creates"), WORD("creating"),
-		WORD("generate"), WORD("generates"), WORD("generating"),
-		WORD("handle"), WORD("handles"), WORD("implement"),
-		WORD("implements"), WORD("make"), WORD("makes"),
-		WORD("perform"), WORD("performs"), WORD("produce"),
-		WORD("produces"), WORD("understand"), WORD("work"),
-		WORD("working"), WORD("works"), WORD("various"),
-		WORD("is"), WORD("it"), WORD("its"), WORD("master"),
-		WORD("how"), WORD("including"), WORD("like"),
-		WORD("need"), WORD("needs"),
-		WORD("of"), WORD("on"), WORD("or"), WORD("provides"),
-		WORD("should"), WORD("skill"), WORD("skills"), WORD("such"),
-		WORD("that"), WORD("the"), WORD("these"),
-		WORD("their"), WORD("this"), WORD("to"), WORD("tool"),
-		WORD("toolkit"), WORD("use"), WORD("used"), WORD("user"),
-		WORD("using"), WORD("via"), WORD("wants"), WORD("when"),
-		WORD("whenever"), WORD("which"), WORD("with"), WORD("you"),
-		WORD("your"),
-		/* Spanish, German, French */
-		WORD("con"), WORD("de"), WORD("del"), WORD("el"), WORD("en"),
-		WORD("la"), WORD("las"), WORD("los"), WORD("para"),
-		WORD("por"), WORD("un"), WORD("una"), WORD("y"),
-		WORD("das"), WORD("der"), WORD("die"), WORD("für"),
-		WORD("mit"), WORD("oder"), WORD("und"), WORD("von"),
-		WORD("zu"), WORD("des"), WORD("et"), WORD("le"), WORD("les"),
-		WORD("pour"), WORD("o"), WORD("e"), WORD("u"), WORD("hat"),
-		WORD("ist"), WORD("sind"), WORD("wird"), WORD("ein"),
-		WORD("eine"), WORD("einen"), WORD("es"), WORD("sie"),
-		WORD("wenn"), WORD("als"), WORD("auf"), WORD("bei"),
-		WORD("im"), WORD("nach"), WORD("um"), WORD("workflow-skill")
-	};
-	size_t	 i;
-
-	for (i = 0; i < sizeof filler / sizeof filler[0]; i++) {
-		if (filler[i].n == n && strncasecmp(w, filler[i].s, n) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* Is w (n bytes) one of the parts of name? */
-static int
-in_name(const char *name, const char *w, size_t n)
-{
-	const char	*p = name;
-	size_t		 k;
-
-	while (*p != '\0') {
-		k = strcspn(p, "-_:.");
-		/* "design" and "designer" cover each other */
-		if (k >= 4 && n >= 4 && strncasecmp(p, w, k < n ? k : n) == 0 &&
-		    (k > n ? k - n : n - k) <= 3)
-			return 1;
-		if (k == n && strncasecmp(p, w, n) == 0)
-			return 1;
-		p += k;
-		if (*p != '\0')
-			p++;
-	}
-	return 0;
-}
-
-static int
-is_ascii_word(const char *w, size_t n)
-{
-	size_t	 i;
-
-	for (i = 0; i < n; i++)
-		if ((unsigned char)w[i] >= 0x80)
-			return 0;
-	return 1;
-}
-
-/*
- * How many code points of w[0..n) pred accepts; *total gets how many
- * there are (up to invalid UTF-8).
- */
-static size_t
-count_cps(const char *w, size_t n, int (*pred)(utf8proc_int32_t),
-    size_t *total)
-{
-	utf8proc_int32_t	 c;
-	utf8proc_ssize_t	 k;
-	size_t			 i = 0, hits = 0;
-
-	*total = 0;
-	while (i < n) {
-		k = utf8proc_iterate((const utf8proc_uint8_t *)w + i,
-		    (utf8proc_ssize_t)(n - i), &c);
-		if (k <= 0)
-			break;
-		hits += pred(c) != 0;
-		(*total)++;
-		i += (size_t)k;
-	}
-	return hits;
-}
-
-/* From U+2E80: CJK, kana, hangul, the full-width forms. */
-static int
-is_spaceless_cp(utf8proc_int32_t c)
-{
-	return c >= 0x2e80;
-}
-
-static int
-is_punct_cp(utf8proc_int32_t c)
-{
-	switch (utf8proc_category(c)) {
-	case UTF8PROC_CATEGORY_PC: case UTF8PROC_CATEGORY_PD:
-	case UTF8PROC_CATEGORY_PS: case UTF8PROC_CATEGORY_PE:
-	case UTF8PROC_CATEGORY_PI: case UTF8PROC_CATEGORY_PF:
-	case UTF8PROC_CATEGORY_PO: case UTF8PROC_CATEGORY_SM:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-/* Does the word hold a character of a script written without spaces? */
-static int
-spaceless(const char *w, size_t n)
-{
-	size_t	 total;
-
-	return count_cps(w, n, is_spaceless_cp, &total) > 0;
-}
-
-/* A word of punctuation only ("—", "&", "/"). */
-static int
-is_punct(const char *w, size_t n)
-{
-	size_t	 total, hits = count_cps(w, n, is_punct_cp, &total);
-
-	return total > 0 && hits == total;
-}
-
-/* A bare number ("5", "20+") says nothing without its noun. */
-static int
-is_number(const char *w, size_t n)
-{
-	size_t	 i;
-
-	for (i = 0; i < n; i++)
-		if (!isdigit((unsigned char)w[i]) && w[i] != '+' &&
-		    w[i] != '%')
-			return 0;
-	return 1;
-}
-
-/* The longest cut of s (summary rules) within max_tokens; allocated. */
-static char *
-cut_to_tokens(const char *s, size_t max_chars, size_t max_tokens)
-{
-	char	*r;
-	size_t	 c = max_chars;
-
-	for (;;) {
-		r = miniindex_summary(s, c);
-		if (tokens_estimate_part(r, strlen(r)) <= max_tokens || c <= 5)
-			break;
-		free(r);
-		c = c > 8 ? c * 3 / 4 : c - 1;
-	}
-	/* A stub of a word tells nothing. */
-	if (tokens_estimate_part(r, strlen(r)) > max_tokens || c <= 5)
-		*r = '\0';
-	return r;
-}
-
-static void
-kwplan_words(struct kwplan *p, const char *description, const char *name,
-    size_t max)
-{
-	const char	*w, *e, *end;
-	size_t		 n, chars = 0, wc, sp, cap = 0, piece;
-
-	memset(p, 0, sizeof *p);
-	p->max = max;
-	p->t = miniindex_summary(description, (size_t)-1);
-	buf_init(&p->b, 0);
-	end = p->t + strlen(p->t);
-	for (w = p->t; w < end; w = e) {
-		while (w < end && (*w == ' ' || *w == ',' || *w == ';' ||
-		    *w == '(' || *w == ')' || *w == '"' || *w == '.' ||
-		    *w == ':'))
-			w++;
-		for (e = w; e < end && *e != ' ' && *e != ',' && *e != ';' &&
-		    *e != '(' && *e != ')' && *e != '"' && *e != ':'; e++)
-			;
-		if (e > w && e[-1] == '.')
-			n = (size_t)(e - w) - 1;
-		else
-			n = (size_t)(e - w);
-		if (n == 0 || is_filler(w, n) || is_number(w, n) ||
-		    is_punct(w, n) ||
-		    (name != NULL && in_name(name, w, n)))
-			continue;
-		/* Characters, not bytes: count code points. */
-		wc = 0;
-		for (sp = 0; sp < n; sp++)
-			wc += ((unsigned char)w[sp] & 0xc0) != 0x80;
-		if (chars + (p->b.len > 0) + wc > max) {
-			p->stop = w;
-			p->stop_n = n;
-			break;
-		}
-		if (p->n == 0) {
-			p->first = w;
-			p->first_n = n;
-		}
-		if (p->b.len > 0)
-			buf_addc(&p->b, ' ');
-		chars += wc + (p->b.len > 0);
-		/*
-		 * A long word of text written without spaces (CJK) is
-		 * taken in pieces of a few characters, cut at grapheme
-		 * boundaries and joined without a space, so a gist of k
-		 * words is a natural prefix of it.
-		 */
-		for (sp = 0; sp < n; sp += piece) {
-			piece = n - sp;
-			if (wc > GLUE_CHARS * 2 && spaceless(w, n))
-				piece = grapheme_prefix(w + sp, n - sp,
-				    GLUE_CHARS, NULL);
-			if (piece == 0)
-				piece = n - sp;
-			if (p->n == cap) {
-				cap = cap > 0 ? cap * 2 : 16;
-				p->end = xreallocarray(p->end, cap,
-				    sizeof *p->end);
-				p->tok = xreallocarray(p->tok, cap,
-				    sizeof *p->tok);
-			}
-			buf_add(&p->b, w + sp, piece);
-			p->end[p->n] = p->b.len;
-			p->tok[p->n++] = (size_t)-1;
-		}
-	}
-}
-
-static void
-kwplan_done(struct kwplan *p)
-{
-	size_t	 i;
-
-	for (i = 0; i < p->ncut; i++)
-		free(p->cut_r[i]);
-	free(p->src);
-	free(p->t);
-	buf_done(&p->b);
-	free(p->end);
-	free(p->tok);
-}
-
-/*
- * The keyword plan of a description: its first sentence's words, or when
- * that sentence says nothing the name does not ("Workflow skill for
- * flight delays." for flight-delays), the next sentence's, up to
- * KW_SENTENCES. p->src keeps the description from the sentence used.
- */
-static void
-kwplan_init(struct kwplan *p, const char *description, const char *name,
-    size_t max)
-{
-	char		*all;
-	const char	*s, *body;
-	int		 complete, k;
-
-	all = collapse(description != NULL ? description : "", 0, &complete);
-	for (s = all, k = 1;; k++) {
-		kwplan_words(p, s, name, max);
-		if (p->n > 0 || k == KW_SENTENCES)
-			break;
-		body = skip_boilerplate(s);
-		body += first_sentence(body);
-		while (*body == ' ')
-			body++;
-		if (*body == '\0')
-			break;
-		kwplan_done(p);
-		s = body;
-	}
-	p->src = xstrdup(s);
-	free(all);
-}
-
-/*
- * cut_to_tokens(w, p->max, max_tokens) for the one w a plan cuts (its
- * first word, or the word refused when there is none), keeping each try
- * (a cut and its estimate) for the next token cap.
- */
-static char *
-kwplan_cut(struct kwplan *p, const char *w, size_t max_tokens)
-{
-	size_t	 i, c;
-
-	for (i = 0;; i++) {
-		if (i == p->ncut) {
-			if (i == CUT_TRIES_MAX)	/* cannot happen; be exact */
-				return cut_to_tokens(w, p->max, max_tokens);
-			c = i == 0 ? p->max : p->cut_c[i - 1] > 8 ?
-			    p->cut_c[i - 1] * 3 / 4 : p->cut_c[i - 1] - 1;
-			p->cut_c[i] = c;
-			p->cut_r[i] = miniindex_summary(w, c);
-			p->cut_t[i] = tokens_estimate_part(p->cut_r[i],
-			    strlen(p->cut_r[i]));
-			p->ncut++;
-		}
-		if (p->cut_t[i] <= max_tokens || p->cut_c[i] <= 5)
-			break;
-	}
-	/* A stub of a word tells nothing. */
-	if (p->cut_t[i] > max_tokens || p->cut_c[i] <= 5)
-		return xstrdup("");
-	return xstrdup(p->cut_r[i]);
-}
-
-/*
- * The keyword gist within max_tokens: the words up to the first whose
- * addition goes over (as adding them one by one and pricing each time
- * would find), or for text without spaces a cut of it. Allocated.
- */
-static char *
-kwplan_gist(struct kwplan *p, size_t max_tokens)
-{
-	const char	*w = NULL;
-	size_t		 k, wn = 0;
-
-	for (k = 0; k < p->n; k++) {
-		if (p->tok[k] == (size_t)-1)
-			p->tok[k] = tokens_estimate_part(p->b.p, p->end[k]);
-		if (p->tok[k] > max_tokens)
-			break;
-	}
-	if (k == 0 && p->n > 0) {
-		w = p->first;
-		wn = p->first_n;
-	} else if (k == 0) {
-		w = p->stop;
-		wn = p->stop_n;
-	}
-	/* CJK text without spaces: a cut. */
-	if (w != NULL && !is_ascii_word(w, wn))
-		return kwplan_cut(p, w, max_tokens);
-	if (k == 0)
-		return xstrdup("");
-	return xstrndup(p->b.p, p->end[k - 1]);
-}
-
-char *
-miniindex_keywords(const char *description, const char *name,
-    size_t max, size_t max_tokens)
-{
-	struct kwplan	 p;
-	char		*r;
-
-	kwplan_init(&p, description, name, max);
-	r = kwplan_gist(&p, max_tokens);
-	kwplan_done(&p);
-	return r;
-}
 
 /* FNV-1a. */
 static uint64_t
@@ -1344,12 +636,13 @@ set_gists(struct mi *m, enum gist_mode mode, size_t x)
 static size_t
 ent_words(const struct mi *m, const struct ent *e)
 {
-	size_t	 w;
+	size_t	 w, n;
 
 	if (m->n == 0)
 		return 0;
 	w = m->gist_x / m->n + (e->opaque < m->gist_x % m->n);
-	return w < e->plan->n ? w : e->plan->n;
+	n = miniindex_gist_plan_words(e->plan);
+	return w < n ? w : n;
 }
 
 /* The entry's gist under set_gists() (NULL or "": none); *len its bytes. */
@@ -1360,19 +653,19 @@ ent_gist(const struct mi *m, struct ent *e, size_t *len)
 
 	*len = 0;
 	/* A description that says no more than the name ("API Reviewer"). */
-	if (m->gists != GISTS_NONE && e->plan->n == 0)
+	if (m->gists != GISTS_NONE && miniindex_gist_plan_words(e->plan) == 0)
 		return NULL;
 	if (m->gists == GISTS_FULL) {
 		if (e->full == NULL)
-			e->full = miniindex_summary(e->plan->src,
+			e->full = miniindex_summary(
+			    miniindex_gist_plan_source(e->plan),
 			    MINIINDEX_SUMMARY_MAX);
 		*len = strlen(e->full);
 		return e->full;
 	}
 	if (m->gists != GISTS_WORDS || (w = ent_words(m, e)) == 0)
 		return NULL;
-	*len = e->plan->end[w - 1];
-	return e->plan->b.p;
+	return miniindex_gist_plan_prefix(e->plan, w, len);
 }
 
 static int
@@ -1774,157 +1067,18 @@ bisect(struct mi *m, enum miniindex_level lv, size_t lo, size_t hi,
 	return good;
 }
 
-/* Bytes of a SKILL.md read for a body gist, and kept of the paragraph. */
-#define BODY_READ_MAX	16384
-#define BODY_PARA_MAX	1024
-#define BODY_PARA_MIN	24
-
-/* A line that is markup rather than prose: headings, rules, lists, ... */
-static int
-is_markup_line(const char *l, size_t n)
-{
-	size_t	 i;
-
-	if (n == 0)
-		return 1;
-	switch (l[0]) {
-	case '#': case '|': case '>': case '<': case '!': case '[':
-	case '-': case '*': case '+': case '=': case '_': case '`': case '~':
-	case '{': case '$':
-		/* "**Tier:** POWERFUL" and other bold key lines are markup. */
-		return 1;
-	}
-	for (i = 0; i < n && isdigit((unsigned char)l[i]); i++)
-		;
-	if (i > 0 && i < n && (l[i] == '.' || l[i] == ')'))
-		return 1;	/* an ordered list */
-	return 0;
-}
-
-/*
- * The first paragraph of prose in a SKILL.md text (after the frontmatter,
- * skipping headings, rules, lists, tables, quotes, HTML, code fences and
- * bold "Key: value" lines), joined into one line; NULL when there is none.
- */
-static char *
-first_paragraph(const char *t, size_t len)
-{
-	struct buf	 b;
-	const char	*p = t, *end = t + len, *nl;
-	size_t		 n;
-	int		 fence = 0, fm = 0;
-
-	buf_init(&b, 0);
-	buf_add(&b, "", 0);
-	for (; p < end; p = nl < end ? nl + 1 : end) {
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			nl = end;
-		n = (size_t)(nl - p);
-		if (n > 0 && p[n - 1] == '\r')
-			n--;
-		while (n > 0 && (*p == ' ' || *p == '\t')) {
-			p++;
-			n--;
-		}
-		if (p == t && n == 3 && memcmp(p, "---", 3) == 0) {
-			fm = 1;
-			continue;
-		}
-		if (fm) {
-			if ((n == 3 && memcmp(p, "---", 3) == 0) ||
-			    (n == 3 && memcmp(p, "...", 3) == 0))
-				fm = 0;
-			continue;
-		}
-		if (n >= 3 && (memcmp(p, "```", 3) == 0 ||
-		    memcmp(p, "~~~", 3) == 0)) {
-			fence = !fence;
-			if (b.len > 0)
-				break;
-			continue;
-		}
-		if (fence)
-			continue;
-		if (is_markup_line(p, n)) {
-			if (b.len >= BODY_PARA_MIN)
-				break;
-			b.len = 0;	/* a fragment before markup: not prose */
-			b.p[0] = '\0';
-			continue;
-		}
-		if (b.len > 0)
-			buf_addc(&b, ' ');
-		buf_add(&b, p, n);
-		if (b.len >= BODY_PARA_MAX)
-			break;
-	}
-	if (fm || b.len < BODY_PARA_MIN || memchr(b.p, ' ', b.len) == NULL) {
-		buf_done(&b);
-		return NULL;
-	}
-	if (b.len > BODY_PARA_MAX)
-		b.len = BODY_PARA_MAX;	/* the summary rules cut on a character */
-	b.p[b.len] = '\0';
-	return b.p;
-}
-
-/*
- * The gist source of a skill whose description says nothing its name does
- * not ("Agent Workflow Designer"): its when_to_use, else the first prose
- * paragraph of its body, made safe like a description and refused when
- * the skill or the paragraph raises a sanitiser finding at warn or above.
- * NULL when there is nothing better.
- */
-static char *
-body_gist(const struct sanitizer *san, const struct skill *s)
-{
-	struct findings	 f;
-	char		 raw[BODY_READ_MAX];
-	char		*para, *clean;
-	ssize_t		 n;
-	int		 fd;
-
-	if (s->when_to_use != NULL && s->when_to_use[0] != '\0')
-		return xstrdup(s->when_to_use);
-	if (san == NULL || s->n_flags > 0 || s->path == NULL)
-		return NULL;
-	if ((fd = open(s->path, O_RDONLY | O_CLOEXEC)) == -1)
-		return NULL;
-	n = read(fd, raw, sizeof raw);
-	close(fd);
-	if (n <= 0 || (para = first_paragraph(raw, (size_t)n)) == NULL)
-		return NULL;
-	findings_init(&f);
-	sanitize_scan(san, para, strlen(para), 0, &f);
-	clean = findings_count(&f, SEV_WARN) == 0 ?
-	    sanitize_inline(san, para) : NULL;
-	findings_done(&f);
-	free(para);
-	return clean;
-}
-
 /* Keyword plans for every entry; returns the most words one holds. */
 static size_t
 make_plans(struct mi *m)
 {
-	char	*alt;
-	size_t	 i, w = 0;
+	size_t	 i, n, w = 0;
 
 	for (i = 0; i < m->n; i++) {
-		if (m->e[i].plan == NULL) {
-			m->e[i].plan = xmalloc(sizeof *m->e[i].plan);
-			kwplan_init(m->e[i].plan, m->e[i].s->description,
-			    m->e[i].s->name, MINIINDEX_SUMMARY_MAX - 1);
-			if (m->e[i].plan->n == 0 &&
-			    (alt = body_gist(m->opts->san, m->e[i].s)) != NULL) {
-				kwplan_done(m->e[i].plan);
-				kwplan_init(m->e[i].plan, alt, m->e[i].s->name,
-				    MINIINDEX_SUMMARY_MAX - 1);
-				free(alt);
-			}
-		}
-		if (m->e[i].plan->n > w)
-			w = m->e[i].plan->n;
+		if (m->e[i].plan == NULL)
+			m->e[i].plan = miniindex_gist_plan_new(m->e[i].s,
+			    m->opts->san, MINIINDEX_SUMMARY_MAX - 1);
+		if ((n = miniindex_gist_plan_words(m->e[i].plan)) > w)
+			w = n;
 	}
 	return w;
 }
@@ -2020,10 +1174,7 @@ done:
 		*info = in;
 	for (i = 0; i < m.n; i++) {
 		free(m.e[i].full);
-		if (m.e[i].plan != NULL) {
-			kwplan_done(m.e[i].plan);
-			free(m.e[i].plan);
-		}
+		miniindex_gist_plan_free(m.e[i].plan);
 	}
 	for (i = 0; i < m.ng; i++) {
 		free(m.g[i].name);
@@ -2051,180 +1202,7 @@ miniindex_mcp_instructions(const struct skill_set *set,
 	return miniindex_text(set, &o, NULL, NULL);
 }
 
-/* ---- files ---------------------------------------------------------- */
-
-int
-miniindex_write_file(const char *path, const char *data, size_t len,
-    char **cause)
-{
-	*cause = NULL;
-	return buf_save(path, data, len, -1, 1, cause);
-}
-
-int
-miniindex_check_file(const char *path, const char *text, char **cause)
-{
-	char	*data;
-	size_t	 len;
-	int	 rv;
-
-	*cause = NULL;
-	if (buf_read_file(path, FILE_MAX, &data, &len) == -1) {
-		if (errno == ENOENT)
-			return 1;
-		xasprintf(cause, "%s: %s", path, strerror(errno));
-		return SR_IO;
-	}
-	rv = len == strlen(text) && memcmp(data, text, len) == 0 ? 0 : 1;
-	free(data);
-	return rv;
-}
-
-char *
-miniindex_import_line(const char *path)
-{
-	const char	*home = getenv("HOME");
-	char		*line;
-	size_t		 n;
-
-	if (home != NULL && (n = strlen(home)) > 0 && home[n - 1] == '/')
-		n--;
-	if (home != NULL && n > 0 && strncmp(path, home, n) == 0 &&
-	    path[n] == '/')
-		xasprintf(&line, "@~%s", path + n);
-	else
-		xasprintf(&line, "@%s", path);
-	return line;
-}
-
-char *
-miniindex_claude_md_path(void)
-{
-	return config_expand_tilde("~/.claude/CLAUDE.md");
-}
-
-/* Reads a file that may be missing (*data NULL then). */
-static int
-read_optional(const char *path, char **data, size_t *len, char **cause)
-{
-	*data = NULL;
-	*len = 0;
-	if (buf_read_file(path, FILE_MAX, data, len) == 0)
-		return 0;
-	*data = NULL;
-	if (errno == ENOENT)
-		return 0;
-	xasprintf(cause, "%s: %s", path, strerror(errno));
-	return SR_IO;
-}
-
-/* Does [s, e) hold exactly line, ignoring a trailing CR and blanks? */
-static int
-line_is(const char *s, const char *e, const char *line)
-{
-	size_t	 n = strlen(line);
-
-	while (e > s && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
-		e--;
-	return (size_t)(e - s) == n && memcmp(s, line, n) == 0;
-}
-
-static int
-backup(const char *path, const char *data, size_t len, char **cause)
-{
-	char	*bak;
-	int	 rv;
-
-	xasprintf(&bak, "%s.bak", path);
-	rv = miniindex_write_file(bak, data, len, cause);
-	free(bak);
-	return rv;
-}
-
-int
-miniindex_install(const char *claude_md, const char *index_path,
-    int *changed, char **cause)
-{
-	struct buf	 b;
-	char		*data = NULL, *line;
-	const char	*s, *e;
-	size_t		 len;
-	int		 rv;
-
-	*cause = NULL;
-	if (changed != NULL)
-		*changed = 0;
-	line = miniindex_import_line(index_path);
-	buf_init(&b, 0);
-	if ((rv = read_optional(claude_md, &data, &len, cause)) != 0)
-		goto out;
-	if (data != NULL) {
-		for (s = data; s < data + len; s = e + 1) {
-			if ((e = memchr(s, '\n', (size_t)(data + len - s))) ==
-			    NULL)
-				e = data + len;
-			if (line_is(s, e, line))
-				goto out;	/* already there */
-		}
-		if ((rv = backup(claude_md, data, len, cause)) != 0)
-			goto out;
-		buf_add(&b, data, len);
-		if (len > 0 && data[len - 1] != '\n')
-			buf_addc(&b, '\n');
-	}
-	buf_printf(&b, "%s\n", line);
-	if ((rv = miniindex_write_file(claude_md, b.p, b.len, cause)) != 0)
-		goto out;
-	if (changed != NULL)
-		*changed = 1;
-out:
-	buf_done(&b);
-	free(data);
-	free(line);
-	return rv;
-}
-
-int
-miniindex_uninstall(const char *claude_md, const char *index_path,
-    int *changed, char **cause)
-{
-	struct buf	 b;
-	char		*data = NULL, *line;
-	const char	*s, *e;
-	size_t		 len;
-	int		 rv, hit = 0;
-
-	*cause = NULL;
-	if (changed != NULL)
-		*changed = 0;
-	line = miniindex_import_line(index_path);
-	buf_init(&b, 0);
-	if ((rv = read_optional(claude_md, &data, &len, cause)) != 0 ||
-	    data == NULL)
-		goto out;
-	for (s = data; s < data + len; s = e + 1) {
-		if ((e = memchr(s, '\n', (size_t)(data + len - s))) == NULL)
-			e = data + len;
-		if (line_is(s, e, line)) {
-			hit = 1;
-			continue;
-		}
-		buf_add(&b, s, (size_t)(e - s) + (e < data + len));
-	}
-	if (!hit)
-		goto out;
-	if ((rv = backup(claude_md, data, len, cause)) != 0)
-		goto out;
-	if ((rv = miniindex_write_file(claude_md, b.p, b.len, cause)) != 0)
-		goto out;
-	if (changed != NULL)
-		*changed = 1;
-out:
-	buf_done(&b);
-	free(data);
-	free(line);
-	return rv;
-}
+/* ---- the file ------------------------------------------------------- */
 
 int
 miniindex_auto(const struct config *cfg, const struct skill_set *set,

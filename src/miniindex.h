@@ -11,10 +11,11 @@
  * (every group one before any two), then the groups' counts alone. A
  * description that says no more than the name is replaced by the skill's
  * when_to_use or its body's first paragraph (see miniindex_opts.san).
+ * The gists themselves are made in miniindex_gist.h.
  *
  * The same text goes to ~/.claude/SKILLS-INDEX.md (imported from
- * CLAUDE.md) and, with MINIINDEX_MCP (a shorter header), into the MCP
- * server's instructions.
+ * CLAUDE.md; see miniindex_install.h) and, with MINIINDEX_MCP (a shorter
+ * header), into the MCP server's instructions.
  * Everything returned is allocated and owned by the caller (free()); the
  * skill set is borrowed for the call only. Output is deterministic: the
  * same entries and options give the same bytes.
@@ -113,63 +114,6 @@ char	*miniindex_text(const struct skill_set *set,
  */
 char	*miniindex_mcp_instructions(const struct skill_set *set,
 	    const struct config *cfg);
-
-/*
- * The gist of a description: whitespace collapsed, the first sentence,
- * at most max characters (code points), cut at a word (or, for text
- * without spaces, a grapheme) boundary with "…", a final period dropped.
- * "" for an empty description. Allocated.
- */
-char	*miniindex_summary(const char *description, size_t max);
-
-/*
- * A keyword gist for tight budgets: the first sentence (or, when it says
- * nothing more than the name, the next) without filler words ("use",
- * "when", "the", ...), bare numbers, punctuation or words of the skill's
- * name, cut at a word (text without spaces: a few characters) to at most
- * max characters and max_tokens estimated tokens, no ellipsis. The
- * mini-index deals these words out one at a time. Allocated.
- */
-char	*miniindex_keywords(const char *description, const char *name,
-	    size_t max, size_t max_tokens);
-
-/*
- * Writes data to path atomically (a temporary file in the same
- * directory, then rename), creating missing parent directories and
- * keeping an existing file's mode. Returns 0 or SR_IO with *cause set.
- */
-int	 miniindex_write_file(const char *path, const char *data, size_t len,
-	    char **cause);
-
-/*
- * Compares the file at path with text: returns 0 when equal, 1 when it
- * differs or is missing, or SR_IO with *cause set when it cannot be read.
- */
-int	 miniindex_check_file(const char *path, const char *text,
-	    char **cause);
-
-/* The import line for a mini-index path ("@~/.claude/SKILLS-INDEX.md"). */
-char	*miniindex_import_line(const char *path);
-
-/*
- * Adds the import line for index_path to the CLAUDE.md at claude_md
- * (created if missing), unless an identical line is present. Before
- * changing an existing file it is copied to claude_md + ".bak".
- * *changed (may be NULL) tells whether the file was written.
- * Returns 0 or SR_IO with *cause set.
- */
-int	 miniindex_install(const char *claude_md, const char *index_path,
-	    int *changed, char **cause);
-/*
- * Removes exactly the lines equal to the import line for index_path
- * (leaving every other byte as it was), with the same backup. A missing
- * file or line is not an error (*changed 0).
- */
-int	 miniindex_uninstall(const char *claude_md, const char *index_path,
-	    int *changed, char **cause);
-
-/* ~/.claude/CLAUDE.md, allocated. */
-char	*miniindex_claude_md_path(void);
 
 /*
  * Regenerates mini_index.path from set with the configured options when

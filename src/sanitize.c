@@ -9,14 +9,16 @@
  *     folded, NFKC (width folded), Latin diacritics dropped, runs of blanks
  *     folded to one space, invisibles removed and tag characters decoded to
  *     the ASCII they smuggle, with a map from every byte of the copy back
- *     to the original offset (hence to a line).
+ *     to the original offset (hence to a line). The folding itself is in
+ *     sanitize_fold.c.
  *  2. The pattern catalogue (config/patterns/NAME.txt plus the user's files)
  *     runs over the scan copy. An entry with triggers (literals every match
- *     contains) only runs within its window (default TRIG_WINDOW bytes)
- *     of their occurrences,
- *     found in one pass with hashed 2/3/4-byte prefix bitmaps; entries
- *     without triggers share a combined alternation that gates them (no
- *     hit: none runs; a hit: each runs from there). Hits are flagged,
+ *     contains) only runs within its window (default 256 bytes) of their
+ *     occurrences, found in one pass with hashed 2/3/4-byte prefix
+ *     bitmaps; entries without triggers share a combined alternation that
+ *     gates them (no hit: none runs; a hit: each runs from there). Loading
+ *     and indexing the catalogue is sanitize_catalogue.c; running it and
+ *     reporting its hits is here. Hits are flagged,
  *     never rewritten. A hit inside a closed fenced code block (``` or
  *     ~~~), an inline code span or a "quotation" on its line takes the
  *     entry's code severity (a mention, not an instruction).
@@ -33,7 +35,6 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 
-#include <errno.h>
 #include <glob.h>
 #include <pcre2.h>
 #include <stdint.h>
@@ -46,13 +47,14 @@
 #include "config.h"
 #include "finding.h"
 #include "sanitize.h"
+#include "sanitize_catalogue.h"
+#include "sanitize_fold.h"
 #include "status.h"
 #include "strlist.h"
 #include "xmalloc.h"
 
 #define EXCERPT_MAX	80	/* bytes of a finding's excerpt */
 #define FINDINGS_MAX	256	/* findings one call may add */
-#define PATFILE_MAX	(1024 * 1024)
 #define TAG_SCAN_MAX	512	/* bytes from '<' to '>' in an override tag */
 #define MATCH_LIMIT	2000000
 #define HEAP_LIMIT_KB	20000
@@ -61,43 +63,10 @@ static const char *builtin_tags[] = {
 	"system", "override", "jailbreak", "admin", "sudo", "root"
 };
 
-struct pattern {
-	char		*id;
-	enum severity	 sev;		/* in prose */
-	enum severity	 code_sev;	/* inside fenced code or a code span */
-	char		*explain;
-	char		*where;		/* file:line, for messages */
-	char		*src;		/* the folded regex */
-	pcre2_code	*re;
-	int		 in_combined;
-	int		 has_triggers;
-	size_t		 window;	/* bytes either side of a trigger */
-};
-
-/* A trigger literal of a pattern (field 5 of the catalogue). */
-struct trigger {
-	char		*s;
-	size_t		 len;
-	size_t		 pat;
-	unsigned	 cls;		/* 0: 2 bytes, 1: 3 bytes, 2: 4 or more */
-	uint32_t	 key;		/* hash of the first 2, 3 or 4 bytes */
-};
-
-#define TRIG_BUCKETS	4096
-#define TRIG_WINDOW	256	/* default bytes either side of a trigger */
-#define TRIG_WINDOW_MAX	8192
-
 struct sanitizer {
-	struct pattern		*pats;
-	size_t			 npats;
-	pcre2_code		*combined;	/* NULL: no prefilter */
+	struct sanitize_catalogue *cat;		/* owned */
 	pcre2_code		*role_re;	/* role markers, for inline */
 	pcre2_match_context	*mctx;
-	struct trigger		*trigs;		/* sorted by bucket */
-	size_t			 ntrigs, trigcap;
-	uint64_t		 trigbits[3][65536 / 64];
-	uint32_t		 bucket[TRIG_BUCKETS + 1];
-	int			 has_cls[3];
 	struct strlist		 tags;		/* override tag names, lower case */
 	int			 strip_live_exec;
 };
@@ -163,11 +132,7 @@ struct scan {
 	struct line		*lines;
 	size_t			 nlines;
 
-	char			*norm;		/* the scan copy */
-	size_t			 nlen, ncap;
-	size_t			*map;		/* norm byte -> original offset */
-	int			 last_space;
-	int			 prev_latin;
+	struct sanitize_fold	 f;		/* the scan copy */
 
 	int			 hid_line[HID_NKINDS][2];
 
@@ -176,30 +141,6 @@ struct scan {
 };
 
 /* ---- code points ---------------------------------------------------- */
-
-/*
- * Decodes one code point at p (at most n bytes). Returns its length, or 1
- * with *cp = -1 for a byte that does not start valid UTF-8.
- */
-static size_t
-cp_decode(const char *p, size_t n, int32_t *cp)
-{
-	utf8proc_ssize_t	 r;
-	utf8proc_int32_t	 c;
-
-	if ((unsigned char)*p < 0x80) {
-		*cp = (unsigned char)*p;
-		return 1;
-	}
-	r = utf8proc_iterate((const utf8proc_uint8_t *)p,
-	    n > 4 ? 4 : (utf8proc_ssize_t)n, &c);
-	if (r <= 0) {
-		*cp = -1;
-		return 1;
-	}
-	*cp = c;
-	return (size_t)r;
-}
 
 static int
 cp_is_emoji(int32_t cp)
@@ -291,7 +232,7 @@ excerpt(const char *text, size_t len, size_t start, size_t end, char *out)
 	if (end > len)
 		end = len;
 	while (i < end) {
-		n = cp_decode(text + i, end - i, &cp);
+		n = sanitize_fold_decode(text + i, end - i, &cp);
 		if (cp < 0) {
 			snprintf(tok, sizeof tok, "<0x%02X>",
 			    (unsigned char)text[i]);
@@ -438,7 +379,7 @@ is_quoted(const struct scan *sc, size_t off, size_t end)
 
 	lend = li + 1 < sc->nlines ? sc->lines[li + 1].start : sc->len;
 	for (i = sc->lines[li].start; i < off; i += n) {
-		n = cp_decode(sc->text + i, off - i, &cp);
+		n = sanitize_fold_decode(sc->text + i, off - i, &cp);
 		if (cp == '"')
 			open = !open;
 		else if (cp == 0x201C || cp == 0x201E || cp == 0xAB ||
@@ -453,7 +394,7 @@ is_quoted(const struct scan *sc, size_t off, size_t end)
 	if (end > lend)
 		return 0;
 	for (i = end; i < lend; i += n) {
-		n = cp_decode(sc->text + i, lend - i, &cp);
+		n = sanitize_fold_decode(sc->text + i, lend - i, &cp);
 		if (cp == '"' || cp == 0x201D || cp == 0xBB || cp == 0x300D ||
 		    cp == 0x300F)
 			return 1;
@@ -513,7 +454,7 @@ scan_hidden(struct scan *sc, enum hidden h, size_t off, int quiet)
 	if (h == HID_TAG) {
 		/* Show the ASCII the tag characters spell. */
 		for (i = off; i < lend && k < sizeof dec - 1; i += n) {
-			n = cp_decode(sc->text + i, lend - i, &cp);
+			n = sanitize_fold_decode(sc->text + i, lend - i, &cp);
 			if (cp < 0xE0000 || cp > 0xE007F)
 				break;
 			if (cp >= 0xE0020 && cp <= 0xE007E)
@@ -567,108 +508,17 @@ zw_in_word(const struct scan *sc, int32_t prev, size_t off)
 	if (!cp_is_word(prev))
 		return 0;
 	for (;;) {
-		n = cp_decode(sc->text + i, sc->len - i, &cp);
+		n = sanitize_fold_decode(sc->text + i, sc->len - i, &cp);
 		i += n;
 		if (i >= sc->len)
 			return 0;
-		n = cp_decode(sc->text + i, sc->len - i, &cp);
+		n = sanitize_fold_decode(sc->text + i, sc->len - i, &cp);
 		if (cp_hidden(cp, i, &st) == HID_NONE)
 			return cp_is_word(cp);
 	}
 }
 
 /* ---- the scan copy -------------------------------------------------- */
-
-static void
-norm_put(struct scan *sc, const char *p, size_t n, size_t orig)
-{
-	size_t	 i;
-
-	if (sc->nlen + n + 1 > sc->ncap) {
-		while (sc->nlen + n + 1 > sc->ncap)
-			sc->ncap *= 2;
-		sc->norm = xrealloc(sc->norm, sc->ncap);
-		sc->map = xreallocarray(sc->map, sc->ncap, sizeof *sc->map);
-	}
-	for (i = 0; i < n; i++) {
-		sc->norm[sc->nlen] = p[i];
-		sc->map[sc->nlen++] = orig;
-	}
-	sc->last_space = n == 1 && (p[0] == ' ' || p[0] == '\n');
-}
-
-static void
-norm_space(struct scan *sc, size_t orig)
-{
-	if (!sc->last_space && sc->nlen > 0)
-		norm_put(sc, " ", 1, orig);
-}
-
-static void
-norm_cp(struct scan *sc, int32_t cp, size_t orig)
-{
-	utf8proc_uint8_t	 enc[4];
-	utf8proc_ssize_t	 n;
-
-	n = utf8proc_encode_char(cp, enc);
-	if (n > 0)
-		norm_put(sc, (const char *)enc, (size_t)n, orig);
-}
-
-static int
-cp_is_mark(int32_t cp)
-{
-	utf8proc_category_t	 c = utf8proc_category(cp);
-
-	return c == UTF8PROC_CATEGORY_MN || c == UTF8PROC_CATEGORY_MC ||
-	    c == UTF8PROC_CATEGORY_ME;
-}
-
-/*
- * Folds one non-ASCII code point into the scan copy: compatibility
- * decomposition, case folding and lumping (quotes, dashes), dropping
- * combining marks on Latin letters, recomposing everything else.
- */
-static void
-norm_fold(struct scan *sc, int32_t cp, const char *src, size_t srclen,
-    size_t orig)
-{
-	utf8proc_int32_t	 d[32];
-	utf8proc_ssize_t	 n, i;
-	int			 bc = 0, latin;
-
-	/* Scripts with nothing to fold: copy. */
-	if ((cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x3400 && cp <= 0x9FFF) ||
-	    (cp >= 0xAC00 && cp <= 0xD7A3)) {
-		norm_put(sc, src, srclen, orig);
-		sc->prev_latin = 0;
-		return;
-	}
-	n = utf8proc_decompose_char(cp, d, 32, UTF8PROC_DECOMPOSE |
-	    UTF8PROC_COMPAT | UTF8PROC_CASEFOLD | UTF8PROC_LUMP, &bc);
-	if (n <= 0 || n > 32) {
-		norm_put(sc, src, srclen, orig);
-		return;
-	}
-	if (cp_is_mark(d[0])) {
-		if (sc->prev_latin)
-			return;		/* a mark stacked on a Latin letter */
-		norm_put(sc, src, srclen, orig);
-		return;
-	}
-	latin = d[0] < 0x0370;
-	if (!latin && n > 1)
-		n = utf8proc_normalize_utf32(d, n, UTF8PROC_COMPOSE);
-	for (i = 0; i < n; i++) {
-		if (latin && i > 0 && cp_is_mark(d[i]))
-			continue;
-		if (d[i] == ' ')
-			norm_space(sc, orig);
-		else
-			norm_cp(sc, d[i], orig);
-	}
-	sc->prev_latin = latin;
-}
 
 /*
  * Builds the scan copy and reports hidden characters. Tag characters that
@@ -685,44 +535,40 @@ norm_build(struct scan *sc)
 	int		 in_tags = 0;
 	char		 c;
 
-	sc->ncap = sc->len + 64;
-	sc->norm = xmalloc(sc->ncap);
-	sc->map = xreallocarray(NULL, sc->ncap, sizeof *sc->map);
-	sc->nlen = 0;
-	sc->last_space = 1;
+	sanitize_fold_init(&sc->f, sc->len + 64);
 	while (i < sc->len) {
 		c = sc->text[i];
 		if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7F) {
 			if (in_tags) {
-				norm_space(sc, i);
+				sanitize_fold_space(&sc->f, i);
 				in_tags = 0;
 			}
 			if (c == ' ')
-				norm_space(sc, i);
-			else if (sc->nlen + 2 < sc->ncap) {
+				sanitize_fold_space(&sc->f, i);
+			else if (sc->f.nlen + 2 < sc->f.ncap) {
 				/* The common case, inline. */
 				if (c >= 'A' && c <= 'Z')
 					c += 'a' - 'A';
-				sc->norm[sc->nlen] = c;
-				sc->map[sc->nlen++] = i;
-				sc->last_space = 0;
+				sc->f.norm[sc->f.nlen] = c;
+				sc->f.map[sc->f.nlen++] = i;
+				sc->f.last_space = 0;
 			} else {
 				if (c >= 'A' && c <= 'Z')
 					c += 'a' - 'A';
-				norm_put(sc, &c, 1, i);
+				sanitize_fold_put(&sc->f, &c, 1, i);
 			}
 			st.prev = (unsigned char)c;
 			st.flag_seq = 0;
-			sc->prev_latin = 1;
+			sc->f.prev_latin = 1;
 			i++;
 			continue;
 		}
-		n = cp_decode(sc->text + i, sc->len - i, &cp);
+		n = sanitize_fold_decode(sc->text + i, sc->len - i, &cp);
 		h = cp_hidden(cp, i, &st);
 		if (h == HID_TAG) {
 			scan_hidden(sc, h, i, 0);
 			if (!in_tags) {
-				norm_space(sc, i);
+				sanitize_fold_space(&sc->f, i);
 				in_tags = 1;
 			}
 			if (cp >= 0xE0020 && cp <= 0xE007E) {
@@ -730,15 +576,15 @@ norm_build(struct scan *sc)
 				if (c >= 'A' && c <= 'Z')
 					c += 'a' - 'A';
 				if (c == ' ')
-					norm_space(sc, i);
+					sanitize_fold_space(&sc->f, i);
 				else
-					norm_put(sc, &c, 1, i);
+					sanitize_fold_put(&sc->f, &c, 1, i);
 			}
 			i += n;
 			continue;
 		}
 		if (in_tags) {
-			norm_space(sc, i);
+			sanitize_fold_space(&sc->f, i);
 			in_tags = 0;
 		}
 		if (h != HID_NONE) {
@@ -749,46 +595,46 @@ norm_build(struct scan *sc)
 		}
 		cp_keep(&st, cp);
 		if (cp == '\n') {
-			if (sc->nlen > 0 && sc->norm[sc->nlen - 1] == ' ')
-				sc->nlen--;
-			norm_put(sc, "\n", 1, i);
+			if (sc->f.nlen > 0 && sc->f.norm[sc->f.nlen - 1] == ' ')
+				sc->f.nlen--;
+			sanitize_fold_put(&sc->f, "\n", 1, i);
 		} else if (cp == '\r')
 			;
 		else if (cp_is_blank(cp))
-			norm_space(sc, i);
+			sanitize_fold_space(&sc->f, i);
 		else if (cp >= 0xE0000 && cp <= 0xE007F)
 			;	/* flag emoji tag: kept in output, not scanned */
 		else
-			norm_fold(sc, cp, sc->text + i, n, i);
+			sanitize_fold_cp(&sc->f, cp, sc->text + i, n, i);
 		i += n;
 	}
-	sc->norm[sc->nlen] = '\0';
-	sc->map[sc->nlen] = sc->len;
+	sc->f.norm[sc->f.nlen] = '\0';
+	sc->f.map[sc->f.nlen] = sc->len;
 }
 
 /* Original offset of the end of a scan copy range ending at nend. */
 static size_t
 norm_orig_end(const struct scan *sc, size_t nend)
 {
-	return nend < sc->nlen ? sc->map[nend] : sc->len;
+	return nend < sc->f.nlen ? sc->f.map[nend] : sc->len;
 }
 
-/* ---- catalogue ------------------------------------------------------ */
+/* ---- running the catalogue ------------------------------------------ */
 
 /*
  * Runs one pattern over the scan copy [noff, nend), adding at most one
  * finding per line (*last_line carries over between windows).
  */
 static void
-run_pattern(struct scan *sc, const struct pattern *pt, size_t noff,
-    size_t nend, pcre2_match_data *md, size_t *last_line)
+run_pattern(struct scan *sc, const struct sanitize_pattern *pt,
+    size_t noff, size_t nend, pcre2_match_data *md, size_t *last_line)
 {
 	PCRE2_SIZE	*ov;
 	size_t		 so, eo, o0, o1, li;
 	int		 rc;
 
 	while (noff <= nend) {
-		rc = pcre2_match(pt->re, (PCRE2_SPTR)sc->norm, nend, noff,
+		rc = pcre2_match(pt->re, (PCRE2_SPTR)sc->f.norm, nend, noff,
 		    PCRE2_NO_UTF_CHECK, md, sc->s->mctx);
 		if (rc == PCRE2_ERROR_NOMATCH)
 			return;
@@ -802,7 +648,7 @@ run_pattern(struct scan *sc, const struct pattern *pt, size_t noff,
 		eo = ov[1];
 		if (so > nend || eo > nend || eo < so)
 			return;
-		o0 = sc->map[so];
+		o0 = sc->f.map[so];
 		o1 = norm_orig_end(sc, eo);
 		li = line_of(sc, o0);
 		if (li != *last_line) {
@@ -816,157 +662,37 @@ run_pattern(struct scan *sc, const struct pattern *pt, size_t noff,
 		noff = eo > so ? eo : so + 1;
 		/* Do not restart inside a UTF-8 sequence. */
 		while (noff < nend &&
-		    ((unsigned char)sc->norm[noff] & 0xC0) == 0x80)
+		    ((unsigned char)sc->f.norm[noff] & 0xC0) == 0x80)
 			noff++;
 	}
-}
-
-struct window {
-	size_t	 pat, start, end;
-};
-
-static int
-window_cmp(const void *a, const void *b)
-{
-	const struct window	*x = a, *y = b;
-
-	if (x->pat != y->pat)
-		return x->pat < y->pat ? -1 : 1;
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-static size_t
-char_start(const char *p, size_t i, size_t lo)
-{
-	while (i > lo && ((unsigned char)p[i] & 0xC0) == 0x80)
-		i--;
-	return i;
-}
-
-static inline int
-is_alnum(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-	    (c >= 'A' && c <= 'Z');
-}
-
-/* Hashes the first 2, 3 or 4 bytes at p (class 0, 1, 2) to 16 bits. */
-static inline uint32_t
-trig_hash(const unsigned char *p, unsigned cls)
-{
-	uint32_t	 v;
-
-	v = (uint32_t)p[0] << 8 | p[1];
-	if (cls >= 1)
-		v = v << 8 | p[2];
-	if (cls >= 2)
-		v = v << 8 | p[3];
-	return ((v * 2654435761u) >> 16) ^ cls;
-}
-
-/*
- * Finds every trigger in the scan copy (bitmaps of hashed 2-, 3- and
- * 4-byte prefixes reject most positions) and returns, per pattern, merged windows of TRIG_WINDOW
- * bytes either side of each occurrence, cut at line ends.
- */
-static size_t
-find_windows(struct scan *sc, struct window **out)
-{
-	const struct sanitizer	*s = sc->s;
-	const struct trigger	*t;
-	struct window		*w = NULL;
-	size_t			 nw = 0, cap = 0, i, j, *last, st, en, ws;
-	const unsigned char	*p = (const unsigned char *)sc->norm;
-	unsigned		 key, b, c;
-
-	*out = NULL;
-	if (s->ntrigs == 0 || sc->nlen < 2)
-		return 0;
-	last = xreallocarray(NULL, s->npats, sizeof *last);
-	for (i = 0; i < s->npats; i++)
-		last[i] = (size_t)-1;
-	for (i = 0; i + 1 < sc->nlen; i++) {
-	    /*
-	     * Triggers starting with a letter or digit start a word; none
-	     * starts inside a UTF-8 sequence.
-	     */
-	    if ((p[i] & 0xC0) == 0x80 ||
-		(i > 0 && is_alnum(p[i]) && is_alnum(p[i - 1])))
-		    continue;
-	    for (c = 0; c < 3; c++) {
-		if (!s->has_cls[c] || i + c + 2 > sc->nlen)
-			continue;
-		key = trig_hash(p + i, c) & 0xFFFF;
-		if (!(s->trigbits[c][key >> 6] >> (key & 63) & 1))
-			continue;
-		b = key % TRIG_BUCKETS;
-		for (j = s->bucket[b]; j < s->bucket[b + 1]; j++) {
-			t = &s->trigs[j];
-			if (t->cls != c || t->key != key ||
-			    i + t->len > sc->nlen ||
-			    memcmp(p + i, t->s, t->len) != 0)
-				continue;
-			ws = s->pats[t->pat].window;
-			st = i > ws ? i - ws : 0;
-			en = i + t->len + ws;
-			if (en >= sc->nlen)
-				en = sc->nlen;
-			else {
-				while (en < sc->nlen && p[en] != '\n' &&
-				    en < i + t->len + 2 * ws)
-					en++;
-				en = char_start(sc->norm, en, i + t->len);
-			}
-			st = char_start(sc->norm, st, 0);
-			if (last[t->pat] != (size_t)-1 &&
-			    st <= w[last[t->pat]].end) {
-				if (en > w[last[t->pat]].end)
-					w[last[t->pat]].end = en;
-				continue;
-			}
-			if (nw == cap) {
-				cap = cap ? cap * 2 : 16;
-				w = xreallocarray(w, cap, sizeof *w);
-			}
-			w[nw].pat = t->pat;
-			w[nw].start = st;
-			w[nw].end = en;
-			last[t->pat] = nw++;
-		}
-	    }
-	}
-	free(last);
-	if (nw > 1)
-		qsort(w, nw, sizeof *w, window_cmp);
-	*out = w;
-	return nw;
 }
 
 static void
 run_catalogue(struct scan *sc)
 {
-	const struct sanitizer	*s = sc->s;
-	const struct pattern	*pt;
-	pcre2_match_data	*md;
-	struct window		*w;
-	size_t			 i, k, nw, from = 0, last;
-	int			 rc, hit = 1;
+	const struct sanitizer		*s = sc->s;
+	const struct sanitize_pattern	*pt;
+	const pcre2_code		*combined;
+	pcre2_match_data		*md;
+	struct sanitize_window		*w;
+	size_t				 i, k, nw, npats, from = 0, last;
+	int				 rc, hit = 1;
 
-	if (s->npats == 0)
+	if ((npats = sanitize_catalogue_count(s->cat)) == 0)
 		return;
 	md = pcre2_match_data_create(1, NULL);
-	if (s->combined != NULL) {
-		rc = pcre2_match(s->combined, (PCRE2_SPTR)sc->norm, sc->nlen, 0,
-		    PCRE2_NO_UTF_CHECK, md, s->mctx);
+	if ((combined = sanitize_catalogue_combined(s->cat)) != NULL) {
+		rc = pcre2_match(combined, (PCRE2_SPTR)sc->f.norm,
+		    sc->f.nlen, 0, PCRE2_NO_UTF_CHECK, md, s->mctx);
 		if (rc >= 0)
 			from = pcre2_get_ovector_pointer(md)[0];
 		else if (rc == PCRE2_ERROR_NOMATCH)
 			hit = 0;
 		/* Any other error: run everything from the start. */
 	}
-	nw = find_windows(sc, &w);
-	for (i = 0, k = 0; i < s->npats && !sc->truncated; i++) {
-		pt = &s->pats[i];
+	nw = sanitize_catalogue_windows(s->cat, sc->f.norm, sc->f.nlen, &w);
+	for (i = 0, k = 0; i < npats && !sc->truncated; i++) {
+		pt = sanitize_catalogue_pattern(s->cat, i);
 		last = (size_t)-1;
 		if (pt->has_triggers) {
 			for (; k < nw && w[k].pat < i; k++)
@@ -978,7 +704,7 @@ run_catalogue(struct scan *sc)
 		}
 		if (pt->in_combined && !hit)
 			continue;
-		run_pattern(sc, pt, pt->in_combined ? from : 0, sc->nlen, md,
+		run_pattern(sc, pt, pt->in_combined ? from : 0, sc->f.nlen, md,
 		    &last);
 	}
 	free(w);
@@ -1096,12 +822,12 @@ scan_tags(struct scan *sc)
 	size_t		 nv, i, covered = 0, o0, o1, end;
 	const char	*name;
 
-	nv = tags_find(&sc->s->tags, sc->norm, sc->nlen, &v);
+	nv = tags_find(&sc->s->tags, sc->f.norm, sc->f.nlen, &v);
 	for (i = 0; i < nv; i++) {
 		if (v[i].start < covered)
 			continue;
 		name = sc->s->tags.v[v[i].name];
-		o0 = sc->map[v[i].start];
+		o0 = sc->f.map[v[i].start];
 		if (v[i].type == 0 && v[i].mate != (size_t)-1) {
 			end = v[v[i].mate].end;
 			o1 = norm_orig_end(sc, end);
@@ -1171,7 +897,7 @@ clean_append(struct buf *b, const char *text, size_t start, size_t end,
 			i++;
 			continue;
 		}
-		n = cp_decode(text + i, end - i, &cp);
+		n = sanitize_fold_decode(text + i, end - i, &cp);
 		if (cp_hidden(cp, i, st) != HID_NONE) {
 			buf_add(b, text + run, i - run);
 			if (cp < 0)
@@ -1276,8 +1002,7 @@ static void
 scan_done(struct scan *sc)
 {
 	free(sc->lines);
-	free(sc->norm);
-	free(sc->map);
+	sanitize_fold_done(&sc->f);
 	free(sc->spans);
 }
 
@@ -1333,7 +1058,7 @@ sanitize_inline(const struct sanitizer *s, const char *str)
 	buf_add(&a, "", 0);
 	/* 1. Hidden characters out, blanks folded. */
 	for (i = 0; i < len; i += n) {
-		n = cp_decode(str + i, len - i, &cp);
+		n = sanitize_fold_decode(str + i, len - i, &cp);
 		if (cp == '\n' || cp == '\r' || cp_is_blank(cp) ||
 		    cp == 0x0B || cp == 0x0C) {
 			if (!blank)
@@ -1410,384 +1135,7 @@ sanitize_inline(const struct sanitizer *s, const char *str)
 	return r;
 }
 
-/* ---- loading the catalogue ------------------------------------------ */
-
-/*
- * Folds the non-ASCII characters of a pattern the way the scan copy is
- * folded (so "für" in a pattern matches "fur" in the copy); ASCII,
- * including every escape, is left alone.
- */
-static char *
-fold_pattern(const char *re)
-{
-	struct scan	 sc;
-	struct buf	 b;
-	size_t		 i, n, len = strlen(re);
-	int32_t		 cp;
-
-	buf_init(&b, 0);
-	buf_add(&b, "", 0);
-	memset(&sc, 0, sizeof sc);
-	for (i = 0; i < len; i += n) {
-		if ((unsigned char)re[i] < 0x80) {
-			n = 1;
-			buf_addc(&b, re[i]);
-			sc.prev_latin = 1;
-			continue;
-		}
-		n = cp_decode(re + i, len - i, &cp);
-		if (cp < 0) {
-			buf_addc(&b, re[i]);
-			continue;
-		}
-		sc.ncap = 64;
-		sc.nlen = 0;
-		sc.norm = xmalloc(sc.ncap);
-		sc.map = xreallocarray(NULL, sc.ncap, sizeof *sc.map);
-		norm_fold(&sc, cp, re + i, n, 0);
-		buf_add(&b, sc.norm, sc.nlen);
-		free(sc.norm);
-		free(sc.map);
-	}
-	return buf_take(&b);
-}
-
-static int
-compile(const char *re, pcre2_code **out, char *err, size_t errsz)
-{
-	pcre2_code	*c;
-	PCRE2_UCHAR	 msg[256];
-	PCRE2_SIZE	 eoff;
-	int		 ec;
-
-	*out = NULL;
-	c = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, PCRE2_UTF |
-	    PCRE2_UCP | PCRE2_CASELESS | PCRE2_MULTILINE, &ec, &eoff, NULL);
-	if (c == NULL) {
-		pcre2_get_error_message(ec, msg, sizeof msg);
-		snprintf(err, errsz, "bad regex at offset %zu: %s",
-		    (size_t)eoff, (char *)msg);
-		return -1;
-	}
-	(void)pcre2_jit_compile(c, PCRE2_JIT_COMPLETE);
-	*out = c;
-	return 0;
-}
-
-/* Parses "high" or "high/info". */
-static int
-parse_sev(const char *f, enum severity *sev, enum severity *code_sev)
-{
-	char		 a[16];
-	const char	*slash;
-	int		 s1, s2;
-
-	if ((slash = strchr(f, '/')) == NULL) {
-		if ((s1 = severity_from_name(f)) < 0 || s1 > SEV_HIGH)
-			return -1;
-		*sev = *code_sev = (enum severity)s1;
-		return 0;
-	}
-	if ((size_t)(slash - f) >= sizeof a)
-		return -1;
-	memcpy(a, f, (size_t)(slash - f));
-	a[slash - f] = '\0';
-	if ((s1 = severity_from_name(a)) < 0 || s1 > SEV_HIGH ||
-	    (s2 = severity_from_name(slash + 1)) < 0 || s2 > SEV_HIGH)
-		return -1;
-	*sev = (enum severity)s1;
-	*code_sev = (enum severity)s2;
-	return 0;
-}
-
-static int
-valid_id(const char *id)
-{
-	size_t	 i;
-
-	if (id[0] == '\0' || strlen(id) > 64)
-		return 0;
-	for (i = 0; id[i] != '\0'; i++) {
-		if (!((id[i] >= 'a' && id[i] <= 'z') ||
-		    (id[i] >= '0' && id[i] <= '9') ||
-		    (id[i] == '-' && i > 0)))
-			return 0;
-	}
-	return 1;
-}
-
-/*
- * Whether a pattern can join the combined alternation unchanged: no
- * comments, quoting, named or numbered references, recursion or branch
- * reset, whose meaning depends on the whole pattern.
- */
-static int
-combinable(const char *re)
-{
-	const char	*p;
-
-	if (strchr(re, '#') != NULL || strstr(re, "\\Q") != NULL ||
-	    strstr(re, "\\g") != NULL || strstr(re, "\\k") != NULL ||
-	    strstr(re, "(*") != NULL)
-		return 0;
-	for (p = re; (p = strchr(p, '\\')) != NULL; p += 2) {
-		if (p[1] >= '1' && p[1] <= '9')
-			return 0;
-		if (p[1] == '\0')
-			return 0;
-	}
-	for (p = re; (p = strstr(p, "(?")) != NULL; p++) {
-		if (p[2] == 'P' || p[2] == '\'' || p[2] == '|' || p[2] == 'R' ||
-		    p[2] == '&' || p[2] == '+' || p[2] == '-' ||
-		    (p[2] >= '0' && p[2] <= '9') ||
-		    (p[2] == '<' && p[3] != '=' && p[3] != '!'))
-			return 0;
-	}
-	return 1;
-}
-
-/*
- * Adds the comma-separated trigger literals of pattern pat, folded like
- * the scan copy, after an optional "N:" window size (16..8192 bytes
- * either side, default 256). Returns -1 when the window is bad or a
- * trigger is shorter than two bytes.
- */
-static int
-add_triggers(struct sanitizer *s, size_t pat, const char *list)
-{
-	struct strlist	 v;
-	struct trigger	*t;
-	char		*f, *c;
-	size_t		 i;
-	int		 rv = 0;
-
-	s->pats[pat].window = TRIG_WINDOW;
-	if (list[0] >= '0' && list[0] <= '9') {
-		char	*end;
-		long	 w = strtol(list, &end, 10);
-
-		if (*end != ':' || w < 16 || w > TRIG_WINDOW_MAX)
-			return -1;
-		s->pats[pat].window = (size_t)w;
-		list = end + 1;
-	}
-	strlist_init(&v);
-	strlist_split(&v, list, ",");
-	for (i = 0; i < v.n; i++) {
-		f = fold_pattern(v.v[i]);
-		for (c = f; *c != '\0'; c++) {
-			if (*c >= 'A' && *c <= 'Z')
-				*c += 'a' - 'A';
-		}
-		if (strlen(f) < 2) {
-			free(f);
-			rv = -1;
-			break;
-		}
-		if (s->ntrigs == s->trigcap) {
-			s->trigcap = s->trigcap ? s->trigcap * 2 : 64;
-			s->trigs = xreallocarray(s->trigs, s->trigcap,
-			    sizeof *s->trigs);
-		}
-		t = &s->trigs[s->ntrigs++];
-		t->s = f;
-		t->len = strlen(f);
-		t->pat = pat;
-		t->cls = t->len >= 4 ? 2 : t->len - 2;
-		t->key = trig_hash((const unsigned char *)f, t->cls) & 0xFFFF;
-	}
-	if (rv == 0 && v.n > 0)
-		s->pats[pat].has_triggers = 1;
-	strlist_done(&v);
-	return rv;
-}
-
-static unsigned
-trig_bucket(const struct trigger *t)
-{
-	return t->key % TRIG_BUCKETS;
-}
-
-static int
-trig_cmp(const void *a, const void *b)
-{
-	unsigned	 x = trig_bucket(a), y = trig_bucket(b);
-
-	return x < y ? -1 : x > y;
-}
-
-/* Sorts the triggers into buckets and fills the two-byte bitmap. */
-static void
-build_triggers(struct sanitizer *s)
-{
-	size_t		 i;
-	unsigned	 b;
-
-	if (s->ntrigs > 1)
-		qsort(s->trigs, s->ntrigs, sizeof *s->trigs, trig_cmp);
-	memset(s->bucket, 0, sizeof s->bucket);
-	for (i = 0; i < s->ntrigs; i++) {
-		b = trig_bucket(&s->trigs[i]);
-		s->bucket[b + 1]++;
-		s->trigbits[s->trigs[i].cls][s->trigs[i].key >> 6] |=
-		    (uint64_t)1 << (s->trigs[i].key & 63);
-		s->has_cls[s->trigs[i].cls] = 1;
-	}
-	for (b = 0; b < TRIG_BUCKETS; b++)
-		s->bucket[b + 1] += s->bucket[b];
-}
-
-static void
-pattern_done(struct pattern *pt)
-{
-	free(pt->id);
-	free(pt->explain);
-	free(pt->where);
-	free(pt->src);
-	pcre2_code_free(pt->re);
-}
-
-/* Splits a line on runs of tabs into at most 5 fields. */
-static size_t
-split_tabs(char *line, char **f)
-{
-	size_t	 n = 0;
-	char	*p = line;
-
-	while (n < 5 && *p != '\0') {
-		f[n++] = p;
-		if (n == 5)
-			break;
-		if ((p = strchr(p, '\t')) == NULL)
-			break;
-		while (*p == '\t')
-			*p++ = '\0';
-	}
-	return n;
-}
-
-/*
- * Reads one catalogue file. Format, one entry per line:
- *	id <TAB> severity[/code-severity] <TAB> regex <TAB> explanation
- *	    [<TAB> trigger,trigger,...]
- * Blank lines and lines starting with # are ignored.
- */
-static int
-load_file(struct sanitizer *s, const char *path, size_t *cap, char **cause)
-{
-	struct pattern	*pt;
-	char		*data = NULL, *line, *next, *f[5], *folded, err[320];
-	size_t		 len, nf, k, i;
-	int		 lineno = 0, rv = SR_OK;
-	enum severity	 sev, csev;
-
-	if (buf_read_file(path, PATFILE_MAX, &data, &len) == -1) {
-		xasprintf(cause, "%s: %s", path, strerror(errno));
-		return SR_CONFIG;
-	}
-	if (memchr(data, '\0', len) != NULL) {
-		xasprintf(cause, "%s: not a text file", path);
-		rv = SR_CONFIG;
-		goto out;
-	}
-	for (line = data; line != NULL; line = next) {
-		lineno++;
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
-		k = strlen(line);
-		if (k > 0 && line[k - 1] == '\r')
-			line[--k] = '\0';
-		for (i = 0; line[i] == ' ' || line[i] == '\t'; i++)
-			;
-		if (line[i] == '\0' || line[i] == '#')
-			continue;
-		nf = split_tabs(line, f);
-		if (nf < 4 || *f[2] == '\0' || *f[3] == '\0') {
-			xasprintf(cause, "%s:%d: expected 4 or 5 tab-separated "
-			    "fields: id, severity, regex, explanation, "
-			    "[triggers]", path, lineno);
-			rv = SR_CONFIG;
-			goto out;
-		}
-		if (!valid_id(f[0])) {
-			xasprintf(cause, "%s:%d: bad id \"%s\" (lower-case "
-			    "letters, digits and '-')", path, lineno, f[0]);
-			rv = SR_CONFIG;
-			goto out;
-		}
-		for (i = 0; i < s->npats; i++) {
-			if (strcmp(s->pats[i].id, f[0]) == 0) {
-				xasprintf(cause, "%s:%d: duplicate id \"%s\" "
-				    "(first at %s)", path, lineno, f[0],
-				    s->pats[i].where);
-				rv = SR_CONFIG;
-				goto out;
-			}
-		}
-		if (parse_sev(f[1], &sev, &csev) == -1) {
-			xasprintf(cause, "%s:%d: bad severity \"%s\" (info, "
-			    "warn or high, optionally /info|warn|high for "
-			    "code)", path, lineno, f[1]);
-			rv = SR_CONFIG;
-			goto out;
-		}
-		folded = fold_pattern(f[2]);
-		if (s->npats == *cap) {
-			*cap = *cap ? *cap * 2 : 64;
-			s->pats = xreallocarray(s->pats, *cap, sizeof *s->pats);
-		}
-		pt = &s->pats[s->npats];
-		memset(pt, 0, sizeof *pt);
-		if (compile(folded, &pt->re, err, sizeof err) == -1) {
-			xasprintf(cause, "%s:%d: %s", path, lineno, err);
-			free(folded);
-			rv = SR_CONFIG;
-			goto out;
-		}
-		pt->in_combined = combinable(folded);
-		pt->src = folded;
-		pt->id = xstrdup(f[0]);
-		pt->sev = sev;
-		pt->code_sev = csev;
-		pt->explain = xstrdup(f[3]);
-		xasprintf(&pt->where, "%s:%d", path, lineno);
-		s->npats++;
-		if (nf == 5 && strcmp(f[4], "-") != 0 &&
-		    add_triggers(s, s->npats - 1, f[4]) == -1) {
-			xasprintf(cause, "%s:%d: bad triggers (\"[N:]a,b,...\": "
-			    "window 16..8192, each trigger 2 bytes or more)",
-			    path, lineno);
-			rv = SR_CONFIG;
-			goto out;
-		}
-	}
-out:
-	free(data);
-	return rv;
-}
-
-static void
-build_combined(struct sanitizer *s)
-{
-	struct buf	 b;
-	char		 err[320];
-	size_t		 i, n = 0;
-
-	buf_init(&b, 0);
-	for (i = 0; i < s->npats; i++) {
-		if (s->pats[i].has_triggers)
-			s->pats[i].in_combined = 0;
-		if (!s->pats[i].in_combined)
-			continue;
-		buf_printf(&b, "%s(?:%s)", n++ ? "|" : "", s->pats[i].src);
-	}
-	if (n == 0 || compile(b.p, &s->combined, err, sizeof err) == -1) {
-		s->combined = NULL;
-		for (i = 0; i < s->npats; i++)
-			s->pats[i].in_combined = 0;
-	}
-	buf_done(&b);
-}
+/* ---- the sanitizer -------------------------------------------------- */
 
 int
 sanitize_new_dir(const struct config *cfg, const char *datadir,
@@ -1796,12 +1144,13 @@ sanitize_new_dir(const struct config *cfg, const char *datadir,
 	struct sanitizer	*s;
 	glob_t			 g;
 	char			*pat, err[320];
-	size_t			 cap = 0, i;
+	size_t			 i;
 	int			 rv = SR_OK, gr;
 
 	*out = NULL;
 	*cause = NULL;
 	s = xcalloc(1, sizeof *s);
+	s->cat = sanitize_catalogue_new();
 	strlist_init(&s->tags);
 	for (i = 0; i < sizeof builtin_tags / sizeof *builtin_tags; i++)
 		strlist_add(&s->tags, builtin_tags[i]);
@@ -1839,19 +1188,21 @@ sanitize_new_dir(const struct config *cfg, const char *datadir,
 			goto out;
 		}
 		for (i = 0; i < g.gl_pathc && rv == SR_OK; i++)
-			rv = load_file(s, g.gl_pathv[i], &cap, cause);
+			rv = sanitize_catalogue_load(s->cat, g.gl_pathv[i],
+			    cause);
 		globfree(&g);
 		if (rv != SR_OK)
 			goto out;
 	}
 	if (cfg != NULL) {
 		for (i = 0; i < cfg->pattern_files.n; i++) {
-			if ((rv = load_file(s, cfg->pattern_files.v[i], &cap,
-			    cause)) != SR_OK)
+			if ((rv = sanitize_catalogue_load(s->cat,
+			    cfg->pattern_files.v[i], cause)) != SR_OK)
 				goto out;
 		}
 	}
-	if (compile("<\\|[a-z_]{1,32}\\|>|\\[/?(?:inst|sys)\\]|<</?sys>>|"
+	if (sanitize_catalogue_compile(
+	    "<\\|[a-z_]{1,32}\\|>|\\[/?(?:inst|sys)\\]|<</?sys>>|"
 	    "</?(?:function_results|function_calls|tool_results?|tool_use|"
 	    "tool_call|tool_response|system-reminder|antml:[a-z_]+)\\b"
 	    "[^>]{0,200}>|(?<!\\S)(?:human|assistant|system)\\s*:(?!\\S)",
@@ -1860,8 +1211,7 @@ sanitize_new_dir(const struct config *cfg, const char *datadir,
 		rv = SR_ERR;
 		goto out;
 	}
-	build_combined(s);
-	build_triggers(s);
+	sanitize_catalogue_finish(s->cat);
 out:
 	if (rv != SR_OK) {
 		sanitize_free(s);
@@ -1886,17 +1236,9 @@ sanitize_new(const struct config *cfg, struct sanitizer **out, char **cause)
 void
 sanitize_free(struct sanitizer *s)
 {
-	size_t	 i;
-
 	if (s == NULL)
 		return;
-	for (i = 0; i < s->npats; i++)
-		pattern_done(&s->pats[i]);
-	free(s->pats);
-	for (i = 0; i < s->ntrigs; i++)
-		free(s->trigs[i].s);
-	free(s->trigs);
-	pcre2_code_free(s->combined);
+	sanitize_catalogue_free(s->cat);
 	pcre2_code_free(s->role_re);
 	pcre2_match_context_free(s->mctx);
 	strlist_done(&s->tags);
@@ -1906,7 +1248,7 @@ sanitize_free(struct sanitizer *s)
 size_t
 sanitize_count(const struct sanitizer *s)
 {
-	return s != NULL ? s->npats : 0;
+	return s != NULL ? sanitize_catalogue_count(s->cat) : 0;
 }
 
 static const struct {
@@ -1943,11 +1285,5 @@ sanitize_explain(const struct sanitizer *s, const char *id)
 		if (strcmp(builtin_rules[i].id, id) == 0)
 			return builtin_rules[i].explain;
 	}
-	if (s == NULL)
-		return NULL;
-	for (i = 0; i < s->npats; i++) {
-		if (strcmp(s->pats[i].id, id) == 0)
-			return s->pats[i].explain;
-	}
-	return NULL;
+	return s != NULL ? sanitize_catalogue_explain(s->cat, id) : NULL;
 }

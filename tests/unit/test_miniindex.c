@@ -20,6 +20,8 @@
 #include "buf.h"
 #include "config.h"
 #include "miniindex.h"
+#include "miniindex_gist.h"
+#include "miniindex_install.h"
 #include "skill.h"
 #include "tokens.h"
 #include "xmalloc.h"

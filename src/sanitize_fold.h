@@ -1,0 +1,67 @@
+/*
+ * The sanitiser's scan copy (DESIGN §7, layer 1): the text the pattern
+ * catalogue and the override tag search run over. Code points are folded
+ * so that case, width and diacritic tricks do not hide a phrase:
+ * compatibility decomposition (NFKC), case folding and lumping (quotes,
+ * dashes), combining marks on Latin letters dropped, everything else
+ * recomposed. Every byte of the copy maps back to the offset in the
+ * original it came from, hence to a line. Catalogue patterns and their
+ * triggers are folded the same way (sanitize_fold_pattern()) so that
+ * "für" in a pattern matches "fur" in the copy.
+ *
+ * A struct sanitize_fold is embedded by its user, who owns it:
+ * sanitize_fold_init() allocates its buffers, sanitize_fold_done() frees
+ * them. norm and map stay valid until the next put or done.
+ */
+#ifndef SR_SANITIZE_FOLD_H
+#define SR_SANITIZE_FOLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sanitize_fold {
+	char		*norm;		/* the copy */
+	size_t		 nlen, ncap;
+	size_t		*map;		/* norm byte -> original offset */
+	int		 last_space;	/* the copy ends with a space */
+	int		 prev_latin;	/* the last code point was Latin */
+};
+
+/*
+ * Decodes one code point at p (at most n bytes). Returns its length, or 1
+ * with *cp = -1 for a byte that does not start valid UTF-8. Every pass of
+ * the sanitiser reads text through this one decoder.
+ */
+size_t	 sanitize_fold_decode(const char *p, size_t n, int32_t *cp);
+
+/*
+ * Starts an empty copy with room for cap bytes (cap > 0), as if after a
+ * space and a code point that is not Latin.
+ */
+void	 sanitize_fold_init(struct sanitize_fold *, size_t cap);
+/* Frees the copy's buffers. */
+void	 sanitize_fold_done(struct sanitize_fold *);
+
+/* Appends n bytes at p, each mapped to original offset orig. */
+void	 sanitize_fold_put(struct sanitize_fold *, const char *p, size_t n,
+	    size_t orig);
+/* Appends one space unless the copy is empty or ends with one. */
+void	 sanitize_fold_space(struct sanitize_fold *, size_t orig);
+
+/*
+ * Folds one non-ASCII code point cp (its bytes src, srclen) into the
+ * copy: compatibility decomposition, case folding and lumping (quotes,
+ * dashes), dropping combining marks on Latin letters, recomposing
+ * everything else.
+ */
+void	 sanitize_fold_cp(struct sanitize_fold *, int32_t cp, const char *src,
+	    size_t srclen, size_t orig);
+
+/*
+ * Folds the non-ASCII characters of a pattern the way the scan copy is
+ * folded; ASCII, including every escape, is left alone. Returns a new
+ * string (free it).
+ */
+char	*sanitize_fold_pattern(const char *re);
+
+#endif
