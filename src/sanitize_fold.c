@@ -15,26 +15,6 @@
 #include "sanitize_fold.h"
 #include "xmalloc.h"
 
-size_t
-sanitize_fold_decode(const char *p, size_t n, int32_t *cp)
-{
-	utf8proc_ssize_t	 r;
-	utf8proc_int32_t	 c;
-
-	if ((unsigned char)*p < 0x80) {
-		*cp = (unsigned char)*p;
-		return 1;
-	}
-	r = utf8proc_iterate((const utf8proc_uint8_t *)p,
-	    n > 4 ? 4 : (utf8proc_ssize_t)n, &c);
-	if (r <= 0) {
-		*cp = -1;
-		return 1;
-	}
-	*cp = c;
-	return (size_t)r;
-}
-
 void
 sanitize_fold_put(struct sanitize_fold *f, const char *p, size_t n,
     size_t orig)
@@ -52,13 +32,6 @@ sanitize_fold_put(struct sanitize_fold *f, const char *p, size_t n,
 		f->map[f->nlen++] = orig;
 	}
 	f->last_space = n == 1 && (p[0] == ' ' || p[0] == '\n');
-}
-
-void
-sanitize_fold_space(struct sanitize_fold *f, size_t orig)
-{
-	if (!f->last_space && f->nlen > 0)
-		sanitize_fold_put(f, " ", 1, orig);
 }
 
 static void

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <utf8proc.h>
+
 struct sanitize_fold {
 	char		*norm;		/* the copy */
 	size_t		 nlen, ncap;
@@ -30,9 +32,28 @@ struct sanitize_fold {
 /*
  * Decodes one code point at p (at most n bytes). Returns its length, or 1
  * with *cp = -1 for a byte that does not start valid UTF-8. Every pass of
- * the sanitiser reads text through this one decoder.
+ * the sanitiser reads text through this one decoder; it runs once per
+ * byte of every body, so it is inline.
  */
-size_t	 sanitize_fold_decode(const char *p, size_t n, int32_t *cp);
+static inline size_t
+sanitize_fold_decode(const char *p, size_t n, int32_t *cp)
+{
+	utf8proc_ssize_t	 r;
+	utf8proc_int32_t	 c;
+
+	if ((unsigned char)*p < 0x80) {
+		*cp = (unsigned char)*p;
+		return 1;
+	}
+	r = utf8proc_iterate((const utf8proc_uint8_t *)p,
+	    n > 4 ? 4 : (utf8proc_ssize_t)n, &c);
+	if (r <= 0) {
+		*cp = -1;
+		return 1;
+	}
+	*cp = c;
+	return (size_t)r;
+}
 
 /*
  * Starts an empty copy with room for cap bytes (cap > 0), as if after a
@@ -46,7 +67,12 @@ void	 sanitize_fold_done(struct sanitize_fold *);
 void	 sanitize_fold_put(struct sanitize_fold *, const char *p, size_t n,
 	    size_t orig);
 /* Appends one space unless the copy is empty or ends with one. */
-void	 sanitize_fold_space(struct sanitize_fold *, size_t orig);
+static inline void
+sanitize_fold_space(struct sanitize_fold *f, size_t orig)
+{
+	if (!f->last_space && f->nlen > 0)
+		sanitize_fold_put(f, " ", 1, orig);
+}
 
 /*
  * Folds one non-ASCII code point cp (its bytes src, srclen) into the
