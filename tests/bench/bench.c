@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "telemetry.h"
 
 static double
 clock_ms(clockid_t id)
@@ -70,4 +71,22 @@ bench_proc_kb(pid_t pid, const char *key)
 		}
 	fclose(fp);
 	return v;
+}
+
+void
+bench_record_search(struct telemetry *t, const char *q,
+    const char *const *top)
+{
+	struct telemetry_search_event	 ev;
+	size_t				 i;
+
+	memset(&ev, 0, sizeof ev);
+	ev.query = q;
+	ev.top1 = 0.5;
+	ev.n_results = 5;
+	for (i = 0; i < 5; i++)
+		ev.top[i] = top[i];
+	ev.n_top = 5;
+	ev.latency_ms = 1.0;
+	telemetry_search(t, &ev);
 }

@@ -29,4 +29,12 @@ unsigned bench_rnd(unsigned long long *rng, unsigned n);
  */
 long	 bench_proc_kb(pid_t pid, const char *key);
 
+struct telemetry;
+/*
+ * Records the search event the telemetry benchmarks time: query q with
+ * five results named top[0..4], as a search's caller records it.
+ */
+void	 bench_record_search(struct telemetry *, const char *q,
+	    const char *const *top);
+
 #endif

@@ -42,6 +42,7 @@ build(const char *path, long n, double t_end)
 	sqlite3		*h;
 	sqlite3_stmt	*st;
 	char		 sess[32], q[48], sk[32], detail[160], t1[32], t2[32];
+	char		 pragma[64];
 	double		 t, span = 90 * 86400.0;
 	long		 i;
 	unsigned	 r, s, a, b;
@@ -53,7 +54,10 @@ build(const char *path, long n, double t_end)
 	sqlite3_exec(h, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; "
 	    "PRAGMA cache_size=-262144", NULL, NULL, NULL);
 	sqlite3_exec(h, telemetry_schema_sql, NULL, NULL, NULL);
-	sqlite3_exec(h, "PRAGMA user_version = 1; BEGIN", NULL, NULL, NULL);
+	/* The current schema carries the current version, or it migrates. */
+	snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d; BEGIN",
+	    TELEMETRY_SCHEMA_VERSION);
+	sqlite3_exec(h, pragma, NULL, NULL, NULL);
 	sqlite3_prepare_v2(h, "INSERT INTO events (ts, kind, session, client, "
 	    "query, skill, top1_score, n_results, latency_ms, trust, found, "
 	    "detail) VALUES (?1, ?2, ?3, 'claude-code', ?4, ?5, ?6, ?7, ?8, "
@@ -214,10 +218,7 @@ main(int argc, char **argv)
 	for (i = 0; i < calls; i++) {
 		snprintf(q, sizeof q, "Bench Query %ld", i % 300);
 		t0 = bench_now_ms();
-		telemetry_search(t, &(struct telemetry_search_event){
-			    .query = q, .top1 = 0.5, .n_results = 5,
-			    .top = { top[0], top[1], top[2], top[3], top[4] },
-			    .n_top = 5, .latency_ms = 1.0 });
+		bench_record_search(t, q, top);
 		lat[i] = bench_now_ms() - t0;
 		if (i % 2000 == 1999)
 			telemetry_flush(t);	/* a search rate, not a flood */

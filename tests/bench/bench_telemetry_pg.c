@@ -73,10 +73,7 @@ measure(struct row *r, const char *backend, const char *where, long calls,
 	for (i = 0; i < calls; i++) {
 		snprintf(q, sizeof q, "Bench Query %ld", i % 300);
 		t0 = bench_now_ms();
-		telemetry_search(t, &(struct telemetry_search_event){
-			    .query = q, .top1 = 0.5, .n_results = 5,
-			    .top = { top[0], top[1], top[2], top[3], top[4] },
-			    .n_top = 5, .latency_ms = 1.0 });
+		bench_record_search(t, q, top);
 		lat[i] = (bench_now_ms() - t0) * 1e3;
 		if (i % 500 == 499 && strcmp(r->name, "postgres, server away") != 0)
 			telemetry_flush(t);
@@ -91,10 +88,7 @@ measure(struct row *r, const char *backend, const char *where, long calls,
 		t0 = bench_now_ms();
 		for (i = 0; i < burst; i++) {
 			snprintf(q, sizeof q, "burst %ld", i % 300);
-			telemetry_search(t, &(struct telemetry_search_event){
-			    .query = q, .top1 = 0.5, .n_results = 5,
-			    .top = { top[0], top[1], top[2], top[3], top[4] },
-			    .n_top = 5, .latency_ms = 1.0 });
+			bench_record_search(t, q, top);
 		}
 		telemetry_flush(t);
 		t1 = bench_now_ms();
