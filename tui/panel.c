@@ -12,11 +12,10 @@
 
 #include "grid.h"
 #include "panel.h"
-#include "tui.h"
 #include "xmalloc.h"
 
 struct panel *
-panel_new(const struct panel_ops *ops, struct tui *t, int id)
+panel_new(const struct panel_ops *ops, struct tui *t, int id, int curses)
 {
 	struct panel	*p;
 
@@ -24,6 +23,7 @@ panel_new(const struct panel_ops *ops, struct tui *t, int id)
 	p->ops = ops;
 	p->tui = t;
 	p->id = id;
+	p->curses = curses;
 	grid_init(&p->g);
 	grid_init(&p->title);
 	return p;
@@ -59,7 +59,7 @@ panel_place(struct panel *p, int h, int w, int y, int x)
 	grid_resize(&p->g, h, w);
 	grid_resize(&p->title, 1, w > 4 ? w - 4 : 0);
 	p->title_w = 0;
-	if (p->tui->curses) {
+	if (p->curses) {
 		if (p->win != NULL) {
 			delwin(p->win);
 			p->win = NULL;

@@ -37,6 +37,7 @@ struct panel {
 	struct grid		 title;		/* drawn on the top border */
 	int			 title_w;	/* columns used in title */
 	void			*win;		/* WINDOW *, curses only */
+	int			 curses;	/* has a WINDOW (tui.curses) */
 	int			 scroll;	/* first row shown */
 	int			 sel;		/* selected row */
 	int			 reserve;	/* rows above the list */
@@ -52,8 +53,13 @@ extern const struct panel_ops panel_queries_ops;
 extern const struct panel_ops panel_events_ops;
 extern const struct panel_ops panel_loads_ops;
 
-/* Allocates a panel for ops (hidden, 0x0). Freed with panel_free(). */
-struct panel	*panel_new(const struct panel_ops *, struct tui *, int id);
+/*
+ * Allocates a panel for ops (hidden, 0x0) of the dashboard t (borrowed:
+ * the panels read its model), drawn into a WINDOW of its own when curses
+ * is set. Freed with panel_free().
+ */
+struct panel	*panel_new(const struct panel_ops *, struct tui *t, int id,
+		    int curses);
 void		 panel_free(struct panel *);
 /*
  * The shared resize: moves the panel to (y, x) with h x w interior,

@@ -741,7 +741,7 @@ tui_init(struct tui *t, const struct config *cfg, const struct tui_opts *o,
 	t->focus = PANEL_EVENTS;
 	model_init(&t->m, cfg, o);
 	for (i = 0; i < PANEL_COUNT; i++)
-		t->panels[i] = panel_new(panel_table[i], t, i);
+		t->panels[i] = panel_new(panel_table[i], t, i, curses);
 }
 
 static void
