@@ -16,6 +16,7 @@
 
 #include "cmd.h"
 #include "engine.h"
+#include "jsonout.h"
 #include "telemetry.h"
 #include "status.h"
 
@@ -109,7 +110,7 @@ cmd_print_json(cJSON *json)
 
 	if (json == NULL)
 		return SR_ERR;
-	s = cJSON_Print(json);
+	s = jsonout_print(json, 1);
 	cJSON_Delete(json);
 	if (s == NULL)
 		return SR_ERR;

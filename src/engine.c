@@ -862,11 +862,24 @@ load_locked(struct engine *e, const struct engine_load_req *req, cJSON **out,
 		rv = SR_USAGE;
 		goto out;
 	}
+	if (offset < clen && ((unsigned char)clean[offset] & 0xC0) == 0x80) {
+		/* A page must start on a character, or its JSON breaks. */
+		xasprintf(cause, "offset %zu falls inside a multi-byte "
+		    "character of '%s'; pass 0 or the next_offset of the "
+		    "previous page", offset, s->uid);
+		rv = SR_USAGE;
+		goto out;
+	}
 	if (max_bytes == 0)
 		max_bytes = (size_t)e->cfg->max_load_kb * 1024;
 	n = files_utf8_cut(clean + offset, clen - offset, max_bytes);
-	if (n == 0 && offset < clen)
-		n = clen - offset < 4 ? clen - offset : 4;	/* tiny page */
+	if (n == 0 && offset < clen) {
+		/* A page smaller than one character: that character. */
+		n = 1;
+		while (offset + n < clen &&
+		    ((unsigned char)clean[offset + n] & 0xC0) == 0x80)
+			n++;
+	}
 	o = cJSON_CreateObject();
 	entry_fields(o, s);
 	cJSON_AddStringToObject(o, "description", s->description);

@@ -23,11 +23,13 @@
 #include "buf.h"
 #include "config.h"
 #include "engine.h"
+#include "jsonout.h"
 #include "mcp.h"
 #include "mcp_impl.h"
 #include "mcp_tools.h"
 #include "miniindex.h"
 #include "status.h"
+#include "text.h"
 #include "tokens.h"
 #include "xmalloc.h"
 
@@ -422,7 +424,8 @@ m_tools_call(struct mcp_req *r)
 		cJSON_AddBoolToObject(res, "isError", 1);
 		free(cause);
 	} else {
-		text = cJSON_PrintUnformatted(out);
+		/* Scrubbed here, so structuredContent is too. */
+		text = jsonout_print(out, 0);
 		cJSON_AddItemToObject(res, "content", text_content(text));
 		free(text);
 		cJSON_AddItemToObject(res, "structuredContent", out);
@@ -487,7 +490,7 @@ json_text(cJSON *o)
 
 	if (o == NULL)
 		return NULL;
-	text = cJSON_PrintUnformatted(o);
+	text = jsonout_print(o, 0);
 	cJSON_Delete(o);
 	return text;
 }
@@ -650,8 +653,15 @@ handle_batch(struct mcp_server *srv, struct mcp_view *v,
 static int
 handshake_only(const cJSON *msg)
 {
-	const cJSON	*m;
+	const cJSON	*m, *it;
 
+	if (cJSON_IsArray(msg)) {
+		/* A batch waits if any of its messages needs the index. */
+		cJSON_ArrayForEach(it, msg)
+			if (!handshake_only(it))
+				return 0;
+		return 1;
+	}
 	if (!cJSON_IsObject(msg))
 		return 1;	/* answered with an error right away */
 	m = cJSON_GetObjectItemCaseSensitive(msg, "method");
@@ -689,14 +699,60 @@ mcp_handle_json(struct mcp_server *srv, struct mcp_session *sess,
 	return out;
 }
 
+/* 1 when a string of the JSON text holds a \u0000 escape. */
+static int
+has_nul_escape(const char *t, size_t len)
+{
+	size_t	 i;
+	int	 in = 0;
+
+	for (i = 0; i < len; i++) {
+		if (!in) {
+			in = t[i] == '"';
+			continue;
+		}
+		if (t[i] == '"')
+			in = 0;
+		else if (t[i] == '\\' && i + 1 < len) {
+			if (t[i + 1] == 'u' && i + 5 < len &&
+			    memcmp(t + i + 2, "0000", 4) == 0)
+				return 1;
+			i++;	/* the escaped character */
+		}
+	}
+	return 0;
+}
+
+int
+mcp_text_check(const char *text, size_t len, const char **why)
+{
+	if (text_utf8_valid(text, len) != len) {
+		*why = "Parse error: the message is not valid UTF-8";
+		return MCP_PARSE_ERROR;
+	}
+	if (has_nul_escape(text, len)) {
+		*why = "Invalid params: a string holds U+0000 (NUL), which no "
+		    "name, path or query can contain";
+		return MCP_INVALID_PARAMS;
+	}
+	return 0;
+}
+
 char *
 mcp_handle(struct mcp_server *srv, struct mcp_session *sess,
     const char *text, size_t len, int *info)
 {
 	cJSON		*msg;
-	const char	*end = NULL;
+	const cJSON	*id;
+	const char	*end = NULL, *why;
 	char		*out;
+	int		 code;
 
+	if ((code = mcp_text_check(text, len, &why)) == MCP_PARSE_ERROR) {
+		if (info != NULL)
+			*info = MCP_INFO_INVALID;
+		return response_text(NULL, NULL, code, why);
+	}
 	msg = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (msg == NULL) {
 		if (info != NULL)
@@ -713,6 +769,18 @@ mcp_handle(struct mcp_server *srv, struct mcp_session *sess,
 			*info = MCP_INFO_INVALID;
 		return response_text(NULL, NULL, MCP_PARSE_ERROR, "Parse "
 		    "error: trailing data after the JSON value");
+	}
+	if (code != 0) {
+		/* Valid JSON, but C strings would end at the NUL. */
+		id = cJSON_IsObject(msg) ?
+		    cJSON_GetObjectItemCaseSensitive(msg, "id") : NULL;
+		if (info != NULL)
+			*info = MCP_INFO_INVALID | (id != NULL ?
+			    MCP_INFO_REQUEST : 0);
+		out = response_text(cJSON_IsString(id) || cJSON_IsNumber(id) ?
+		    id : NULL, NULL, code, why);
+		cJSON_Delete(msg);
+		return out;
 	}
 	out = mcp_handle_json(srv, sess, msg, info);
 	cJSON_Delete(msg);
@@ -826,7 +894,7 @@ mcp_server_health(struct mcp_server *srv, int *ready)
 			cJSON_AddStringToObject(st, "error", srv->store_error);
 	}
 	pthread_mutex_unlock(&srv->health_lock);
-	body = cJSON_PrintUnformatted(o);
+	body = jsonout_print(o, 0);
 	cJSON_Delete(o);
 	return body;
 }

@@ -115,6 +115,16 @@ char	*mcp_handle_json(struct mcp_server *, struct mcp_session *,
  */
 char	*mcp_error_text(const cJSON *id, int code, const char *message);
 
+/*
+ * Checks a message's text before it is parsed: it must be valid UTF-8
+ * (JSON is; anything else would be echoed back broken) and no string may
+ * hold a \u0000 escape (names, paths and queries are C strings: "a\u0000b"
+ * would silently become "a"). Returns 0, MCP_PARSE_ERROR (not UTF-8) or
+ * MCP_INVALID_PARAMS (a NUL) with *why, a static message. mcp_handle()
+ * applies it; the HTTP transport applies it to the bodies it parses.
+ */
+int	 mcp_text_check(const char *text, size_t len, const char **why);
+
 /* 1 when version is a protocol revision this server speaks. */
 int	 mcp_version_supported(const char *version);
 /* The latest supported revision (a static string). */

@@ -248,7 +248,8 @@ tool_validate(const struct tool_def *t, const cJSON *args, char **cause)
 	for (a = t->args; a->name != NULL; a++) {
 		v = args ? cJSON_GetObjectItemCaseSensitive(args, a->name) :
 		    NULL;
-		if (v == NULL || (cJSON_IsNull(v) && !a->required)) {
+		/* null is no integer or string: the schema says so too. */
+		if (v == NULL) {
 			if (a->required) {
 				xasprintf(cause, "%s: missing required "
 				    "argument '%s'", t->name, a->name);

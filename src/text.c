@@ -161,6 +161,47 @@ text_utf8_cut(const char *s, size_t n)
 	return n;
 }
 
+size_t
+text_utf8_valid(const char *s, size_t n)
+{
+	size_t	 i = 0;
+	int32_t	 cp;
+	int	 l;
+
+	while (i < n) {
+		if ((unsigned char)s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((l = text_utf8_decode(s + i, n - i, &cp)) < 0)
+			break;
+		i += (size_t)l;
+	}
+	return i;
+}
+
+char *
+text_utf8_scrub(const char *s)
+{
+	struct buf	 b;
+	size_t		 n = strlen(s), i, ok;
+	int32_t		 cp;
+	int		 l;
+
+	if ((ok = text_utf8_valid(s, n)) == n)
+		return NULL;
+	buf_init(&b, n + 8);
+	buf_add(&b, s, ok);
+	for (i = ok; i < n; i += (size_t)l) {
+		if ((l = text_utf8_decode(s + i, n - i, &cp)) < 0) {
+			buf_addstr(&b, "\xef\xbf\xbd");	/* U+FFFD */
+			l = 1;
+		} else
+			buf_add(&b, s + i, (size_t)l);
+	}
+	return buf_take(&b);
+}
+
 int
 text_is_cjk(int32_t c)
 {

@@ -100,4 +100,18 @@ int	 text_utf8_decode(const char *s, size_t n, int32_t *cp);
 /* Returns the largest length <= n that does not split a UTF-8 char of s. */
 size_t	 text_utf8_cut(const char *s, size_t n);
 
+/*
+ * Returns the length of the longest valid UTF-8 prefix of s[0..n): n when
+ * all of it is valid (overlong forms, surrogates and truncated sequences
+ * are not).
+ */
+size_t	 text_utf8_valid(const char *s, size_t n);
+
+/*
+ * Returns a new string (free it): s with every byte that does not start a
+ * valid UTF-8 sequence replaced by U+FFFD, or NULL when s is valid UTF-8
+ * already (nothing to replace).
+ */
+char	*text_utf8_scrub(const char *s);
+
 #endif
