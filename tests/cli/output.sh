@@ -6,11 +6,7 @@
 # rescan like a single message, and null is not an integer.
 . "$(dirname "$0")/setup.sh"
 
-if ! command -v node >/dev/null 2>&1; then
-	skip_one "node is needed to check the JSON and its UTF-8"
-	done_testing
-	exit $?
-fi
+need node
 
 R="$T/skills"
 mkdir -p "$R/board" "$R/utf/references" "$R/caf$(printf '\377')"

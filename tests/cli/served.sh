@@ -5,11 +5,7 @@
 # (reject_untrusted_on_injection, min_tier_for_load) refuse it on every path.
 . "$(dirname "$0")/setup.sh"
 
-if ! command -v node >/dev/null 2>&1; then
-	skip_one "node is needed to compare the JSON answers"
-	done_testing
-	exit $?
-fi
+need node
 
 S="$T/skills/hostile"
 mkdir -p "$S/references"

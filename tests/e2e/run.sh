@@ -14,7 +14,12 @@ HERE=$(cd "$HERE" && pwd)
 : "${TOP_BUILDDIR:=$TOP_SRCDIR}"
 export TOP_SRCDIR
 
-skip() {
+skip() {	# under CI=true, where .ci/deps installs node, a failure
+	if [ "${CI:-}" = true ]; then
+		echo "not ok 1 - $* (CI=true: .ci/deps installs what the tests need)"
+		echo "1..1"
+		exit 1
+	fi
 	echo "1..0 # SKIP $*"
 	exit 0
 }

@@ -10,7 +10,7 @@
 . "$TOP_SRCDIR/tests/pg/cluster.sh"
 . "$TOP_SRCDIR/tests/pg/procs.sh"
 : "${TOP_BUILDDIR:=$TOP_SRCDIR}"
-skip() { echo "1..0 # SKIP $*"; exit 0; }
+skip() { skip_all "$*"; }
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 [ -x "$NGINX" ] || skip "nginx is not installed"
 command -v node >/dev/null 2>&1 || skip "node is not installed"

@@ -6,8 +6,6 @@
 . "$TOP_SRCDIR/tests/pg/cluster.sh"
 trap 'pg_stop; rm -rf "$T"' EXIT INT TERM
 : "${TOP_BUILDDIR:=$TOP_SRCDIR}"
-pg_start "$T" >"$T/pg.out" 2>&1 || {
-	echo "1..0 # SKIP no PostgreSQL cluster: $(head -1 "$T/pg.out")"
-	exit 0
-}
+pg_start "$T" >"$T/pg.out" 2>&1 ||
+	skip_all "no PostgreSQL cluster: $(head -1 "$T/pg.out")"
 SR_TEST_DSN=$SR_TEST_DSN "$TOP_BUILDDIR/tests/unit/test_store_api"

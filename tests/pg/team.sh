@@ -11,14 +11,14 @@
 . "${TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/cli/setup.sh"
 . "$TOP_SRCDIR/tests/pg/cluster.sh"
 . "$TOP_SRCDIR/tests/pg/procs.sh"
-command -v curl >/dev/null 2>&1 || { echo "1..0 # SKIP curl missing"; exit 0; }
+need curl
 cleanup() {
 	stop_all
 	pg_stop
 	rm -rf "$T"
 }
 trap cleanup EXIT INT TERM
-pg_start "$T" || { echo "1..0 # SKIP no PostgreSQL cluster"; exit 0; }
+pg_start "$T" || skip_all "no PostgreSQL cluster"
 
 mkdir -p "$T/share"
 skill() {	# skill DIR NAME DESCRIPTION: writes DIR/SKILL.md atomically
