@@ -172,6 +172,38 @@ exec(sqlite3 *db, const char *path, const char *sql, char **cause)
 	return 0;
 }
 
+/*
+ * exec() for the statements that open stats.db: SQLite answers
+ * SQLITE_BUSY at once, without calling the busy handler, when waiting
+ * could deadlock (PRAGMA journal_mode=WAL while a process that created
+ * the file a moment before holds its write lock in rollback mode).
+ * Several processes creating stats.db at once hit that; each waits its
+ * turn here, up to TM_OPEN_BUSY_MS, instead of giving up its telemetry.
+ */
+static int
+exec_open(sqlite3 *db, const char *path, const char *sql, char **cause)
+{
+	struct timespec	 nap = { 0, 5 * 1000000L }, t0, now;
+	int		 rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			return 0;
+		if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - t0.tv_sec) * 1000 +
+		    (now.tv_nsec - t0.tv_nsec) / 1000000L >= TM_OPEN_BUSY_MS)
+			break;
+		nanosleep(&nap, NULL);
+		if (nap.tv_nsec < 100 * 1000000L)
+			nap.tv_nsec *= 2;
+	}
+	return exec(db, path, sql, cause);
+}
+
 static void
 hexify(const uint8_t *p, size_t n, char *out)
 {
@@ -266,7 +298,7 @@ schema(struct telemetry *t, char **cause)
 	if (current_schema(t))
 		return 0;
 	sqlite3_busy_timeout(t->db, TM_OPEN_BUSY_MS);
-	if ((rv = exec(t->db, t->path, "BEGIN IMMEDIATE", cause)) != 0)
+	if ((rv = exec_open(t->db, t->path, "BEGIN IMMEDIATE", cause)) != 0)
 		return rv;
 	if (sqlite3_prepare_v2(t->db, "PRAGMA user_version", -1, &st,
 	    NULL) != SQLITE_OK) {
@@ -675,7 +707,8 @@ open_sqlite(struct telemetry *t, char **cause)
 	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
 		return db_fail(t->db, t->path, "cannot open", cause);
 	sqlite3_busy_timeout(t->db, TM_BUSY_MS);
-	if ((rv = exec(t->db, t->path, "PRAGMA journal_mode=WAL", cause)) != 0 ||
+	if ((rv = exec_open(t->db, t->path, "PRAGMA journal_mode=WAL",
+	    cause)) != 0 ||
 	    (rv = exec(t->db, t->path, "PRAGMA synchronous=NORMAL",
 	    cause)) != 0 || (rv = schema(t, cause)) != 0)
 		return rv;
