@@ -29,6 +29,7 @@
 #include "config.h"
 #include "pgdsn.h"
 #include "sha256.h"
+#include "sqlro.h"
 #include "status.h"
 #include "telemetry.h"
 #include "telemetry_event.h"
@@ -152,8 +153,7 @@ event_done(struct tm_event *e)
 static int
 db_fail(sqlite3 *db, const char *path, const char *what, char **cause)
 {
-	xasprintf(cause, "%s: %s: %s", path, what,
-	    db != NULL ? sqlite3_errmsg(db) : "out of memory");
+	xasprintf(cause, "%s: %s: %s", path, what, sqlro_why(db, NULL));
 	return SR_IO;
 }
 
@@ -164,8 +164,7 @@ exec(sqlite3 *db, const char *path, const char *sql, char **cause)
 
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		if (cause != NULL)
-			xasprintf(cause, "%s: %s", path,
-			    msg != NULL ? msg : sqlite3_errmsg(db));
+			xasprintf(cause, "%s: %s", path, sqlro_why(db, msg));
 		sqlite3_free(msg);
 		return SR_IO;
 	}
@@ -420,17 +419,29 @@ prune(struct telemetry *t)
 		t->next_prune = now + TM_PRUNE_EVERY;
 }
 
-/* Writes v[0..n) and the dropped count not stored yet, in one transaction. */
+/* Fills *why with the last error and rolls back; returns -1. */
+static int
+write_fail(struct telemetry *t, char **why)
+{
+	xasprintf(why, "%s: %s", t->path, sqlro_why(t->db, NULL));
+	exec(t->db, t->path, "ROLLBACK", NULL);
+	return -1;
+}
+
+/*
+ * Writes v[0..n) and the dropped count not stored yet, in one
+ * transaction; -1 with *why filled when it could not.
+ */
 static int
 sqlite_write(struct telemetry *t, struct tm_event *v, size_t n,
-    long long dropped)
+    long long dropped, char **why)
 {
 	sqlite3_stmt	*s = t->ins;
 	char		 sql[160];
 	size_t		 i;
 
 	if (exec(t->db, t->path, "BEGIN IMMEDIATE", NULL) != 0)
-		return -1;
+		return write_fail(t, why);
 	for (i = 0; i < n; i++) {
 		sqlite3_reset(s);
 		sqlite3_clear_bindings(s);
@@ -452,8 +463,8 @@ sqlite_write(struct telemetry *t, struct tm_event *v, size_t n,
 		sqlite3_bind_text(s, 12, v[i].detail, -1, SQLITE_STATIC);
 		sqlite3_bind_text(s, 13, v[i].replica, -1, SQLITE_STATIC);
 		if (sqlite3_step(s) != SQLITE_DONE) {
+			write_fail(t, why);
 			sqlite3_reset(s);
-			exec(t->db, t->path, "ROLLBACK", NULL);
 			return -1;
 		}
 	}
@@ -461,15 +472,11 @@ sqlite_write(struct telemetry *t, struct tm_event *v, size_t n,
 	if (dropped > 0) {
 		snprintf(sql, sizeof sql, "UPDATE meta SET value = CAST(value "
 		    "AS INTEGER) + %lld WHERE key = 'write_failures'", dropped);
-		if (exec(t->db, t->path, sql, NULL) != 0) {
-			exec(t->db, t->path, "ROLLBACK", NULL);
-			return -1;
-		}
+		if (exec(t->db, t->path, sql, NULL) != 0)
+			return write_fail(t, why);
 	}
-	if (exec(t->db, t->path, "COMMIT", NULL) != 0) {
-		exec(t->db, t->path, "ROLLBACK", NULL);
-		return -1;
-	}
+	if (exec(t->db, t->path, "COMMIT", NULL) != 0)
+		return write_fail(t, why);
 	return 0;
 }
 
@@ -550,10 +557,8 @@ write_some(struct telemetry *t, struct tm_event *batch, size_t n,
 		return 0;
 	}
 	hash_queries(t, batch, n);
-	if (sqlite_write(t, batch, n, dropped) != 0) {
-		xasprintf(why, "%s: %s", t->path, sqlite3_errmsg(t->db));
+	if (sqlite_write(t, batch, n, dropped, why) != 0)
 		return -1;
-	}
 	prune(t);
 	return 0;
 }
@@ -700,7 +705,7 @@ open_sqlite(struct telemetry *t, char **cause)
 
 	if (buf_mkparents(t->path, 0700) == -1) {
 		xasprintf(cause, "%s: cannot create its directory: %s",
-		    t->path, strerror(errno));
+		    t->path, sqlro_strerror(errno));
 		return SR_IO;
 	}
 	if (sqlite3_open_v2(t->path, &t->db, SQLITE_OPEN_READWRITE |
