@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 
 #include "buf.h"
+#include "sqlro.h"
 #include "status.h"
 #include "store.h"
 #include "store_backend.h"
@@ -25,6 +26,8 @@ struct store_sqlite {
 	struct store	 base;
 	sqlite3		*db;
 	char		*path;
+	/* Why the file was opened as a read-only snapshot, or NULL. */
+	char		*readonly;
 	/* A write's statements, prepared once per write (end_write). */
 	sqlite3_stmt	*put, *untomb, *del, *tomb;
 };
@@ -38,12 +41,21 @@ static const char *migrations[] = {
 
 #define SQ(st)	((struct store_sqlite *)(st))
 
+/* The reason of the last error; a write to a snapshot says why it is one. */
+static const char *
+why(struct store_sqlite *st, const char *msg)
+{
+	if (st->readonly != NULL &&
+	    (sqlite3_errcode(st->db) & 0xff) == SQLITE_READONLY)
+		return st->readonly;
+	return sqlro_why(st->db, msg);
+}
+
 static int
 db_fail(struct store_sqlite *st, const char *what, char **cause)
 {
 	if (cause != NULL)
-		xasprintf(cause, "%s: %s: %s", st->path, what,
-		    sqlite3_errmsg(st->db));
+		xasprintf(cause, "%s: %s: %s", st->path, what, why(st, NULL));
 	return SR_IO;
 }
 
@@ -54,7 +66,8 @@ exec(struct store_sqlite *st, const char *sql, char **cause)
 
 	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		if (cause != NULL)
-			xasprintf(cause, "%s: %s", st->path, msg ? msg : "error");
+			xasprintf(cause, "%s: %s", st->path,
+			    why(st, msg ? msg : "error"));
 		sqlite3_free(msg);
 		return SR_IO;
 	}
@@ -102,6 +115,37 @@ migrate(struct store_sqlite *st, char **cause)
 	return exec(st, "COMMIT", cause);
 }
 
+/*
+ * The first use failed for want of space or permission (typically the
+ * -shm of a WAL file on a full disk): read the file as a snapshot, as
+ * long as its schema is current (there is no upgrading it now). Writes
+ * then fail with the first reason. Returns 0, or -1 to report the first
+ * error.
+ */
+static int
+open_snapshot(struct store_sqlite *st)
+{
+	sqlite3		*db;
+	sqlite3_stmt	*stmt;
+	int		 v = -1;
+
+	if (sqlro_open_snapshot(st->path, &db) != SQLITE_OK)
+		return -1;
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt,
+	    NULL) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW)
+		v = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	if (v != (int)(sizeof migrations / sizeof migrations[0])) {
+		sqlite3_close(db);
+		return -1;
+	}
+	xasprintf(&st->readonly, "%s (opened read-only)",
+	    sqlro_why(st->db, NULL));
+	sqlite3_close(st->db);
+	st->db = db;
+	return 0;
+}
+
 int
 store_open(const char *path, int readonly, struct store **out, char **cause)
 {
@@ -116,7 +160,7 @@ store_open(const char *path, int readonly, struct store **out, char **cause)
 	}
 	if (!readonly && buf_mkparents(path, 0700) == -1) {
 		xasprintf(cause, "%s: cannot create its directory: %s", path,
-		    strerror(errno));
+		    sqlro_strerror(errno));
 		return SR_IO;
 	}
 	st = xcalloc(1, sizeof *st);
@@ -134,8 +178,14 @@ store_open(const char *path, int readonly, struct store **out, char **cause)
 	if ((rv = exec(st, "PRAGMA journal_mode=WAL", cause)) != 0 ||
 	    (rv = exec(st, "PRAGMA synchronous=NORMAL", cause)) != 0 ||
 	    (rv = migrate(st, cause)) != 0) {
-		store_close(&st->base);
-		return rv;
+		if (!sqlro_fallback(st->db) || open_snapshot(st) != 0) {
+			store_close(&st->base);
+			return rv;
+		}
+		if (cause != NULL) {
+			free(*cause);
+			*cause = NULL;
+		}
 	}
 	*out = &st->base;
 	return 0;
@@ -147,6 +197,7 @@ sq_close(struct store *base)
 	struct store_sqlite	*st = SQ(base);
 
 	sqlite3_close(st->db);
+	free(st->readonly);
 	store_base_done(base);
 	free(st);
 }
@@ -353,6 +404,10 @@ sq_tombs(struct store *base, int64_t since, struct strlist *removed,
 static int
 sq_begin_write(struct store *base, char **cause)
 {
+	if (SQ(base)->readonly != NULL) {
+		xasprintf(cause, "%s: %s", SQ(base)->path, SQ(base)->readonly);
+		return SR_IO;
+	}
 	return exec(SQ(base), "BEGIN IMMEDIATE", cause);
 }
 

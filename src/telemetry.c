@@ -29,6 +29,7 @@
 #include "config.h"
 #include "pgdsn.h"
 #include "sha256.h"
+#include "sqlro.h"
 #include "status.h"
 #include "telemetry.h"
 #include "telemetry_event.h"
@@ -152,8 +153,7 @@ event_done(struct tm_event *e)
 static int
 db_fail(sqlite3 *db, const char *path, const char *what, char **cause)
 {
-	xasprintf(cause, "%s: %s: %s", path, what,
-	    db != NULL ? sqlite3_errmsg(db) : "out of memory");
+	xasprintf(cause, "%s: %s: %s", path, what, sqlro_why(db, NULL));
 	return SR_IO;
 }
 
@@ -164,12 +164,43 @@ exec(sqlite3 *db, const char *path, const char *sql, char **cause)
 
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		if (cause != NULL)
-			xasprintf(cause, "%s: %s", path,
-			    msg != NULL ? msg : sqlite3_errmsg(db));
+			xasprintf(cause, "%s: %s", path, sqlro_why(db, msg));
 		sqlite3_free(msg);
 		return SR_IO;
 	}
 	return 0;
+}
+
+/*
+ * exec() for the statements that open stats.db: SQLite answers
+ * SQLITE_BUSY at once, without calling the busy handler, when waiting
+ * could deadlock (PRAGMA journal_mode=WAL while a process that created
+ * the file a moment before holds its write lock in rollback mode).
+ * Several processes creating stats.db at once hit that; each waits its
+ * turn here, up to TM_OPEN_BUSY_MS, instead of giving up its telemetry.
+ */
+static int
+exec_open(sqlite3 *db, const char *path, const char *sql, char **cause)
+{
+	struct timespec	 nap = { 0, 5 * 1000000L }, t0, now;
+	int		 rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			return 0;
+		if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - t0.tv_sec) * 1000 +
+		    (now.tv_nsec - t0.tv_nsec) / 1000000L >= TM_OPEN_BUSY_MS)
+			break;
+		nanosleep(&nap, NULL);
+		if (nap.tv_nsec < 100 * 1000000L)
+			nap.tv_nsec *= 2;
+	}
+	return exec(db, path, sql, cause);
 }
 
 static void
@@ -266,7 +297,7 @@ schema(struct telemetry *t, char **cause)
 	if (current_schema(t))
 		return 0;
 	sqlite3_busy_timeout(t->db, TM_OPEN_BUSY_MS);
-	if ((rv = exec(t->db, t->path, "BEGIN IMMEDIATE", cause)) != 0)
+	if ((rv = exec_open(t->db, t->path, "BEGIN IMMEDIATE", cause)) != 0)
 		return rv;
 	if (sqlite3_prepare_v2(t->db, "PRAGMA user_version", -1, &st,
 	    NULL) != SQLITE_OK) {
@@ -388,17 +419,29 @@ prune(struct telemetry *t)
 		t->next_prune = now + TM_PRUNE_EVERY;
 }
 
-/* Writes v[0..n) and the dropped count not stored yet, in one transaction. */
+/* Fills *why with the last error and rolls back; returns -1. */
+static int
+write_fail(struct telemetry *t, char **why)
+{
+	xasprintf(why, "%s: %s", t->path, sqlro_why(t->db, NULL));
+	exec(t->db, t->path, "ROLLBACK", NULL);
+	return -1;
+}
+
+/*
+ * Writes v[0..n) and the dropped count not stored yet, in one
+ * transaction; -1 with *why filled when it could not.
+ */
 static int
 sqlite_write(struct telemetry *t, struct tm_event *v, size_t n,
-    long long dropped)
+    long long dropped, char **why)
 {
 	sqlite3_stmt	*s = t->ins;
 	char		 sql[160];
 	size_t		 i;
 
 	if (exec(t->db, t->path, "BEGIN IMMEDIATE", NULL) != 0)
-		return -1;
+		return write_fail(t, why);
 	for (i = 0; i < n; i++) {
 		sqlite3_reset(s);
 		sqlite3_clear_bindings(s);
@@ -420,8 +463,8 @@ sqlite_write(struct telemetry *t, struct tm_event *v, size_t n,
 		sqlite3_bind_text(s, 12, v[i].detail, -1, SQLITE_STATIC);
 		sqlite3_bind_text(s, 13, v[i].replica, -1, SQLITE_STATIC);
 		if (sqlite3_step(s) != SQLITE_DONE) {
+			write_fail(t, why);
 			sqlite3_reset(s);
-			exec(t->db, t->path, "ROLLBACK", NULL);
 			return -1;
 		}
 	}
@@ -429,15 +472,11 @@ sqlite_write(struct telemetry *t, struct tm_event *v, size_t n,
 	if (dropped > 0) {
 		snprintf(sql, sizeof sql, "UPDATE meta SET value = CAST(value "
 		    "AS INTEGER) + %lld WHERE key = 'write_failures'", dropped);
-		if (exec(t->db, t->path, sql, NULL) != 0) {
-			exec(t->db, t->path, "ROLLBACK", NULL);
-			return -1;
-		}
+		if (exec(t->db, t->path, sql, NULL) != 0)
+			return write_fail(t, why);
 	}
-	if (exec(t->db, t->path, "COMMIT", NULL) != 0) {
-		exec(t->db, t->path, "ROLLBACK", NULL);
-		return -1;
-	}
+	if (exec(t->db, t->path, "COMMIT", NULL) != 0)
+		return write_fail(t, why);
 	return 0;
 }
 
@@ -518,10 +557,8 @@ write_some(struct telemetry *t, struct tm_event *batch, size_t n,
 		return 0;
 	}
 	hash_queries(t, batch, n);
-	if (sqlite_write(t, batch, n, dropped) != 0) {
-		xasprintf(why, "%s: %s", t->path, sqlite3_errmsg(t->db));
+	if (sqlite_write(t, batch, n, dropped, why) != 0)
 		return -1;
-	}
 	prune(t);
 	return 0;
 }
@@ -668,14 +705,15 @@ open_sqlite(struct telemetry *t, char **cause)
 
 	if (buf_mkparents(t->path, 0700) == -1) {
 		xasprintf(cause, "%s: cannot create its directory: %s",
-		    t->path, strerror(errno));
+		    t->path, sqlro_strerror(errno));
 		return SR_IO;
 	}
 	if (sqlite3_open_v2(t->path, &t->db, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
 		return db_fail(t->db, t->path, "cannot open", cause);
 	sqlite3_busy_timeout(t->db, TM_BUSY_MS);
-	if ((rv = exec(t->db, t->path, "PRAGMA journal_mode=WAL", cause)) != 0 ||
+	if ((rv = exec_open(t->db, t->path, "PRAGMA journal_mode=WAL",
+	    cause)) != 0 ||
 	    (rv = exec(t->db, t->path, "PRAGMA synchronous=NORMAL",
 	    cause)) != 0 || (rv = schema(t, cause)) != 0)
 		return rv;

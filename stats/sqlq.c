@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "pgdsn.h"
 #include "pq.h"
+#include "sqlro.h"
 #include "sqlq.h"
 #include "status.h"
 #include "xmalloc.h"
@@ -43,16 +44,33 @@ int
 sqlq_open_sqlite(const char *path, struct sqlq **out, char **cause)
 {
 	struct sqlq	*q = xcalloc(1, sizeof *q);
+	sqlite3		*snap;
 
 	*out = NULL;
 	if (sqlite3_open_v2(path, &q->lite, SQLITE_OPEN_READONLY, NULL) !=
 	    SQLITE_OK) {
 		xasprintf(cause, "%s: cannot open: %s", path,
-		    q->lite != NULL ? sqlite3_errmsg(q->lite) : "no memory");
+		    sqlro_why(q->lite, NULL));
 		sqlq_close(q);
 		return SR_IO;
 	}
 	sqlite3_busy_timeout(q->lite, 2000);
+	/*
+	 * A WAL file whose -shm cannot be made (a full disk, a read-only
+	 * directory) fails its first read: read a snapshot instead, or
+	 * say why, rather than let the schema check call it no database.
+	 */
+	if (sqlite3_exec(q->lite, "SELECT count(*) FROM sqlite_master", NULL,
+	    NULL, NULL) != SQLITE_OK && sqlro_fallback(q->lite)) {
+		if (sqlro_open_snapshot(path, &snap) != SQLITE_OK) {
+			xasprintf(cause, "%s: cannot read: %s", path,
+			    sqlro_why(q->lite, NULL));
+			sqlq_close(q);
+			return SR_IO;
+		}
+		sqlite3_close(q->lite);
+		q->lite = snap;
+	}
 	*out = q;
 	return 0;
 }
@@ -111,7 +129,7 @@ sqlq_errmsg(struct sqlq *q)
 	const char	*m;
 
 	if (q->lite != NULL)
-		return sqlite3_errmsg(q->lite);
+		return sqlro_why(q->lite, NULL);
 	if (q->err[0] != '\0')
 		return q->err;
 	m = PQerrorMessage(q->pg);

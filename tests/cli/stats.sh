@@ -1,7 +1,8 @@
 #!/bin/sh
 # stats: disabled / no-events states, bad flags, golden text and JSON
 # reports on a fixture log, read-only access, 8 concurrent writers while
-# stats runs, and a writer killed with SIGKILL.
+# stats runs, processes creating stats.db at once, and a writer killed
+# with SIGKILL.
 . "$(dirname "$0")/setup.sh"
 : "${TOP_BUILDDIR:=$(cd "$(dirname "$SR")/.." && pwd)}"
 W="$TOP_BUILDDIR/tests/unit/telemetry_writer"
@@ -125,6 +126,40 @@ is "$("$W" check "$DB")" "integrity=ok rows=16000" "exactly 16000 rows, integrit
 "$SR" stats --db "$DB" --json >"$T/c.json"
 contains "$(tr -d ' \t\n' <"$T/c.json")" '"events":16000,"search":8000,"load":8000' \
 	"stats counts every event"
+
+# --- first use: processes creating stats.db at once (issue 21, item 6) -------
+# A process that creates the file holds its write lock in rollback mode for
+# a moment; another's PRAGMA journal_mode=WAL then fails at once (SQLite
+# skips the busy handler where waiting could deadlock) and that process
+# ran without telemetry. "hold" forces the interleaving for 1.5 s; the
+# writer must wait its turn (up to 10 s) and write its event.
+RDB="$T/race.db"
+"$W" hold "$RDB" 1500 >"$T/hold.out" 2>&1 &
+hp=$!
+n=0
+while [ "$n" -lt 100 ] && ! grep -q held "$T/hold.out"; do
+	sleep 0.1; n=$((n + 1))
+done
+set +e; "$W" write "$RDB" late 1 >"$T/late.out" 2>&1; s=$?; set -e
+wait "$hp" || true
+is "$s:$(cat "$T/late.out")" "0:queued 1 failures 0" \
+	"a writer opening while another creates stats.db waits and writes"
+is "$("$W" check "$RDB")" "integrity=ok rows=1" "  its event is there"
+# And the real race, bounded: 8 processes on a fresh path, 15 times.
+lost=0
+for k in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+	rm -f "$RDB" "$RDB-wal" "$RDB-shm" "$RDB-journal"
+	pids=
+	for i in 1 2 3 4 5 6 7 8; do
+		"$W" write "$RDB" "r$i" 2 >"$T/r$i.out" 2>&1 &
+		pids="$pids $!"
+	done
+	for p in $pids; do wait "$p" || true; done
+	[ "$("$W" check "$RDB")" = "integrity=ok rows=16" ] &&
+	    [ "$(cat "$T"/r*.out | grep -c 'failures 0$')" = 8 ] ||
+	    lost=$((lost + 1))
+done
+is "$lost" 0 "8 processes creating stats.db at once, 15 times: no event lost"
 
 # --- a writer killed with SIGKILL mid-stream ------------------------------------
 KDB="$T/kill.db"

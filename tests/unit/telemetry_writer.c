@@ -8,6 +8,12 @@
  *	creates DB with the current schema and runs SQLFILE in it.
  *   telemetry_writer check DB
  *	prints "integrity=<PRAGMA integrity_check> rows=<events>".
+ *   telemetry_writer hold DB MS
+ *	creates DB in rollback-journal mode, as a process that is creating
+ *	stats.db holds it for a moment, takes its write lock, prints "held"
+ *	and keeps it for MS milliseconds: the interleaving in which a
+ *	second process's PRAGMA journal_mode=WAL fails at once with
+ *	SQLITE_BUSY, whatever its busy timeout.
  */
 #include "autoconfig.h"
 
@@ -153,6 +159,32 @@ do_check(const char *db)
 	return 0;
 }
 
+static int
+do_hold(const char *db, long ms)
+{
+	sqlite3	*h;
+	int	 rv = 1;
+
+	unlink(db);
+	if (sqlite3_open(db, &h) != SQLITE_OK ||
+	    sqlite3_exec(h, "CREATE TABLE held (x); BEGIN IMMEDIATE; "
+	    "INSERT INTO held VALUES (1)", NULL, NULL, NULL) != SQLITE_OK) {
+		fprintf(stderr, "telemetry_writer: %s\n", sqlite3_errmsg(h));
+		goto out;
+	}
+	printf("held\n");
+	fflush(stdout);
+	usleep((useconds_t)ms * 1000);
+	if (sqlite3_exec(h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		fprintf(stderr, "telemetry_writer: %s\n", sqlite3_errmsg(h));
+		goto out;
+	}
+	rv = 0;
+out:
+	sqlite3_close(h);
+	return rv;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -164,7 +196,9 @@ main(int argc, char **argv)
 		return do_fixture(argv[2], argv[3]);
 	if (argc == 3 && strcmp(argv[1], "check") == 0)
 		return do_check(argv[2]);
+	if (argc == 4 && strcmp(argv[1], "hold") == 0)
+		return do_hold(argv[2], atol(argv[3]));
 	fprintf(stderr, "usage: telemetry_writer write DB SESSION N [DELAY_US]"
-	    " | fixture DB SQLFILE | check DB\n");
+	    " | fixture DB SQLFILE | check DB | hold DB MS\n");
 	return 2;
 }

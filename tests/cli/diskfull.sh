@@ -1,0 +1,94 @@
+#!/bin/sh
+# A full disk, or a directory where the -shm cannot be created: with
+# index.db and stats.db in WAL mode and no -shm yet, search, list, serve,
+# stats and doctor read them read-only, and what cannot be written says
+# "disk full" (issue 21, item 7).
+# The full disk is a 1 MiB tmpfs, mounted when the test runs as root (as
+# CI does): skipped when mount is not allowed. The read-only directory
+# makes the -shm impossible to create the same way and runs when not
+# root (root ignores the permission).
+. "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/cli/setup.sh"
+
+CONF="$XDG_CONFIG_HOME/skills-radar/config.yaml"
+mkdir -p "$XDG_CONFIG_HOME/skills-radar" "$T/skills/pdf"
+printf 'telemetry:\n  enabled: true\n' >"$CONF"
+printf -- '---\nname: pdf\ndescription: Read and fill PDF forms.\n---\nBody.\n' \
+	>"$T/skills/pdf/SKILL.md"
+SKILL_PATHS="$T/skills"
+export SKILL_PATHS COLUMNS=100
+INIT='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
+CALL='{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_skills","arguments":{"query":"pdf"}}}'
+
+# Index and record a search in DIR, then check that neither -shm is left.
+prepare() {
+	XDG_DATA_HOME=$1
+	export XDG_DATA_HOME
+	D="$XDG_DATA_HOME/skills-radar"
+	check "$2: index" "$SR" index
+	check "$2: a search recorded" "$SR" search pdf
+	ok "$([ ! -e "$D/index.db-shm" ] && [ ! -e "$D/stats.db-shm" ]; echo $?)" \
+	    "$2: no -shm left after a clean exit"
+}
+
+# The reads that must work on the prepared, now unwritable, directory.
+reads() {
+	status 0 "$1: search exits 0" "$SR" search pdf
+	contains "$(cat "$T/.out")" "Read and fill PDF forms" "$1: search finds pdf"
+	lacks "$(cat "$T/.out")" "disk I/O error" "$1: search: no disk I/O error"
+	status 0 "$1: list exits 0" "$SR" list
+	contains "$(cat "$T/.out")" "pdf" "$1: list lists pdf"
+	printf '%s\n%s\n' "$INIT" "$CALL" >"$T/in"
+	set +e; "$SR" serve <"$T/in" >"$T/sout" 2>"$T/serr"; s=$?; set -e
+	is "$s" 0 "$1: serve runs and ends at EOF"
+	contains "$(cat "$T/sout")" '\"name\":\"pdf\"' "$1: serve answers a search"
+	status 0 "$1: stats exits 0" "$SR" stats
+	lacks "$(cat "$T/.out")" "not a telemetry database" \
+	    "$1: stats does not call stats.db a stranger"
+	contains "$(cat "$T/.out")" "search" "$1: stats reports the recorded search"
+	set +e; "$SR" doctor >"$T/.out" 2>&1; set -e
+	lacks "$(cat "$T/.out")" "not a telemetry database" \
+	    "$1: doctor does not call stats.db a stranger"
+	lacks "$(cat "$T/.out")" "disk I/O error" "$1: doctor: no disk I/O error"
+}
+
+skip_n() {	# skip_n N REASON
+	i=0
+	while [ "$i" -lt "$1" ]; do skip_one "$2"; i=$((i + 1)); done
+}
+
+# --- a full disk (root only: a small tmpfs) ---------------------------------
+FULL="$T/full"
+mkdir -p "$FULL"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs "$FULL" 2>/dev/null; then
+	trap 'umount "$FULL" 2>/dev/null || true; rm -rf "$T"' EXIT INT TERM
+	prepare "$FULL/share" "full disk"
+	dd if=/dev/zero of="$FULL/filler" bs=4096 2>/dev/null || true
+	dd if=/dev/zero of="$FULL/x" bs=4096 count=1 2>/dev/null || true
+	ok "$([ ! -s "$FULL/x" ]; echo $?)" "full disk: the tmpfs is full"
+	reads "full disk"
+	status 0 "full disk: search" "$SR" search pdf
+	contains "$(cat "$T/.out")" "stats.db: disk full" \
+	    "full disk: the telemetry warning says disk full"
+	mkdir -p "$T/skills/docx"
+	printf -- '---\nname: docx\ndescription: Word files.\n---\nBody.\n' \
+		>"$T/skills/docx/SKILL.md"
+	status 5 "full disk: index with a change exits 5" "$SR" index
+	contains "$(cat "$T/.out")" "index.db: disk full" "  saying disk full"
+	rm -rf "$T/skills/docx"
+	umount "$FULL"
+	trap 'rm -rf "$T"' EXIT INT TERM
+else
+	skip_n 20 "full disk: needs root and mount -t tmpfs"
+fi
+
+# --- a read-only directory (not root: root may write anyway) ------------------
+if [ "$(id -u)" != 0 ]; then
+	prepare "$T/ro" "read-only directory"
+	chmod 0555 "$T/ro/skills-radar"
+	reads "read-only directory"
+	chmod 0755 "$T/ro/skills-radar"
+else
+	skip_n 15 "read-only directory: root ignores the permission"
+fi
+
+done_testing
