@@ -39,8 +39,9 @@ const struct validate_rule indexer_rules[] = {
 	{ "scan-depth-limit", SEV_WARN, "directories deeper than limits.max_depth were not walked" },
 	{ "scan-entries-limit", SEV_WARN, "the walk stopped at limits.max_entries" },
 	{ "scan-root-missing", SEV_WARN,
-	  "a configured root (not a default one) does not exist; what was "
-	  "indexed from it is kept until it is removed from paths" },
+	  "a configured root (not a default one) does not exist; until it is "
+	  "found or removed from paths, entries the scan did not see are kept "
+	  "while their files exist" },
 	{ "file-not-regular", SEV_ERROR,
 	  "the file is a FIFO, a device or a socket: never opened" },
 	{ NULL, 0, NULL }
@@ -739,16 +740,15 @@ seen(char **v, size_t n, const char *path)
 /*
  * After an incomplete scan (a limit, a missing root), the file of an
  * entry the scan did not see may well still be there: it goes only when
- * it is known to be gone and not under a missing root (an unmounted disk
- * looks gone).
+ * it is known to be gone. A root deleted with its files (serve --watch
+ * sees that happen) loses its entries; a typo in a root does not take
+ * the others' with it.
  */
 static int
-keep_unseen(const struct scan_result *scan, const char *path)
+keep_unseen(const char *path)
 {
 	struct stat	 st;
 
-	if (scan_missing_root(scan, path) != NULL)
-		return 1;
 	return stat(path, &st) == 0 || (errno != ENOENT && errno != ENOTDIR);
 }
 
@@ -777,7 +777,7 @@ count_removed(struct index_report *rep, struct skill_set *old,
 	for (i = 0; i < old->n; i++) {
 		if (old->v[i]->id != -1) {
 			if (partial && !seen(saw, nsaw, old->v[i]->path) &&
-			    keep_unseen(&rep->scan, old->v[i]->path)) {
+			    keep_unseen(old->v[i]->path)) {
 				skill_set_add(&rep->set, old->v[i]);
 				rep->kept++;
 			} else {
@@ -791,7 +791,7 @@ count_removed(struct index_report *rep, struct skill_set *old,
 	old->n = 0;
 	for (i = 0; partial && i < oldrej->n; i++) {
 		r = &oldrej->v[i];
-		if (!seen(saw, nsaw, r->path) && keep_unseen(&rep->scan, r->path))
+		if (!seen(saw, nsaw, r->path) && keep_unseen(r->path))
 			store_rejects_add(&rep->rejects, r->path, r->size,
 			    r->mtime_ns, r->hash, r->rule, r->reason, r->skipped);
 	}

@@ -7,8 +7,8 @@
  * transaction only when something changed. An entry the scan did not see
  * is dropped only when the scan was complete (scan_complete()): after a
  * capped walk or with a required root missing, it is kept as it was
- * unless its file is known to be gone (and it is not under the missing
- * root), so a limit or a typo never empties the index.
+ * unless its file is known to be gone, so a limit or a typo never
+ * empties the index.
  *
  * struct index_report is filled by indexer_run() and released with
  * index_report_done().

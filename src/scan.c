@@ -125,22 +125,6 @@ scan_complete(const struct scan_result *res)
 	return 1;
 }
 
-const char *
-scan_missing_root(const struct scan_result *res, const char *path)
-{
-	const struct scan_root	*r;
-	size_t			 i, n;
-
-	for (i = 0; i < res->n_roots; i++) {
-		r = &res->roots[i];
-		n = strlen(r->path);
-		if (r->required && !r->exists && strncmp(path, r->path, n) == 0 &&
-		    (path[n] == '/' || path[n] == '\0'))
-			return r->path;
-	}
-	return NULL;
-}
-
 static void
 add_project_dir(struct scan_result *res, const char *dir)
 {
@@ -193,8 +177,8 @@ add_project_roots(struct scan_result *res)
 
 /*
  * A configured root that is not one of the defaults was asked for: when
- * it is missing (a typo, an unmounted disk), the entries found there
- * before must not be dropped. A default root that does not exist is
+ * it is missing (a typo), the scan is not complete and must not be taken
+ * for a list of what was deleted. A default root that does not exist is
  * normal.
  */
 static void
@@ -225,9 +209,10 @@ scan_report_missing(struct scan_result *res)
 		r = &res->roots[i];
 		if (r->required && !r->exists)
 			findings_add(&res->problems, "scan-root-missing",
-			    SEV_WARN, 0, "%s: %s; what was indexed from it is "
-			    "kept (remove it from paths or SKILL_PATHS to drop "
-			    "it)", r->path, r->problem);
+			    SEV_WARN, 0, "%s: %s; until it is found or removed "
+			    "from paths (or SKILL_PATHS), index entries the scan "
+			    "did not see are kept while their files exist",
+			    r->path, r->problem);
 	}
 }
 

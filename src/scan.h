@@ -96,12 +96,6 @@ int	 scan_complete(const struct scan_result *);
  */
 void	 scan_report_missing(struct scan_result *);
 
-/*
- * The path of the first required root that is missing and holds path (a
- * prefix at a '/' boundary), or NULL; borrowed from res.
- */
-const char *scan_missing_root(const struct scan_result *, const char *path);
-
 /* Adds one root (used for the bundled examples). */
 void	 scan_add_root(struct scan_result *, const char *path, int is_project,
 	    int is_example);

@@ -45,11 +45,15 @@ is "$(json 'j.problems.map(p=>p.rule).join()' <"$T/typo.json")" "scan-root-missi
 is "$(json 'j.removed+","+j.kept' <"$T/typo.json")" "0,3" "a mistyped root removes nothing"
 is "$("$SR" list --json | json 'j.length')" 3 "the index still holds the three skills"
 
-# A configured root that went away (an unmounted disk): its entries stay.
-mv "$R" "$T/r.off"
-status 1 "a configured root that vanished exits 1" "$SR" index
-is "$("$SR" list --json | json 'j.length')" 3 "the entries of the vanished root are kept"
+# A configured root deleted with its files: its entries go, with a word.
+cp -R "$R" "$T/r.off"
+rm -rf "$R"
+set +e; out=$("$SR" index --json 2>"$T/gone.err"); s=$?; set -e
+is "$s" 0 "a root deleted with its files: exit 0, the index is right"
+is "$(printf '%s' "$out" | json 'j.removed+","+j.kept')" "3,0" "its entries go: their files are gone"
+contains "$(cat "$T/gone.err")" "scan-root-missing: $R" "the deleted root is named on stderr"
 mv "$T/r.off" "$R"
+status 0 "the root back: exit 0" "$SR" index
 
 # The way to drop a root: remove it from the configuration.
 mkdir -p "$T/other"
