@@ -61,6 +61,18 @@ print_warnings(const struct index_report *rep, int max)
 	}
 }
 
+/* Scan problems go to stderr, with --json too: a missing root is news. */
+static void
+print_problems(const struct index_report *rep)
+{
+	size_t	 i;
+
+	for (i = 0; i < rep->scan.problems.n; i++)
+		fprintf(stderr, "skills-radar: %s: %s\n",
+		    rep->scan.problems.v[i].rule,
+		    rep->scan.problems.v[i].message);
+}
+
 static void
 print_summary(const struct index_report *rep, int indexing)
 {
@@ -76,7 +88,12 @@ print_summary(const struct index_report *rep, int indexing)
 		if (rep->set.v[i]->shadowed_by != NULL)
 			shadowed++;
 	}
-	if (indexing)
+	if (indexing && rep->kept > 0)
+		printf("%zu entries indexed in %.1f ms (%zu parsed, %zu "
+		    "unchanged, %zu removed, %zu kept from the last run: the "
+		    "scan was incomplete)\n", rep->total, rep->duration_ms,
+		    rep->parsed, rep->unchanged, rep->removed, rep->kept);
+	else if (indexing)
 		printf("%zu entries indexed in %.1f ms (%zu parsed, %zu "
 		    "unchanged, %zu removed)%s\n", rep->total, rep->duration_ms,
 		    rep->parsed, rep->unchanged, rep->removed,
@@ -92,10 +109,7 @@ print_summary(const struct index_report *rep, int indexing)
 	printf("  %zu rejected, %zu skipped, %zu shadowed duplicates, %zu "
 	    "flagged by the sanitiser, %zu warnings\n", rejected, skipped,
 	    shadowed, rep->flagged, rep->warnings.n);
-	for (i = 0; i < rep->scan.problems.n; i++)
-		fprintf(stderr, "skills-radar: %s: %s\n",
-		    rep->scan.problems.v[i].rule,
-		    rep->scan.problems.v[i].message);
+	print_problems(rep);
 }
 
 /* index --watch: what the watcher's callbacks need. */
@@ -276,9 +290,10 @@ cmd_index(struct cmd_ctx *ctx, int argc, char **argv)
 			printf("mini-index: %s updated\n", ctx->cfg->mini_path);
 		sanitize_free(san);
 	}
-	if (json)
+	if (json) {
 		rv = cmd_print_json(index_report_json(&rep));
-	else {
+		print_problems(&rep);
+	} else {
 		print_summary(&rep, 1);
 		print_rejects(&rep, 0);
 		if (ctx->verbose) {
@@ -287,6 +302,21 @@ cmd_index(struct cmd_ctx *ctx, int argc, char **argv)
 		}
 		printf("index: %s\n", ctx->cfg->store_backend ==
 		    STORE_BACKEND_POSTGRES ? "postgres" : ctx->cfg->index_path);
+	}
+	/*
+	 * An incomplete scan is written (what was reached is current) but,
+	 * when it stopped at a limit or kept entries it could not see, the
+	 * index is not the truth of the disk: exit 1 so that a script does
+	 * not take it for the whole picture. A missing root that held
+	 * nothing leaves an index that is right: its line above is enough.
+	 * Under --watch the watcher takes over.
+	 */
+	if (!rep.complete && (rep.scan.capped || rep.kept > 0)) {
+		cmd_warn("the scan was incomplete (see above): %zu entries not "
+		    "reached were kept from the last run",
+		    rep.kept);
+		if (rv == 0 && !watch)
+			rv = SR_ERR;
 	}
 	index_report_done(&rep);
 	if (rv == 0 && watch) {

@@ -38,6 +38,12 @@ const struct validate_rule indexer_rules[] = {
 	  "a directory was reached a second time (symlink cycle), not walked again" },
 	{ "scan-depth-limit", SEV_WARN, "directories deeper than limits.max_depth were not walked" },
 	{ "scan-entries-limit", SEV_WARN, "the walk stopped at limits.max_entries" },
+	{ "scan-root-missing", SEV_WARN,
+	  "a configured root (not a default one) does not exist; until it is "
+	  "found or removed from paths, entries the scan did not see are kept "
+	  "while their files exist" },
+	{ "file-not-regular", SEV_ERROR,
+	  "the file is a FIFO, a device or a socket: never opened" },
 	{ NULL, 0, NULL }
 };
 
@@ -237,6 +243,15 @@ parse_item(struct ctx *c, const struct scan_item *it)
 
 	max = cfg->allow_large ? (size_t)16 << 20 :
 	    (size_t)cfg->max_skill_size_kb * 1024;
+	if (it->special != NULL) {
+		char	*why;
+
+		xasprintf(&why, "%s, not a regular file: not opened",
+		    it->special);
+		reject(c, it, "", "file-not-regular", why, 0);
+		free(why);
+		return NULL;
+	}
 	findings_init(&vf);
 	findings_init(&sf);
 	memset(&fm, 0, sizeof fm);
@@ -533,7 +548,8 @@ tally(struct index_report *rep)
 	rep->total = rep->set.n;
 }
 
-static void	count_removed(struct index_report *, struct skill_set *);
+static void	count_removed(struct index_report *, struct skill_set *,
+		    const struct store_rejects *);
 
 /* A touched file whose bytes did not change keeps its entry. */
 static int
@@ -647,7 +663,8 @@ build_set(struct ctx *c, struct skill_set *old, struct store_rejects *oldrej,
 	slot = xcalloc(rep->scan.n_items + 1, sizeof *slot);
 	for (i = 0; i < rep->scan.n_items; i++) {
 		it = &rep->scan.items[i];
-		if (!reparse && (prev = find_old(old->v, old->n, it->path)) &&
+		if (!reparse && it->special == NULL &&
+		    (prev = find_old(old->v, old->n, it->path)) &&
 		    prev->size == it->size && prev->kind == it->kind &&
 		    (prev->mtime_ns == it->mtime_ns || same_hash(prev, it))) {
 			/* Unchanged: move the old entry over. */
@@ -682,6 +699,8 @@ build_set(struct ctx *c, struct skill_set *old, struct store_rejects *oldrej,
 	free(parsed);
 	free(slot);
 	free(todo);
+	rep->unchanged = reused;
+	count_removed(rep, old, oldrej);
 	/* Workers finish in any order: keep reports deterministic. */
 	if (rep->rejects.n > 1)
 		qsort(rep->rejects.v, rep->rejects.n, sizeof *rep->rejects.v,
@@ -689,44 +708,106 @@ build_set(struct ctx *c, struct skill_set *old, struct store_rejects *oldrej,
 	if (rep->warnings.n > 1)
 		qsort(rep->warnings.v, rep->warnings.n, sizeof *rep->warnings.v,
 		    cmp_finding);
-	rep->unchanged = reused;
-	count_removed(rep, old);
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The scanned paths, sorted for seen(). */
+static char **
+seen_paths(const struct scan_result *scan)
+{
+	char	**v;
+	size_t	  i;
+
+	v = xreallocarray(NULL, scan->n_items + 1, sizeof *v);
+	for (i = 0; i < scan->n_items; i++)
+		v[i] = scan->items[i].path;
+	if (scan->n_items > 1)
+		qsort(v, scan->n_items, sizeof *v, cmp_str);
+	return v;
+}
+
+static int
+seen(char **v, size_t n, const char *path)
+{
+	return n > 0 && bsearch(&path, v, n, sizeof *v, cmp_str) != NULL;
+}
+
+/*
+ * After an incomplete scan (a limit, a missing root), the file of an
+ * entry the scan did not see may well still be there: it goes only when
+ * it is known to be gone. A root deleted with its files (serve --watch
+ * sees that happen) loses its entries; a typo in a root does not take
+ * the others' with it.
+ */
+static int
+keep_unseen(const char *path)
+{
+	struct stat	 st;
+
+	return stat(path, &st) == 0 || (errno != ENOENT && errno != ENOTDIR);
 }
 
 /*
  * Counts the old entries whose path is no longer indexed (a changed file
- * is re-parsed, not removed) and frees what was not moved to the new set.
+ * is re-parsed, not removed), keeps the ones an incomplete scan did not
+ * reach (the rejects too) and frees what was not moved to the new set.
  */
 static void
-count_removed(struct index_report *rep, struct skill_set *old)
+count_removed(struct index_report *rep, struct skill_set *old,
+    const struct store_rejects *oldrej)
 {
+	const struct store_reject *r;
 	struct skill	**byp;
-	size_t		  i;
+	char		**saw;
+	size_t		  i, nsaw = rep->scan.n_items, nset = rep->set.n;
+	int		  partial = !scan_complete(&rep->scan);
 
-	byp = xreallocarray(NULL, rep->set.n + 1, sizeof *byp);
-	if (rep->set.n > 0)
-		memcpy(byp, rep->set.v, rep->set.n * sizeof *byp);
-	if (rep->set.n > 1)
-		qsort(byp, rep->set.n, sizeof *byp, cmp_skill_path);
+	rep->complete = !partial;
+	saw = seen_paths(&rep->scan);
+	byp = xreallocarray(NULL, nset + 1, sizeof *byp);
+	if (nset > 0)
+		memcpy(byp, rep->set.v, nset * sizeof *byp);
+	if (nset > 1)
+		qsort(byp, nset, sizeof *byp, cmp_skill_path);
 	for (i = 0; i < old->n; i++) {
 		if (old->v[i]->id != -1) {
-			if (find_old(byp, rep->set.n, old->v[i]->path) == NULL)
-				rep->removed++;
-			skill_free(old->v[i]);
+			if (partial && !seen(saw, nsaw, old->v[i]->path) &&
+			    keep_unseen(old->v[i]->path)) {
+				skill_set_add(&rep->set, old->v[i]);
+				rep->kept++;
+			} else {
+				if (find_old(byp, nset, old->v[i]->path) == NULL)
+					rep->removed++;
+				skill_free(old->v[i]);
+			}
 		}
 		old->v[i] = NULL;
 	}
 	old->n = 0;
+	for (i = 0; partial && i < oldrej->n; i++) {
+		r = &oldrej->v[i];
+		if (!seen(saw, nsaw, r->path) && keep_unseen(r->path))
+			store_rejects_add(&rep->rejects, r->path, r->size,
+			    r->mtime_ns, r->hash, r->rule, r->reason, r->skipped);
+	}
 	free(byp);
+	free(saw);
 }
 
 static void
 add_examples(const struct config *cfg, struct index_report *rep)
 {
-	char	*dir, *ex;
+	const char	*env = getenv("SKILL_PATHS");
+	char		*dir, *ex;
 
+	/* An empty SKILL_PATHS is ignored, as the configuration does. */
 	if (rep->scan.n_items > 0 || cfg->source != NULL ||
-	    getenv("SKILL_PATHS") != NULL)
+	    (env != NULL && *env != '\0'))
 		return;
 	dir = config_pkgdata_dir();
 	xasprintf(&ex, "%s/examples", dir);
@@ -784,6 +865,7 @@ indexer_run(const struct config *cfg, struct sanitizer *san,
 	trust_init(&c.trust, cfg);
 
 	scan_roots(cfg, extra, &rep->scan);
+	scan_report_missing(&rep->scan);
 	scan_walk(cfg, &rep->scan);
 	add_examples(cfg, rep);
 
@@ -898,6 +980,7 @@ indexer_validate_paths(const struct config *cfg, struct sanitizer *san,
 			it.fallback = xstrdup(b != NULL ? b + 1 : dir);
 		}
 		it.kind = (enum skill_kind)kind;
+		it.special = scan_special(st.st_mode);
 		it.path = abs;
 		it.realpath = abs;
 		it.root = &root;
@@ -975,6 +1058,8 @@ index_report_json(const struct index_report *rep)
 	cJSON_AddNumberToObject(o, "indexed", (double)rep->parsed);
 	cJSON_AddNumberToObject(o, "unchanged", (double)rep->unchanged);
 	cJSON_AddNumberToObject(o, "removed", (double)rep->removed);
+	cJSON_AddNumberToObject(o, "kept", (double)rep->kept);
+	cJSON_AddBoolToObject(o, "complete", rep->complete);
 	cJSON_AddNumberToObject(o, "total", (double)rep->total);
 	cJSON_AddNumberToObject(o, "searchable", (double)rep->searchable);
 	add_rejects(cJSON_AddArrayToObject(o, "rejected"), &rep->rejects, 0);
@@ -1052,12 +1137,6 @@ under(const char *path, const char *dir)
 
 	return strncmp(path, dir, n) == 0 && (path[n] == '\0' ||
 	    path[n] == '/' || (n > 0 && dir[n - 1] == '/'));
-}
-
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /*

@@ -4,7 +4,11 @@
  * whose size and mtime (or, failing that, content hash) are unchanged is
  * not parsed again, as long as the settings that shape parsing are the
  * same; files that vanished are dropped; the database is rewritten in one
- * transaction only when something changed.
+ * transaction only when something changed. An entry the scan did not see
+ * is dropped only when the scan was complete (scan_complete()): after a
+ * capped walk or with a required root missing, it is kept as it was
+ * unless its file is known to be gone, so a limit or a typo never
+ * empties the index.
  *
  * struct index_report is filled by indexer_run() and released with
  * index_report_done().
@@ -34,6 +38,8 @@ struct index_report {
 	size_t			 parsed;	/* parsed this run */
 	size_t			 unchanged;	/* reused from index.db */
 	size_t			 removed;	/* gone since the last run */
+	size_t			 kept;		/* not seen, kept: see complete */
+	int			 complete;	/* the scan saw every root whole */
 	size_t			 total;		/* entries now in the index */
 	size_t			 searchable;	/* winners without user-only */
 	size_t			 by_kind[3];

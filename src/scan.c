@@ -111,6 +111,20 @@ scan_add_root(struct scan_result *res, const char *path, int is_project,
 		r->exists = 1;
 }
 
+int
+scan_complete(const struct scan_result *res)
+{
+	size_t	 i;
+
+	if (res->capped)
+		return 0;
+	for (i = 0; i < res->n_roots; i++) {
+		if (res->roots[i].required && !res->roots[i].exists)
+			return 0;
+	}
+	return 1;
+}
+
 static void
 add_project_dir(struct scan_result *res, const char *dir)
 {
@@ -161,14 +175,58 @@ add_project_roots(struct scan_result *res)
 	strlist_done(&dirs);
 }
 
+/*
+ * A configured root that is not one of the defaults was asked for: when
+ * it is missing (a typo), the scan is not complete and must not be taken
+ * for a list of what was deleted. A default root that does not exist is
+ * normal.
+ */
+static void
+add_configured_root(struct scan_result *res, const struct config *defaults,
+    const char *path)
+{
+	struct scan_root	*r;
+	size_t			 n = res->n_roots;
+	char			*p;
+
+	scan_add_root(res, path, 0, 0);
+	if (res->n_roots == n)
+		return;
+	r = &res->roots[n];
+	p = strip_slashes(path);
+	r->required = !strlist_contains(&defaults->paths, p, 0) &&
+	    !strlist_contains(&defaults->paths, path, 0);
+	free(p);
+}
+
+void
+scan_report_missing(struct scan_result *res)
+{
+	const struct scan_root	*r;
+	size_t			 i;
+
+	for (i = 0; i < res->n_roots; i++) {
+		r = &res->roots[i];
+		if (r->required && !r->exists)
+			findings_add(&res->problems, "scan-root-missing",
+			    SEV_WARN, 0, "%s: %s; until it is found or removed "
+			    "from paths (or SKILL_PATHS), index entries the scan "
+			    "did not see are kept while their files exist",
+			    r->path, r->problem);
+	}
+}
+
 void
 scan_roots(const struct config *cfg, const struct strlist *extra,
     struct scan_result *res)
 {
-	size_t	 i;
+	struct config	*defaults;
+	size_t		 i;
 
+	defaults = config_defaults();
 	for (i = 0; i < cfg->paths.n; i++)
-		scan_add_root(res, cfg->paths.v[i], 0, 0);
+		add_configured_root(res, defaults, cfg->paths.v[i]);
+	config_free(defaults);
 	if (cfg->project_roots)
 		add_project_roots(res);
 	if (extra != NULL) {
@@ -247,6 +305,22 @@ excluded(const struct config *cfg, const char *name)
 	return strlist_contains(&cfg->exclude_dirs, name, 0);
 }
 
+const char *
+scan_special(mode_t mode)
+{
+	if (S_ISREG(mode))
+		return NULL;
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
 static void
 add_item(struct walker *w, const char *full, const char *real,
     const char *rel, const struct stat *st)
@@ -274,6 +348,7 @@ add_item(struct walker *w, const char *full, const char *real,
 	it->size = (int64_t)st->st_size;
 	it->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000LL +
 	    st->st_mtim.tv_nsec;
+	it->special = scan_special(st->st_mode);
 	/* Remember the root by index until the array stops growing. */
 	it->root = (const struct scan_root *)(uintptr_t)(w->root_index + 1);
 	res->roots[w->root_index].n_found++;
@@ -362,10 +437,8 @@ walk_dir(struct walker *w, const char *dir, const char *real, const char *rel,
 			break;
 		}
 		type = (unsigned char)types[i];
-		if (type == DT_REG && !maybe_entry(names[i]))
-			continue;
-		if (type != DT_DIR && type != DT_REG && type != DT_LNK &&
-		    type != DT_UNKNOWN)
+		if (type != DT_DIR && type != DT_LNK && type != DT_UNKNOWN &&
+		    !maybe_entry(names[i]))
 			continue;
 		xasprintf(&full, "%s/%s", dir, names[i]);
 		xasprintf(&sub, "%s/%s", rel, names[i]);
@@ -408,7 +481,7 @@ walk_dir(struct walker *w, const char *dir, const char *real, const char *rel,
 			} else
 				walk_dir(w, full, subreal, sub, depth + 1,
 				    here_skill);
-		} else if (S_ISREG(st.st_mode) && maybe_entry(names[i])) {
+		} else if (maybe_entry(names[i])) {
 			char	*fb, *ns;
 			int	 kind = scan_classify(sub, &fb, &ns);
 
@@ -473,6 +546,8 @@ scan_walk(const struct config *cfg, struct scan_result *res)
 		base = walker_start(&w, cfg, res, i, &files, real);
 		walk_dir(&w, r->path, real, base, 0, 0);
 		idset_done(&w.dirs);
+		if (w.entries_hit || w.depth_hit)
+			res->capped = 1;
 		if (w.entries_hit)
 			break;
 	}

@@ -7,7 +7,12 @@
  * scan.exclude_dirs are skipped below a root; dot-folders are not.
  * Markdown files inside a skill folder are bundled files, never agents or
  * commands. Caps (limits.max_depth, limits.max_entries) are reported as
- * findings when hit.
+ * findings when hit, and mark the result capped: what lies beyond was not
+ * seen, so a caller must not take its absence for a deletion. A configured
+ * root that is not one of the defaults is required: when it is missing,
+ * the scan is not complete either. A SKILL.md (or agent, command) that is not a
+ * regular file (a FIFO, a device) is an item with special set, never
+ * opened.
  *
  * struct scan_result owns everything in it; scan_result_done() frees it.
  */
@@ -28,6 +33,7 @@ struct scan_root {
 	int		 is_project;	/* a root of the current project */
 	int		 is_example;	/* the bundled example skills */
 	int		 exists;
+	int		 required;	/* configured, not a default root */
 	size_t		 n_found;	/* entries found under it */
 	char		*problem;	/* why it was not walked, or NULL */
 };
@@ -41,6 +47,7 @@ struct scan_item {
 	char		*ns;		/* command namespace "dir:sub", or NULL */
 	int64_t		 size;
 	int64_t		 mtime_ns;
+	const char	*special;	/* "FIFO", ... when not a regular file */
 };
 
 struct scan_result {
@@ -49,6 +56,7 @@ struct scan_result {
 	struct scan_item	*items;
 	size_t			 n_items;
 	size_t			 entries_seen;
+	int			 capped;	/* a limit stopped the walk */
 	struct findings		 problems;	/* line 0; message names the path */
 };
 
@@ -75,12 +83,31 @@ void	 scan_walk(const struct config *, struct scan_result *);
 int	 scan_walk_under(const struct config *, struct scan_result *,
 	    size_t root, const char *relsub);
 
+/*
+ * 1 when the walk saw everything it was asked to: no limit stopped it
+ * and every required root exists. Absence from an incomplete scan proves
+ * nothing about a file.
+ */
+int	 scan_complete(const struct scan_result *);
+
+/*
+ * Adds a scan-root-missing finding for each required root that does not
+ * exist (doctor lists the roots itself; index reports them this way).
+ */
+void	 scan_report_missing(struct scan_result *);
+
 /* Adds one root (used for the bundled examples). */
 void	 scan_add_root(struct scan_result *, const char *path, int is_project,
 	    int is_example);
 
 void	 scan_result_init(struct scan_result *);
 void	 scan_result_done(struct scan_result *);
+
+/*
+ * What a file of this mode is, for a message ("a FIFO", "a character
+ * device"), or NULL for a regular file: only a regular file is read.
+ */
+const char *scan_special(mode_t);
 
 /* Classifies a path relative to its root; -1 when it is not an entry. */
 int	 scan_classify(const char *relpath, char **fallback, char **ns);

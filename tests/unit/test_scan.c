@@ -62,6 +62,17 @@ find(const struct scan_result *res, const char *suffix)
 	return NULL;
 }
 
+static int
+count_rule(const struct scan_result *res, const char *rule)
+{
+	size_t	 i;
+	int	 n = 0;
+
+	for (i = 0; i < res->problems.n; i++)
+		n += strcmp(res->problems.v[i].rule, rule) == 0;
+	return n;
+}
+
 static void
 test_classify(void)
 {
@@ -110,6 +121,17 @@ test_walk(void)
 	free(other);
 	mklink("alpha", "root/alpha-again");
 	mklink("/nonexistent/target", "root/broken");
+	{
+		char	*d;
+
+		xasprintf(&d, "%s/root/fifo", tmp);
+		mkdir(d, 0755);
+		free(d);
+		xasprintf(&d, "%s/root/fifo/SKILL.md", tmp);
+		if (mkfifo(d, 0644) != 0)
+			diag("mkfifo %s failed", d);
+		free(d);
+	}
 
 	cfg = config_defaults();
 	strlist_done(&cfg->paths);
@@ -136,7 +158,13 @@ test_walk(void)
 	ok(find(&res, "alpha-again/SKILL.md") == NULL, "walk: a file reachable twice is listed once");
 	ok(find(&res, "deep/a/b/c/d/SKILL.md") != NULL, "walk: deep skills under the default depth");
 	ok(find(&res, "loop/alpha/SKILL.md") == NULL, "walk: a symlink cycle is not followed");
-	is_int(res.roots[0].n_found, 7, "walk: entries counted per root");
+	is_int(res.roots[0].n_found, 8, "walk: entries counted per root");
+	it = find(&res, "root/fifo/SKILL.md");
+	ok(it != NULL && it->special != NULL && strcmp(it->special, "a FIFO") == 0,
+	    "walk: a FIFO named SKILL.md is an item marked special");
+	it = find(&res, "root/alpha/SKILL.md");
+	ok(it != NULL && it->special == NULL, "walk: a regular file is not special");
+	ok(scan_complete(&res), "walk: a walk that saw everything is complete");
 	scan_result_done(&res);
 
 	cfg->max_depth = 3;
@@ -144,14 +172,8 @@ test_walk(void)
 	scan_roots(cfg, NULL, &res);
 	scan_walk(cfg, &res);
 	ok(find(&res, "deep/a/b/c/d/SKILL.md") == NULL, "caps: deeper than max_depth not walked");
-	{
-		size_t	 i;
-		int	 seen = 0;
-
-		for (i = 0; i < res.problems.n; i++)
-			seen |= strcmp(res.problems.v[i].rule, "scan-depth-limit") == 0;
-		ok(seen, "caps: scan-depth-limit finding present");
-	}
+	ok(count_rule(&res, "scan-depth-limit") > 0, "caps: scan-depth-limit finding present");
+	ok(res.capped && !scan_complete(&res), "caps: a depth cap marks the scan incomplete");
 	scan_result_done(&res);
 
 	cfg->max_depth = 32;
@@ -159,15 +181,9 @@ test_walk(void)
 	scan_result_init(&res);
 	scan_roots(cfg, NULL, &res);
 	scan_walk(cfg, &res);
-	{
-		size_t	 i;
-		int	 seen = 0;
-
-		for (i = 0; i < res.problems.n; i++)
-			seen |= strcmp(res.problems.v[i].rule, "scan-entries-limit") == 0;
-		ok(seen, "caps: scan-entries-limit reported");
-		ok(res.entries_seen <= 6, "caps: the walk stops at max_entries");
-	}
+	ok(count_rule(&res, "scan-entries-limit") > 0, "caps: scan-entries-limit reported");
+	ok(res.entries_seen <= 6, "caps: the walk stops at max_entries");
+	ok(res.capped && !scan_complete(&res), "caps: an entries cap marks the scan incomplete");
 	scan_result_done(&res);
 
 	/* A root that does not exist is reported, not fatal. */
@@ -178,7 +194,25 @@ test_walk(void)
 	scan_walk(cfg, &res);
 	ok(res.n_roots == 2 && !res.roots[1].exists && res.roots[1].problem != NULL,
 	    "roots: a missing root is reported with a reason");
+	ok(!res.capped && !scan_complete(&res), "roots: a missing configured root makes the scan incomplete");
+	is_int(count_rule(&res, "scan-root-missing"), 0,
+	    "roots: scan_roots() adds no finding (doctor lists roots itself)");
+	scan_report_missing(&res);
+	is_int(count_rule(&res, "scan-root-missing"), 1,
+	    "roots: scan_report_missing() names the missing root");
 	scan_result_done(&res);
+
+	/* A default root that does not exist is normal. */
+	{
+		struct config	*def = config_defaults();
+
+		scan_result_init(&res);
+		scan_roots(def, NULL, &res);
+		ok(!res.roots[0].required && scan_complete(&res) == !res.capped,
+		    "roots: a default root is not required");
+		scan_result_done(&res);
+		config_free(def);
+	}
 
 	/* Two spellings of one directory are one root. */
 	strlist_done(&cfg->paths);
