@@ -15,6 +15,7 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -621,6 +622,24 @@ reaper_main(void *arg)
 	return NULL;
 }
 
+/*
+ * 0 when a token begins or ends with white space. Refused at start rather
+ * than trimmed: the token is a secret compared byte for byte, and a stray
+ * space or newline from a YAML quote or an env file means the operator's
+ * copy and the clients' copies may differ; we say so at once instead of
+ * guessing which one was meant or answering 401 to everyone.
+ */
+static int
+token_trimmed(const char *t)
+{
+	size_t	 n;
+
+	if (t == NULL || (n = strlen(t)) == 0)
+		return 1;
+	return !isspace((unsigned char)t[0]) &&
+	    !isspace((unsigned char)t[n - 1]);
+}
+
 /* ---- sessions --------------------------------------------------------- */
 
 static void
@@ -631,19 +650,29 @@ session_free(struct http_session *s)
 	free(s);
 }
 
-static struct http_session *
-session_new(struct mcp_http *h)
+/*
+ * A new session for a client at p, in *out. Returns 0, or the HTTP status
+ * that refuses it: 429 when p already holds SESSION_PER_CLIENT sessions,
+ * 503 when the table is full. Only a session idle for SESSION_EVICT_S
+ * makes room: a client initializing in a loop must not end the sessions
+ * of others.
+ */
+static unsigned int
+session_new(struct mcp_http *h, const struct http_peer *p,
+    struct http_session **out)
 {
 	struct http_session	*s, *old;
 	unsigned char		 rnd[16];
 	time_t			 now = time(NULL);
-	size_t			 i, slot = SESSION_MAX, lru = 0;
+	size_t			 i, slot = SESSION_MAX, lru = SESSION_MAX, mine = 0;
 
+	*out = NULL;
 	if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
-		return NULL;
+		return MHD_HTTP_SERVICE_UNAVAILABLE;
 	s = xcalloc(1, sizeof *s);
 	for (i = 0; i < sizeof rnd; i++)
 		snprintf(s->id + 2 * i, 3, "%02x", rnd[i]);
+	s->peer = *p;
 	mcp_session_init(&s->s, MCP_SESSION_STRICT);
 	s->s.id = s->id;	/* telemetry names the session's events */
 	pthread_mutex_init(&s->lock, NULL);
@@ -658,27 +687,36 @@ session_new(struct mcp_http *h)
 			session_free(old);
 			h->sessions[i] = old = NULL;
 		}
-		if (old == NULL && slot == SESSION_MAX)
-			slot = i;
-		if (old != NULL && old->refs == 0 && (h->sessions[lru] == NULL ||
-		    h->sessions[lru]->refs != 0 ||
-		    old->used < h->sessions[lru]->used))
+		if (old == NULL) {
+			if (slot == SESSION_MAX)
+				slot = i;
+			continue;
+		}
+		if (!old->dead && peer_eq(&old->peer, p))
+			mine++;
+		if (old->refs == 0 && now - old->used > SESSION_EVICT_S &&
+		    (lru == SESSION_MAX || old->used < h->sessions[lru]->used))
 			lru = i;
 	}
-	if (slot == SESSION_MAX && h->sessions[lru] != NULL &&
-	    h->sessions[lru]->refs == 0) {
-		session_free(h->sessions[lru]);	/* evict the idlest */
+	if (mine >= SESSION_PER_CLIENT) {
+		pthread_mutex_unlock(&h->slock);
+		session_free(s);
+		return MHD_HTTP_TOO_MANY_REQUESTS;
+	}
+	if (slot == SESSION_MAX && lru != SESSION_MAX) {
+		session_free(h->sessions[lru]);	/* long idle: make room */
 		h->sessions[lru] = NULL;
 		slot = lru;
 	}
 	if (slot == SESSION_MAX) {
 		pthread_mutex_unlock(&h->slock);
 		session_free(s);
-		return NULL;
+		return MHD_HTTP_SERVICE_UNAVAILABLE;
 	}
 	h->sessions[slot] = s;
 	pthread_mutex_unlock(&h->slock);
-	return s;
+	*out = s;
+	return 0;
 }
 
 static struct http_session *
@@ -719,6 +757,47 @@ session_put(struct mcp_http *h, struct http_session *s, int kill)
 
 /* ---- routes ----------------------------------------------------------- */
 
+/* 1 when a Content-Type is application/json, with or without parameters. */
+static int
+ctype_json(const char *ct)
+{
+	while (*ct == ' ' || *ct == '\t')
+		ct++;
+	if (strncasecmp(ct, "application/json", 16) != 0)
+		return 0;
+	ct += 16;
+	while (*ct == ' ' || *ct == '\t')
+		ct++;
+	return *ct == '\0' || *ct == ';';
+}
+
+/*
+ * The body as one JSON value (free it), or NULL with *why saying what is
+ * wrong. Only white space may follow the value, as on stdio: "{...} junk"
+ * is refused, not half read.
+ */
+static cJSON *
+body_json(const struct http_req *q, const char **why)
+{
+	const char	*p = q->body.p != NULL ? q->body.p : "", *end = NULL;
+	cJSON		*v;
+
+	*why = NULL;
+	if ((v = cJSON_ParseWithLengthOpts(p, q->body.len, &end, 0)) == NULL) {
+		*why = "the body is not valid JSON";
+		return NULL;
+	}
+	while (end != NULL && end < p + q->body.len &&
+	    isspace((unsigned char)*end))
+		end++;
+	if (end != NULL && end < p + q->body.len) {
+		cJSON_Delete(v);
+		*why = "trailing data after the JSON value";
+		return NULL;
+	}
+	return v;
+}
+
 static enum MHD_Result
 route_mcp_post(struct mcp_http *h, struct MHD_Connection *c,
     struct http_req *q)
@@ -727,14 +806,17 @@ route_mcp_post(struct mcp_http *h, struct MHD_Connection *c,
 	const cJSON		*method;
 	struct http_session	*s = NULL;
 	struct mcp_session	 local;
+	struct http_peer	 peer;
 	cJSON			*msg;
 	char			*resp;
+	const char		*why;
+	unsigned int		 status;
 	int			 info = 0, is_init;
 	enum MHD_Result		 rv;
 
 	ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 	    MHD_HTTP_HEADER_CONTENT_TYPE);
-	if (ct != NULL && strncasecmp(ct, "application/json", 16) != 0)
+	if (ct != NULL && !ctype_json(ct))
 		return reply_rpc_error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
 		    MCP_INVALID_REQUEST, "Unsupported Media Type: POST "
 		    "JSON-RPC as application/json");
@@ -746,10 +828,9 @@ route_mcp_post(struct mcp_http *h, struct MHD_Connection *c,
 		    "MCP-Protocol-Version %s (supported: %s, %s, %s, %s)", pv,
 		    mcp_versions()[0], mcp_versions()[1], mcp_versions()[2],
 		    mcp_versions()[3]);
-	msg = cJSON_ParseWithLength(q->body.p ? q->body.p : "", q->body.len);
-	if (msg == NULL)
+	if ((msg = body_json(q, &why)) == NULL)
 		return reply_rpc_error(c, MHD_HTTP_BAD_REQUEST,
-		    MCP_PARSE_ERROR, "Parse error: the body is not valid JSON");
+		    MCP_PARSE_ERROR, "Parse error: %s", why);
 	method = cJSON_IsObject(msg) ?
 	    cJSON_GetObjectItemCaseSensitive(msg, "method") : NULL;
 	is_init = cJSON_IsString(method) &&
@@ -761,11 +842,16 @@ route_mcp_post(struct mcp_http *h, struct MHD_Connection *c,
 		resp = mcp_handle_json(h->srv, &local, msg, &info);
 		mcp_session_done(&local);
 	} else if (is_init && sid == NULL) {
-		if ((s = session_new(h)) == NULL) {
+		conn_peer(c, &peer);
+		if ((status = session_new(h, &peer, &s)) != 0) {
 			cJSON_Delete(msg);
-			return reply_rpc_error(c, MHD_HTTP_SERVICE_UNAVAILABLE,
-			    MCP_INTERNAL_ERROR, "too many sessions; retry "
-			    "later");
+			return reply_rpc_error(c, status, MCP_INTERNAL_ERROR,
+			    status == MHD_HTTP_TOO_MANY_REQUESTS ? "Too Many "
+			    "Requests: this client holds %d sessions; end one "
+			    "(DELETE) or reuse it" : "Service Unavailable: the "
+			    "server holds %d sessions, all in use; retry later",
+			    status == MHD_HTTP_TOO_MANY_REQUESTS ?
+			    SESSION_PER_CLIENT : SESSION_MAX);
 		}
 		pthread_mutex_lock(&s->lock);
 		resp = mcp_handle_json(h->srv, &s->s, msg, &info);
@@ -923,13 +1009,16 @@ route_rest_post(struct mcp_http *h, struct MHD_Connection *c,
     const char *tool, struct http_req *q)
 {
 	cJSON		*args;
+	const char	*why;
 	enum MHD_Result	 r;
 
-	args = cJSON_ParseWithLength(q->body.p ? q->body.p : "", q->body.len);
+	args = body_json(q, &why);
 	if (args == NULL || !cJSON_IsObject(args)) {
 		cJSON_Delete(args);
-		return reply_rest_error(c, MHD_HTTP_BAD_REQUEST, "the body must "
-		    "be a JSON object of the tool's arguments");
+		return reply_rest_error(c, MHD_HTTP_BAD_REQUEST, why != NULL &&
+		    why[0] == 't' ? "the body must be a JSON object of the "
+		    "tool's arguments: trailing data after the JSON value" :
+		    "the body must be a JSON object of the tool's arguments");
 	}
 	r = route_rest(h, c, tool, args);
 	cJSON_Delete(args);
@@ -981,6 +1070,37 @@ check_access(struct mcp_http *h, struct MHD_Connection *c, int *done)
 	return MHD_YES;
 }
 
+struct header_count {
+	const char	*name;
+	int		 n;
+};
+
+static enum MHD_Result
+header_count_one(void *cls, enum MHD_ValueKind kind, const char *key,
+    const char *value)
+{
+	struct header_count	*hc = cls;
+
+	(void)kind;
+	(void)value;
+	if (strcasecmp(key, hc->name) == 0)
+		hc->n++;
+	return MHD_YES;
+}
+
+/*
+ * How many times a request header occurs: a second Content-Length is
+ * request smuggling behind a proxy that reads the other one.
+ */
+static int
+header_count(struct MHD_Connection *c, const char *name)
+{
+	struct header_count	 hc = { name, 0 };
+
+	MHD_get_connection_values(c, MHD_HEADER_KIND, header_count_one, &hc);
+	return hc.n;
+}
+
 static enum MHD_Result
 on_request(void *cls, struct MHD_Connection *c, const char *url,
     const char *method, const char *version, const char *upload,
@@ -1006,6 +1126,14 @@ on_request(void *cls, struct MHD_Connection *c, const char *url,
 		r = check_access(h, c, &done);
 		if (done)
 			return r;
+		if (header_count(c, MHD_HTTP_HEADER_CONTENT_LENGTH) > 1 ||
+		    (header_count(c, MHD_HTTP_HEADER_CONTENT_LENGTH) > 0 &&
+		    header_count(c, MHD_HTTP_HEADER_TRANSFER_ENCODING) > 0))
+			return reply_rpc_error(c, MHD_HTTP_BAD_REQUEST,
+			    MCP_INVALID_REQUEST, "Bad Request: more than one "
+			    "Content-Length, or Content-Length with "
+			    "Transfer-Encoding: the body's length is "
+			    "ambiguous");
 		cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 		    MHD_HTTP_HEADER_CONTENT_LENGTH);
 		if (cl != NULL && (n = strtoull(cl, NULL, 10)) > h->max_body)
@@ -1114,7 +1242,7 @@ conn_bounds(struct mcp_http *h, unsigned int *limit)
 	}
 	h->conn_max = want;
 	h->conn_per_ip = h->cfg->max_connections_per_ip > 0 ?
-	    (size_t)h->cfg->max_connections_per_ip : 64;
+	    (size_t)h->cfg->max_connections_per_ip : 256;
 	*limit = (unsigned int)(want + extra);
 }
 
@@ -1149,6 +1277,12 @@ mcp_http_start(struct mcp_server *srv, const struct config *cfg,
 	*cause = NULL;
 	if (cfg->http_path == NULL || cfg->http_path[0] != '/') {
 		xasprintf(cause, "transport.path must start with '/'");
+		return SR_CONFIG;
+	}
+	if (!token_trimmed(cfg->auth_token)) {
+		xasprintf(cause, "transport.auth_token (or SKILLS_RADAR_TOKEN) "
+		    "begins or ends with white space, which no Authorization "
+		    "header carries: remove it from the token");
 		return SR_CONFIG;
 	}
 	memset(&hints, 0, sizeof hints);

@@ -275,7 +275,7 @@ const struct options_entry options_table[] = {
 	INT("transport.max_connections", max_connections, "512", 1, 100000,
 	    "Open HTTP connections at most; a few more are kept for GET "
 	    "/healthz. Capped by the open-file limit."),
-	INT("transport.max_connections_per_ip", max_connections_per_ip, "64",
+	INT("transport.max_connections_per_ip", max_connections_per_ip, "256",
 	    1, 100000,
 	    "Open HTTP connections at most from one client address; one more "
 	    "closes that client's oldest connection still sending its "

@@ -6,11 +6,8 @@
 . "$TESTDIR/fixture.sh"
 
 CONNS=1100
-if ! command -v node >/dev/null 2>&1; then
-	skip_one "node is needed to hold $CONNS connections open"
-	done_testing
-	exit 0
-fi
+. "$TESTDIR/http-setup.sh"
+need_tools node curl
 # Both ends of every connection are on this machine: the client's and the
 # server's descriptors, with room to spare.
 ulimit -n 4096 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
@@ -19,20 +16,7 @@ if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $((CONNS + 200)) ]; t
 	done_testing
 	exit 0
 fi
-install_tree
-"$SR" index >/dev/null 2>&1
-
-printf 'transport:\n  header_timeout_s: 3\n' >>"$XDG_CONFIG_HOME/skills-radar/config.yaml"
-"$SR" serve --transport http --port 0 2>"$T/http.err" &
-spid=$!
-trap 'kill $spid 2>/dev/null || true; rm -rf "$T"' EXIT INT TERM
-port=
-for i in $(seq 1 200); do
-	port=$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\)/mcp.*|\1|p' "$T/http.err" | head -1)
-	[ -n "$port" ] && break
-	sleep 0.1
-done
-is "${port:+up}" up "the HTTP server starts"
+serve_http '  header_timeout_s: 3'
 lines0=$(wc -l <"$T/http.err")
 
 # The attacker opens every connection, sends "POST /mcp HTTP/1.1\r\nX: "
