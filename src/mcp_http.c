@@ -1010,15 +1010,18 @@ route_rest_post(struct mcp_http *h, struct MHD_Connection *c,
 {
 	cJSON		*args;
 	const char	*why;
+	char		*msg;
 	enum MHD_Result	 r;
 
 	args = body_json(q, &why);
 	if (args == NULL || !cJSON_IsObject(args)) {
 		cJSON_Delete(args);
-		return reply_rest_error(c, MHD_HTTP_BAD_REQUEST, why != NULL &&
-		    why[0] == 't' ? "the body must be a JSON object of the "
-		    "tool's arguments: trailing data after the JSON value" :
-		    "the body must be a JSON object of the tool's arguments");
+		xasprintf(&msg, "the body must be a JSON object of the tool's "
+		    "arguments%s%s", why != NULL ? ": " : "",
+		    why != NULL ? why : "");
+		r = reply_rest_error(c, MHD_HTTP_BAD_REQUEST, msg);
+		free(msg);
+		return r;
 	}
 	r = route_rest(h, c, tool, args);
 	cJSON_Delete(args);
