@@ -1273,6 +1273,8 @@ mcp_http_start(struct mcp_server *srv, const struct config *cfg,
 	const union MHD_DaemonInfo *di;
 	char			 port[16];
 	pthread_condattr_t	 ca;
+	struct MHD_OptionItem	 pool[2] = { { MHD_OPTION_END, 0, NULL },
+				    { MHD_OPTION_END, 0, NULL } };
 	unsigned int		 flags, limit;
 	int			 e;
 
@@ -1316,16 +1318,19 @@ mcp_http_start(struct mcp_server *srv, const struct config *cfg,
 	if (ai->ai_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
 	conn_bounds(h, &limit);
+	/* A pool of one is no pool: libmicrohttpd warns about it. */
+	pool[0].option = cfg->threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE :
+	    MHD_OPTION_END;
+	pool[0].value = cfg->threads;
 	h->d = MHD_start_daemon(flags, 0, on_accept, h, on_request, h,
 	    MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, h,	/* first: all of it */
 	    MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-	    MHD_OPTION_THREAD_POOL_SIZE,
-	    (unsigned int)(cfg->threads > 1 ? cfg->threads : 0),
 	    MHD_OPTION_CONNECTION_LIMIT, limit,
 	    MHD_OPTION_CONNECTION_TIMEOUT,
 	    (unsigned int)(cfg->timeout_s > 0 ? cfg->timeout_s : 30),
 	    MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
 	    MHD_OPTION_NOTIFY_COMPLETED, on_done, h,
+	    MHD_OPTION_ARRAY, pool,
 	    MHD_OPTION_END);
 	freeaddrinfo(ai);
 	if (h->d == NULL) {
