@@ -10,9 +10,12 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <arpa/inet.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -22,6 +25,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 #include <microhttpd.h>
@@ -37,9 +41,42 @@
 
 #define SESSION_MAX		256
 #define SESSION_IDLE_S		3600
+#define SESSION_PER_CLIENT	64	/* sessions one client address holds */
+#define SESSION_EVICT_S		600	/* idle this long: may make room */
+#define CONN_RESERVE		8	/* over max_connections: /healthz only */
+#define LOG_BURST		10	/* log lines per LOG_WINDOW_S */
+#define LOG_WINDOW_S		60
+
+/* A client address, to count connections and sessions per client. */
+struct http_peer {
+	int		 family;
+	unsigned char	 a[16];
+};
+
+/* Where a connection is in its request, for the deadlines. */
+enum conn_state {
+	CONN_HEAD,		/* waiting for the request's headers */
+	CONN_BODY,		/* headers read, the body arriving */
+	CONN_BUSY		/* request complete: being answered */
+};
+
+/*
+ * One open connection, from MHD's STARTED notification to its CLOSED one
+ * (which comes before MHD closes the descriptor, so fd stays ours to
+ * shut down while the entry is in the table).
+ */
+struct http_conn {
+	int		 fd;
+	struct http_peer peer;
+	enum conn_state	 state;
+	int64_t		 since;		/* ms, monotonic: state entered */
+	int		 reserve;	/* admitted over the bound */
+	int		 cut;		/* shut down by us */
+};
 
 struct http_session {
 	char			 id[33];
+	struct http_peer	 peer;		/* who created it */
 	struct mcp_session	 s;
 	pthread_mutex_t		 lock;		/* one request at a time */
 	time_t			 used;
@@ -56,6 +93,19 @@ struct mcp_http {
 	size_t			 max_body;
 	pthread_mutex_t		 slock;		/* guards sessions */
 	struct http_session	*sessions[SESSION_MAX];
+
+	pthread_mutex_t		 clock;		/* guards conns, stop */
+	pthread_cond_t		 cwake;		/* the reaper's sleep */
+	pthread_t		 reaper;
+	int			 stop;
+	struct http_conn	**conns;
+	size_t			 nconns, maxconns;
+	size_t			 conn_max;	/* max_connections, fd-capped */
+	size_t			 conn_per_ip;
+
+	pthread_mutex_t		 llock;		/* guards the log budget */
+	int64_t			 log_window;	/* ms: current window start */
+	unsigned int		 log_lines, log_dropped;
 };
 
 /* Per-request state kept across the access handler's calls. */
@@ -261,6 +311,335 @@ token_ok(const char *hdr, const char *token)
 	return diff == 0;
 }
 
+/* ---- connections and the log ------------------------------------------ */
+
+static int64_t
+now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+peer_of(const struct sockaddr *sa, struct http_peer *p)
+{
+	memset(p, 0, sizeof *p);
+	if (sa == NULL)
+		return;
+	p->family = sa->sa_family;
+	if (sa->sa_family == AF_INET)
+		memcpy(p->a, &((const struct sockaddr_in *)(const void *)sa)->
+		    sin_addr, 4);
+	else if (sa->sa_family == AF_INET6)
+		memcpy(p->a, &((const struct sockaddr_in6 *)(const void *)sa)->
+		    sin6_addr, 16);
+}
+
+static void
+conn_peer(struct MHD_Connection *c, struct http_peer *p)
+{
+	const union MHD_ConnectionInfo	*ci;
+
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	peer_of(ci != NULL ? ci->client_addr : NULL, p);
+}
+
+static int
+peer_eq(const struct http_peer *a, const struct http_peer *b)
+{
+	return a->family == b->family && memcmp(a->a, b->a, sizeof a->a) == 0;
+}
+
+static void
+peer_text(const struct http_peer *p, char *out, size_t len)
+{
+	if (inet_ntop(p->family, p->a, out, (socklen_t)len) == NULL)
+		snprintf(out, len, "?");
+}
+
+/*
+ * Writes one line to stderr, at most LOG_BURST per LOG_WINDOW_S: a flood
+ * of connections must not become a flood of log lines. The lines held
+ * back are counted and the count is written before the next line let
+ * through. It replaces libmicrohttpd's own log, which writes a line per
+ * connection it closes.
+ */
+static void
+http_vlog(struct mcp_http *h, const char *fmt, va_list ap)
+{
+	int64_t		 now = now_ms();
+	unsigned int	 dropped;
+	char		*msg;
+	size_t		 len;
+
+	pthread_mutex_lock(&h->llock);
+	if (now - h->log_window >= LOG_WINDOW_S * 1000) {
+		h->log_window = now;
+		h->log_lines = 0;
+	}
+	if (h->log_lines >= LOG_BURST) {
+		h->log_dropped++;
+		pthread_mutex_unlock(&h->llock);
+		return;
+	}
+	h->log_lines++;
+	dropped = h->log_dropped;
+	h->log_dropped = 0;
+	pthread_mutex_unlock(&h->llock);
+
+	xvasprintf(&msg, fmt, ap);
+	len = strlen(msg);
+	while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == '\r'))
+		msg[--len] = '\0';
+	if (dropped > 0)
+		fprintf(stderr, "skills-radar: http: %u more such messages "
+		    "not logged\n", dropped);
+	fprintf(stderr, "skills-radar: http: %s\n", msg);
+	free(msg);
+}
+
+static void
+http_log(struct mcp_http *h, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+http_log(struct mcp_http *h, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	http_vlog(h, fmt, ap);
+	va_end(ap);
+}
+
+static void
+on_mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	http_vlog(cls, fmt, ap);
+}
+
+/*
+ * Shuts a connection down (clock held): libmicrohttpd then reads the end
+ * of its input and closes it in its own thread. The descriptor cannot
+ * have been reused: the entry leaves the table, under clock, before
+ * libmicrohttpd closes it.
+ */
+static void
+conn_cut(struct mcp_http *h, struct http_conn *k, const char *why)
+{
+	char	 ip[INET6_ADDRSTRLEN];
+
+	k->cut = 1;
+	if (k->fd >= 0)
+		shutdown(k->fd, SHUT_RDWR);
+	peer_text(&k->peer, ip, sizeof ip);
+	http_log(h, "closed a connection from %s: %s", ip, why);
+}
+
+/* Cuts the connections past their deadline (clock held). */
+static void
+conn_reap(struct mcp_http *h, int64_t now)
+{
+	struct http_conn	*k;
+	int64_t			 head = (int64_t)h->cfg->header_timeout_s * 1000;
+	int64_t			 body = (int64_t)h->cfg->timeout_s * 1000;
+	size_t			 i;
+
+	for (i = 0; i < h->nconns; i++) {
+		k = h->conns[i];
+		if (k->cut)
+			continue;
+		if (k->state == CONN_HEAD && head > 0 && now - k->since > head)
+			conn_cut(h, k, "no complete request headers within "
+			    "transport.header_timeout_s");
+		else if (k->state == CONN_BODY && body > 0 &&
+		    now - k->since > body)
+			conn_cut(h, k, "no complete request body within "
+			    "transport.timeout_s");
+	}
+}
+
+/*
+ * The connection that has waited longest for its request headers, of
+ * peer p (NULL: of any client), or NULL (clock held).
+ */
+static struct http_conn *
+conn_oldest_head(struct mcp_http *h, const struct http_peer *p)
+{
+	struct http_conn	*k, *best = NULL;
+	size_t			 i;
+
+	for (i = 0; i < h->nconns; i++) {
+		k = h->conns[i];
+		if (k->cut || k->state != CONN_HEAD ||
+		    (p != NULL && !peer_eq(&k->peer, p)))
+			continue;
+		if (best == NULL || k->since < best->since)
+			best = k;
+	}
+	return best;
+}
+
+/*
+ * libmicrohttpd's accept policy: a client over
+ * transport.max_connections_per_ip, or a server over
+ * transport.max_connections, makes room by closing the connection that
+ * has waited longest for its request headers (a slow or stalled client,
+ * never a request being answered). With no such connection, a client
+ * over its bound is refused, and a server over its bound admits
+ * CONN_RESERVE more for /healthz.
+ */
+static enum MHD_Result
+on_accept(void *cls, const struct sockaddr *sa, socklen_t salen)
+{
+	struct mcp_http		*h = cls;
+	struct http_peer	 p;
+	struct http_conn	*k;
+	char			 ip[INET6_ADDRSTRLEN];
+	size_t			 i, live = 0, mine = 0;
+	enum MHD_Result		 rv = MHD_YES;
+
+	(void)salen;
+	peer_of(sa, &p);
+	pthread_mutex_lock(&h->clock);
+	conn_reap(h, now_ms());
+	for (i = 0; i < h->nconns; i++)
+		if (!h->conns[i]->cut) {
+			live++;
+			mine += peer_eq(&h->conns[i]->peer, &p);
+		}
+	if (mine >= h->conn_per_ip) {
+		if ((k = conn_oldest_head(h, &p)) != NULL)
+			conn_cut(h, k, "its client opened more than "
+			    "transport.max_connections_per_ip");
+		else
+			rv = MHD_NO;
+	} else if (live >= h->conn_max) {
+		if ((k = conn_oldest_head(h, NULL)) != NULL)
+			conn_cut(h, k, "the server is at "
+			    "transport.max_connections");
+		else if (live >= h->conn_max + CONN_RESERVE)
+			rv = MHD_NO;
+	}
+	if (rv == MHD_NO) {
+		peer_text(&p, ip, sizeof ip);
+		http_log(h, "refused a connection from %s: %s", ip,
+		    mine >= h->conn_per_ip ? "transport.max_connections_per_ip "
+		    "reached, every one busy" : "transport.max_connections "
+		    "reached, every one busy");
+	}
+	pthread_mutex_unlock(&h->clock);
+	return rv;
+}
+
+/* Keeps the table of open connections that the bounds count. */
+static void
+on_connection(void *cls, struct MHD_Connection *c, void **ctx,
+    enum MHD_ConnectionNotificationCode code)
+{
+	struct mcp_http			*h = cls;
+	struct http_conn		*k = *ctx;
+	const union MHD_ConnectionInfo	*ci;
+	size_t				 i, live = 0;
+
+	if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+		if (k == NULL)
+			return;
+		pthread_mutex_lock(&h->clock);
+		for (i = 0; i < h->nconns; i++)
+			if (h->conns[i] == k) {
+				h->conns[i] = h->conns[--h->nconns];
+				break;
+			}
+		pthread_mutex_unlock(&h->clock);
+		free(k);
+		*ctx = NULL;
+		return;
+	}
+	if (code != MHD_CONNECTION_NOTIFY_STARTED)
+		return;
+	k = xcalloc(1, sizeof *k);
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	k->fd = ci != NULL ? ci->connect_fd : -1;
+	conn_peer(c, &k->peer);
+	k->state = CONN_HEAD;
+	k->since = now_ms();
+	pthread_mutex_lock(&h->clock);
+	for (i = 0; i < h->nconns; i++)
+		live += !h->conns[i]->cut;
+	k->reserve = live >= h->conn_max;
+	if (h->nconns == h->maxconns) {
+		h->maxconns = h->maxconns ? 2 * h->maxconns : 64;
+		h->conns = xreallocarray(h->conns, h->maxconns,
+		    sizeof *h->conns);
+	}
+	h->conns[h->nconns++] = k;
+	pthread_mutex_unlock(&h->clock);
+	*ctx = k;
+}
+
+static struct http_conn *
+conn_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo	*ci;
+
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	return ci != NULL ? ci->socket_context : NULL;
+}
+
+/* Moves a connection to the next part of its request; its clock restarts. */
+static void
+conn_enter(struct mcp_http *h, struct MHD_Connection *c,
+    enum conn_state state)
+{
+	struct http_conn	*k = conn_of(c);
+
+	if (k == NULL)
+		return;
+	pthread_mutex_lock(&h->clock);
+	k->state = state;
+	k->since = now_ms();
+	pthread_mutex_unlock(&h->clock);
+}
+
+/* Enforces the deadlines even when no new connection arrives. */
+static void *
+reaper_main(void *arg)
+{
+	struct mcp_http	*h = arg;
+	struct timespec	 ts;
+
+	pthread_mutex_lock(&h->clock);
+	while (!h->stop) {
+		conn_reap(h, now_ms());
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_sec += 1;
+		pthread_cond_timedwait(&h->cwake, &h->clock, &ts);
+	}
+	pthread_mutex_unlock(&h->clock);
+	return NULL;
+}
+
+/*
+ * 0 when a token begins or ends with white space. Refused at start rather
+ * than trimmed: the token is a secret compared byte for byte, and a stray
+ * space or newline from a YAML quote or an env file means the operator's
+ * copy and the clients' copies may differ; we say so at once instead of
+ * guessing which one was meant or answering 401 to everyone.
+ */
+static int
+token_trimmed(const char *t)
+{
+	size_t	 n;
+
+	if (t == NULL || (n = strlen(t)) == 0)
+		return 1;
+	return !isspace((unsigned char)t[0]) &&
+	    !isspace((unsigned char)t[n - 1]);
+}
+
 /* ---- sessions --------------------------------------------------------- */
 
 static void
@@ -271,19 +650,29 @@ session_free(struct http_session *s)
 	free(s);
 }
 
-static struct http_session *
-session_new(struct mcp_http *h)
+/*
+ * A new session for a client at p, in *out. Returns 0, or the HTTP status
+ * that refuses it: 429 when p already holds SESSION_PER_CLIENT sessions,
+ * 503 when the table is full. Only a session idle for SESSION_EVICT_S
+ * makes room: a client initializing in a loop must not end the sessions
+ * of others.
+ */
+static unsigned int
+session_new(struct mcp_http *h, const struct http_peer *p,
+    struct http_session **out)
 {
 	struct http_session	*s, *old;
 	unsigned char		 rnd[16];
 	time_t			 now = time(NULL);
-	size_t			 i, slot = SESSION_MAX, lru = 0;
+	size_t			 i, slot = SESSION_MAX, lru = SESSION_MAX, mine = 0;
 
+	*out = NULL;
 	if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
-		return NULL;
+		return MHD_HTTP_SERVICE_UNAVAILABLE;
 	s = xcalloc(1, sizeof *s);
 	for (i = 0; i < sizeof rnd; i++)
 		snprintf(s->id + 2 * i, 3, "%02x", rnd[i]);
+	s->peer = *p;
 	mcp_session_init(&s->s, MCP_SESSION_STRICT);
 	s->s.id = s->id;	/* telemetry names the session's events */
 	pthread_mutex_init(&s->lock, NULL);
@@ -298,27 +687,36 @@ session_new(struct mcp_http *h)
 			session_free(old);
 			h->sessions[i] = old = NULL;
 		}
-		if (old == NULL && slot == SESSION_MAX)
-			slot = i;
-		if (old != NULL && old->refs == 0 && (h->sessions[lru] == NULL ||
-		    h->sessions[lru]->refs != 0 ||
-		    old->used < h->sessions[lru]->used))
+		if (old == NULL) {
+			if (slot == SESSION_MAX)
+				slot = i;
+			continue;
+		}
+		if (!old->dead && peer_eq(&old->peer, p))
+			mine++;
+		if (old->refs == 0 && now - old->used > SESSION_EVICT_S &&
+		    (lru == SESSION_MAX || old->used < h->sessions[lru]->used))
 			lru = i;
 	}
-	if (slot == SESSION_MAX && h->sessions[lru] != NULL &&
-	    h->sessions[lru]->refs == 0) {
-		session_free(h->sessions[lru]);	/* evict the idlest */
+	if (mine >= SESSION_PER_CLIENT) {
+		pthread_mutex_unlock(&h->slock);
+		session_free(s);
+		return MHD_HTTP_TOO_MANY_REQUESTS;
+	}
+	if (slot == SESSION_MAX && lru != SESSION_MAX) {
+		session_free(h->sessions[lru]);	/* long idle: make room */
 		h->sessions[lru] = NULL;
 		slot = lru;
 	}
 	if (slot == SESSION_MAX) {
 		pthread_mutex_unlock(&h->slock);
 		session_free(s);
-		return NULL;
+		return MHD_HTTP_SERVICE_UNAVAILABLE;
 	}
 	h->sessions[slot] = s;
 	pthread_mutex_unlock(&h->slock);
-	return s;
+	*out = s;
+	return 0;
 }
 
 static struct http_session *
@@ -359,6 +757,47 @@ session_put(struct mcp_http *h, struct http_session *s, int kill)
 
 /* ---- routes ----------------------------------------------------------- */
 
+/* 1 when a Content-Type is application/json, with or without parameters. */
+static int
+ctype_json(const char *ct)
+{
+	while (*ct == ' ' || *ct == '\t')
+		ct++;
+	if (strncasecmp(ct, "application/json", 16) != 0)
+		return 0;
+	ct += 16;
+	while (*ct == ' ' || *ct == '\t')
+		ct++;
+	return *ct == '\0' || *ct == ';';
+}
+
+/*
+ * The body as one JSON value (free it), or NULL with *why saying what is
+ * wrong. Only white space may follow the value, as on stdio: "{...} junk"
+ * is refused, not half read.
+ */
+static cJSON *
+body_json(const struct http_req *q, const char **why)
+{
+	const char	*p = q->body.p != NULL ? q->body.p : "", *end = NULL;
+	cJSON		*v;
+
+	*why = NULL;
+	if ((v = cJSON_ParseWithLengthOpts(p, q->body.len, &end, 0)) == NULL) {
+		*why = "the body is not valid JSON";
+		return NULL;
+	}
+	while (end != NULL && end < p + q->body.len &&
+	    isspace((unsigned char)*end))
+		end++;
+	if (end != NULL && end < p + q->body.len) {
+		cJSON_Delete(v);
+		*why = "trailing data after the JSON value";
+		return NULL;
+	}
+	return v;
+}
+
 static enum MHD_Result
 route_mcp_post(struct mcp_http *h, struct MHD_Connection *c,
     struct http_req *q)
@@ -367,14 +806,17 @@ route_mcp_post(struct mcp_http *h, struct MHD_Connection *c,
 	const cJSON		*method;
 	struct http_session	*s = NULL;
 	struct mcp_session	 local;
+	struct http_peer	 peer;
 	cJSON			*msg;
 	char			*resp;
+	const char		*why;
+	unsigned int		 status;
 	int			 info = 0, is_init;
 	enum MHD_Result		 rv;
 
 	ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 	    MHD_HTTP_HEADER_CONTENT_TYPE);
-	if (ct != NULL && strncasecmp(ct, "application/json", 16) != 0)
+	if (ct != NULL && !ctype_json(ct))
 		return reply_rpc_error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
 		    MCP_INVALID_REQUEST, "Unsupported Media Type: POST "
 		    "JSON-RPC as application/json");
@@ -386,10 +828,9 @@ route_mcp_post(struct mcp_http *h, struct MHD_Connection *c,
 		    "MCP-Protocol-Version %s (supported: %s, %s, %s, %s)", pv,
 		    mcp_versions()[0], mcp_versions()[1], mcp_versions()[2],
 		    mcp_versions()[3]);
-	msg = cJSON_ParseWithLength(q->body.p ? q->body.p : "", q->body.len);
-	if (msg == NULL)
+	if ((msg = body_json(q, &why)) == NULL)
 		return reply_rpc_error(c, MHD_HTTP_BAD_REQUEST,
-		    MCP_PARSE_ERROR, "Parse error: the body is not valid JSON");
+		    MCP_PARSE_ERROR, "Parse error: %s", why);
 	method = cJSON_IsObject(msg) ?
 	    cJSON_GetObjectItemCaseSensitive(msg, "method") : NULL;
 	is_init = cJSON_IsString(method) &&
@@ -401,11 +842,16 @@ route_mcp_post(struct mcp_http *h, struct MHD_Connection *c,
 		resp = mcp_handle_json(h->srv, &local, msg, &info);
 		mcp_session_done(&local);
 	} else if (is_init && sid == NULL) {
-		if ((s = session_new(h)) == NULL) {
+		conn_peer(c, &peer);
+		if ((status = session_new(h, &peer, &s)) != 0) {
 			cJSON_Delete(msg);
-			return reply_rpc_error(c, MHD_HTTP_SERVICE_UNAVAILABLE,
-			    MCP_INTERNAL_ERROR, "too many sessions; retry "
-			    "later");
+			return reply_rpc_error(c, status, MCP_INTERNAL_ERROR,
+			    status == MHD_HTTP_TOO_MANY_REQUESTS ? "Too Many "
+			    "Requests: this client holds %d sessions; end one "
+			    "(DELETE) or reuse it" : "Service Unavailable: the "
+			    "server holds %d sessions, all in use; retry later",
+			    status == MHD_HTTP_TOO_MANY_REQUESTS ?
+			    SESSION_PER_CLIENT : SESSION_MAX);
 		}
 		pthread_mutex_lock(&s->lock);
 		resp = mcp_handle_json(h->srv, &s->s, msg, &info);
@@ -563,13 +1009,19 @@ route_rest_post(struct mcp_http *h, struct MHD_Connection *c,
     const char *tool, struct http_req *q)
 {
 	cJSON		*args;
+	const char	*why;
+	char		*msg;
 	enum MHD_Result	 r;
 
-	args = cJSON_ParseWithLength(q->body.p ? q->body.p : "", q->body.len);
+	args = body_json(q, &why);
 	if (args == NULL || !cJSON_IsObject(args)) {
 		cJSON_Delete(args);
-		return reply_rest_error(c, MHD_HTTP_BAD_REQUEST, "the body must "
-		    "be a JSON object of the tool's arguments");
+		xasprintf(&msg, "the body must be a JSON object of the tool's "
+		    "arguments%s%s", why != NULL ? ": " : "",
+		    why != NULL ? why : "");
+		r = reply_rest_error(c, MHD_HTTP_BAD_REQUEST, msg);
+		free(msg);
+		return r;
 	}
 	r = route_rest(h, c, tool, args);
 	cJSON_Delete(args);
@@ -621,6 +1073,37 @@ check_access(struct mcp_http *h, struct MHD_Connection *c, int *done)
 	return MHD_YES;
 }
 
+struct header_count {
+	const char	*name;
+	int		 n;
+};
+
+static enum MHD_Result
+header_count_one(void *cls, enum MHD_ValueKind kind, const char *key,
+    const char *value)
+{
+	struct header_count	*hc = cls;
+
+	(void)kind;
+	(void)value;
+	if (strcasecmp(key, hc->name) == 0)
+		hc->n++;
+	return MHD_YES;
+}
+
+/*
+ * How many times a request header occurs: a second Content-Length is
+ * request smuggling behind a proxy that reads the other one.
+ */
+static int
+header_count(struct MHD_Connection *c, const char *name)
+{
+	struct header_count	 hc = { name, 0 };
+
+	MHD_get_connection_values(c, MHD_HEADER_KIND, header_count_one, &hc);
+	return hc.n;
+}
+
 static enum MHD_Result
 on_request(void *cls, struct MHD_Connection *c, const char *url,
     const char *method, const char *version, const char *upload,
@@ -628,6 +1111,7 @@ on_request(void *cls, struct MHD_Connection *c, const char *url,
 {
 	struct mcp_http	*h = cls;
 	struct http_req	*q = *con_cls;
+	struct http_conn *k;
 	const char	*cl;
 	enum MHD_Result	 r;
 	unsigned long long n;
@@ -635,9 +1119,24 @@ on_request(void *cls, struct MHD_Connection *c, const char *url,
 
 	if (q == NULL) {
 		/* First call: headers only. Refuse early what we can. */
+		conn_enter(h, c, CONN_BODY);
+		if ((k = conn_of(c)) != NULL && k->reserve &&
+		    (strcmp(url, "/healthz") != 0 ||
+		    strcmp(method, MHD_HTTP_METHOD_GET) != 0))
+			return reply_rest_error(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+			    "Service Unavailable: the server is at "
+			    "transport.max_connections; retry later");
 		r = check_access(h, c, &done);
 		if (done)
 			return r;
+		if (header_count(c, MHD_HTTP_HEADER_CONTENT_LENGTH) > 1 ||
+		    (header_count(c, MHD_HTTP_HEADER_CONTENT_LENGTH) > 0 &&
+		    header_count(c, MHD_HTTP_HEADER_TRANSFER_ENCODING) > 0))
+			return reply_rpc_error(c, MHD_HTTP_BAD_REQUEST,
+			    MCP_INVALID_REQUEST, "Bad Request: more than one "
+			    "Content-Length, or Content-Length with "
+			    "Transfer-Encoding: the body's length is "
+			    "ambiguous");
 		cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 		    MHD_HTTP_HEADER_CONTENT_LENGTH);
 		if (cl != NULL && (n = strtoull(cl, NULL, 10)) > h->max_body)
@@ -656,6 +1155,7 @@ on_request(void *cls, struct MHD_Connection *c, const char *url,
 		*upload_size = 0;
 		return MHD_YES;
 	}
+	conn_enter(h, c, CONN_BUSY);
 	if (q->toobig)
 		return reply_rpc_error(c, MHD_HTTP_CONTENT_TOO_LARGE,
 		    MCP_INVALID_REQUEST, "Payload Too Large: the body is over "
@@ -696,8 +1196,11 @@ static void
 on_done(void *cls, struct MHD_Connection *c, void **con_cls,
     enum MHD_RequestTerminationCode toe)
 {
+	struct mcp_http	*h = cls;
 	struct http_req	*q = *con_cls;
 
+	(void)toe;
+	conn_enter(h, c, CONN_HEAD);	/* keep-alive: the next request */
 	if (q != NULL) {
 		buf_done(&q->body);
 		free(q);
@@ -717,6 +1220,50 @@ addr_is_loopback(const struct sockaddr *sa)
 	return 0;
 }
 
+/*
+ * The bounds on connections: transport.max_connections, capped so that
+ * every admitted connection, the reserve for /healthz and libmicrohttpd's
+ * own margin fit the open-file limit with room for the databases. *limit
+ * is libmicrohttpd's hard cap: its thread pool splits it between the
+ * workers, so it keeps a margin per worker over ours.
+ */
+static void
+conn_bounds(struct mcp_http *h, unsigned int *limit)
+{
+	struct rlimit	 rl;
+	size_t		 want, extra, room;
+
+	want = h->cfg->max_connections > 0 ?
+	    (size_t)h->cfg->max_connections : 512;
+	extra = CONN_RESERVE + 16 + 8 * (size_t)(h->cfg->threads > 1 ?
+	    h->cfg->threads : 1);
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+		room = rl.rlim_cur > 64 + extra + 1 ?
+		    (size_t)rl.rlim_cur - 64 - extra : 1;
+		if (want > room)
+			want = room;
+	}
+	h->conn_max = want;
+	h->conn_per_ip = h->cfg->max_connections_per_ip > 0 ?
+	    (size_t)h->cfg->max_connections_per_ip : 256;
+	*limit = (unsigned int)(want + extra);
+}
+
+static void
+http_free(struct mcp_http *h)
+{
+	size_t	 i;
+
+	for (i = 0; i < h->nconns; i++)
+		free(h->conns[i]);
+	free(h->conns);
+	pthread_cond_destroy(&h->cwake);
+	pthread_mutex_destroy(&h->llock);
+	pthread_mutex_destroy(&h->clock);
+	pthread_mutex_destroy(&h->slock);
+	free(h);
+}
+
 int
 mcp_http_start(struct mcp_server *srv, const struct config *cfg,
     struct mcp_http **out, char **cause)
@@ -725,13 +1272,22 @@ mcp_http_start(struct mcp_server *srv, const struct config *cfg,
 	struct mcp_http		*h;
 	const union MHD_DaemonInfo *di;
 	char			 port[16];
-	unsigned int		 flags;
-	int			 e, rv = 0;
+	pthread_condattr_t	 ca;
+	struct MHD_OptionItem	 pool[2] = { { MHD_OPTION_END, 0, NULL },
+				    { MHD_OPTION_END, 0, NULL } };
+	unsigned int		 flags, limit;
+	int			 e;
 
 	*out = NULL;
 	*cause = NULL;
 	if (cfg->http_path == NULL || cfg->http_path[0] != '/') {
 		xasprintf(cause, "transport.path must start with '/'");
+		return SR_CONFIG;
+	}
+	if (!token_trimmed(cfg->auth_token)) {
+		xasprintf(cause, "transport.auth_token (or SKILLS_RADAR_TOKEN) "
+		    "begins or ends with white space, which no Authorization "
+		    "header carries: remove it from the token");
 		return SR_CONFIG;
 	}
 	memset(&hints, 0, sizeof hints);
@@ -750,33 +1306,45 @@ mcp_http_start(struct mcp_server *srv, const struct config *cfg,
 	    1024;
 	h->loopback = addr_is_loopback(ai->ai_addr);
 	pthread_mutex_init(&h->slock, NULL);
+	pthread_mutex_init(&h->clock, NULL);
+	pthread_mutex_init(&h->llock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&h->cwake, &ca);
+	pthread_condattr_destroy(&ca);
+	h->log_window = now_ms();
 	flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
 	    MHD_USE_ERROR_LOG;
 	if (ai->ai_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
-	if (cfg->threads > 1)
-		h->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, h,
-		    MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-		    MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads,
-		    MHD_OPTION_CONNECTION_TIMEOUT,
-		    (unsigned int)(cfg->timeout_s > 0 ? cfg->timeout_s : 30),
-		    MHD_OPTION_NOTIFY_COMPLETED, on_done, h,
-		    MHD_OPTION_END);
-	else
-		h->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, h,
-		    MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-		    MHD_OPTION_CONNECTION_TIMEOUT,
-		    (unsigned int)(cfg->timeout_s > 0 ? cfg->timeout_s : 30),
-		    MHD_OPTION_NOTIFY_COMPLETED, on_done, h,
-		    MHD_OPTION_END);
+	conn_bounds(h, &limit);
+	/* A pool of one is no pool: libmicrohttpd warns about it. */
+	pool[0].option = cfg->threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE :
+	    MHD_OPTION_END;
+	pool[0].value = cfg->threads;
+	h->d = MHD_start_daemon(flags, 0, on_accept, h, on_request, h,
+	    MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, h,	/* first: all of it */
+	    MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+	    MHD_OPTION_CONNECTION_LIMIT, limit,
+	    MHD_OPTION_CONNECTION_TIMEOUT,
+	    (unsigned int)(cfg->timeout_s > 0 ? cfg->timeout_s : 30),
+	    MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
+	    MHD_OPTION_NOTIFY_COMPLETED, on_done, h,
+	    MHD_OPTION_ARRAY, pool,
+	    MHD_OPTION_END);
 	freeaddrinfo(ai);
 	if (h->d == NULL) {
 		xasprintf(cause, "cannot listen on %s:%d (address in use, or "
 		    "not a local address?)", cfg->http_host, cfg->http_port);
-		rv = SR_IO;
-		pthread_mutex_destroy(&h->slock);
-		free(h);
-		return rv;
+		http_free(h);
+		return SR_IO;
+	}
+	if ((e = pthread_create(&h->reaper, NULL, reaper_main, h)) != 0) {
+		xasprintf(cause, "cannot start the HTTP deadline thread: %s",
+		    strerror(e));
+		MHD_stop_daemon(h->d);
+		http_free(h);
+		return SR_IO;
 	}
 	di = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_BIND_PORT);
 	h->port = di != NULL ? di->port : cfg->http_port;
@@ -797,10 +1365,14 @@ mcp_http_stop(struct mcp_http *h)
 
 	if (h == NULL)
 		return;
+	pthread_mutex_lock(&h->clock);
+	h->stop = 1;
+	pthread_cond_signal(&h->cwake);
+	pthread_mutex_unlock(&h->clock);
+	pthread_join(h->reaper, NULL);
 	MHD_stop_daemon(h->d);
 	for (i = 0; i < SESSION_MAX; i++)
 		if (h->sessions[i] != NULL)
 			session_free(h->sessions[i]);
-	pthread_mutex_destroy(&h->slock);
-	free(h);
+	http_free(h);
 }

@@ -272,6 +272,17 @@ const struct options_entry options_table[] = {
 	    "Seconds an HTTP connection may stay idle."),
 	INT("transport.threads", threads, "4", 1, 64,
 	    "Worker threads of the HTTP server."),
+	INT("transport.max_connections", max_connections, "512", 1, 100000,
+	    "Open HTTP connections at most; a few more are kept for GET "
+	    "/healthz. Capped by the open-file limit."),
+	INT("transport.max_connections_per_ip", max_connections_per_ip, "256",
+	    1, 100000,
+	    "Open HTTP connections at most from one client address; one more "
+	    "closes that client's oldest connection still sending its "
+	    "request."),
+	INT("transport.header_timeout_s", header_timeout_s, "10", 1, 3600,
+	    "Seconds a client has to send a request's headers; its body then "
+	    "has transport.timeout_s. Slower connections are closed."),
 
 	BOOL("telemetry.enabled", telemetry_enabled, "false",
 	    "Record searches, loads and index runs in the local telemetry "

@@ -99,6 +99,9 @@ struct config {
 	int		 max_body_kb;		/* transport.max_body_kb */
 	int		 timeout_s;		/* transport.timeout_s */
 	int		 threads;		/* transport.threads */
+	int		 max_connections;	/* transport.max_connections */
+	int		 max_connections_per_ip; /* transport.max_connections_per_ip */
+	int		 header_timeout_s;	/* transport.header_timeout_s */
 
 	/* telemetry + stats (src/telemetry.c, stats/, cmd_stats.c) */
 	int		 telemetry_enabled;	/* telemetry.enabled */
