@@ -120,8 +120,9 @@ char	*mcp_error_text(const cJSON *id, int code, const char *message);
  * (JSON is; anything else would be echoed back broken) and no string may
  * hold a \u0000 escape (names, paths and queries are C strings: "a\u0000b"
  * would silently become "a"). Returns 0, MCP_PARSE_ERROR (not UTF-8) or
- * MCP_INVALID_PARAMS (a NUL) with *why, a static message. mcp_handle()
- * applies it; the HTTP transport applies it to the bodies it parses.
+ * MCP_INVALID_PARAMS (a NUL) with *why, a static reason without the
+ * error's name. mcp_handle() applies it; the HTTP transport applies it to
+ * every body it parses.
  */
 int	 mcp_text_check(const char *text, size_t len, const char **why);
 

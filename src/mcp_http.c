@@ -33,6 +33,7 @@
 #include "buf.h"
 #include "config.h"
 #include "engine.h"
+#include "jsonout.h"
 #include "mcp.h"
 #include "mcp_http.h"
 #include "status.h"
@@ -176,7 +177,7 @@ reply_rest_error(struct MHD_Connection *c, unsigned int status,
 	char	*body;
 
 	cJSON_AddStringToObject(o, "error", msg);
-	body = cJSON_PrintUnformatted(o);
+	body = jsonout_print(o, 0);
 	cJSON_Delete(o);
 	return reply_json(c, status, body);
 }
@@ -773,16 +774,21 @@ ctype_json(const char *ct)
 
 /*
  * The body as one JSON value (free it), or NULL with *why saying what is
- * wrong. Only white space may follow the value, as on stdio: "{...} junk"
- * is refused, not half read.
+ * wrong and *code the JSON-RPC error it is. Only white space may follow
+ * the value, as on stdio: "{...} junk" is refused, not half read.
  */
 static cJSON *
-body_json(const struct http_req *q, const char **why)
+body_json(const struct http_req *q, const char **why, int *code)
 {
 	const char	*p = q->body.p != NULL ? q->body.p : "", *end = NULL;
 	cJSON		*v;
 
 	*why = NULL;
+	*code = MCP_PARSE_ERROR;
+	/* Not UTF-8, or a NUL that would cut a name short: mcp.h. */
+	if ((*code = mcp_text_check(p, q->body.len, why)) != 0)
+		return NULL;
+	*code = MCP_PARSE_ERROR;
 	if ((v = cJSON_ParseWithLengthOpts(p, q->body.len, &end, 0)) == NULL) {
 		*why = "the body is not valid JSON";
 		return NULL;
@@ -811,7 +817,7 @@ route_mcp_post(struct mcp_http *h, struct MHD_Connection *c,
 	char			*resp;
 	const char		*why;
 	unsigned int		 status;
-	int			 info = 0, is_init;
+	int			 info = 0, is_init, code;
 	enum MHD_Result		 rv;
 
 	ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
@@ -828,9 +834,10 @@ route_mcp_post(struct mcp_http *h, struct MHD_Connection *c,
 		    "MCP-Protocol-Version %s (supported: %s, %s, %s, %s)", pv,
 		    mcp_versions()[0], mcp_versions()[1], mcp_versions()[2],
 		    mcp_versions()[3]);
-	if ((msg = body_json(q, &why)) == NULL)
-		return reply_rpc_error(c, MHD_HTTP_BAD_REQUEST,
-		    MCP_PARSE_ERROR, "Parse error: %s", why);
+	if ((msg = body_json(q, &why, &code)) == NULL)
+		return reply_rpc_error(c, MHD_HTTP_BAD_REQUEST, code, "%s: %s",
+		    code == MCP_PARSE_ERROR ? "Parse error" : "Invalid params",
+		    why);
 	method = cJSON_IsObject(msg) ?
 	    cJSON_GetObjectItemCaseSensitive(msg, "method") : NULL;
 	is_init = cJSON_IsString(method) &&
@@ -980,7 +987,7 @@ route_rest(struct mcp_http *h, struct MHD_Connection *c, const char *tool,
 		free(cause);
 		return r;
 	}
-	body = cJSON_PrintUnformatted(out);
+	body = jsonout_print(out, 0);
 	cJSON_Delete(out);
 	return reply_json(c, MHD_HTTP_OK, body);
 }
@@ -1011,9 +1018,10 @@ route_rest_post(struct mcp_http *h, struct MHD_Connection *c,
 	cJSON		*args;
 	const char	*why;
 	char		*msg;
+	int		 code;
 	enum MHD_Result	 r;
 
-	args = body_json(q, &why);
+	args = body_json(q, &why, &code);
 	if (args == NULL || !cJSON_IsObject(args)) {
 		cJSON_Delete(args);
 		xasprintf(&msg, "the body must be a JSON object of the tool's "

@@ -81,6 +81,19 @@ contains "$out" '"429":' "300 initialize calls from one client are answered 429 
 contains "$out" "Too Many Requests" "... with a clear error"
 code=$(post application/json "$keep" '{"jsonrpc":"2.0","id":2,"method":"tools/list"}')
 is "$code" 200 "the session opened before the loop still works"
+
+# Item 8 and 9 over HTTP: a body that is not UTF-8, a NUL in a string.
+code=$(post application/json "$keep" "$(printf '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_skills","arguments":{"query":"caf\351"}}}')")
+is "$code" 400 "a JSON-RPC body that is not UTF-8 is refused"
+contains "$(cat "$T/b")" '"code":-32700' "... as a parse error saying"
+contains "$(cat "$T/b")" 'not valid UTF-8' "... it is not UTF-8"
+code=$(post application/json "$keep" '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"load_skill","arguments":{"name":"alpha\u0000zzz"}}}')
+is "$code" 400 "a NUL in a tool argument is refused"
+contains "$(cat "$T/b")" '"code":-32602' "... as invalid params naming U+0000"
+rest=$(curl -s -m 10 -w ' %{http_code}' -H 'Content-Type: application/json' \
+    --data-binary '{"query":"pdf\u0000forms"}' "http://127.0.0.1:$port/tools/search_skills" || true)
+contains "$rest" "U+0000" "REST: a NUL in the query is refused, saying why"
+contains "$rest" " 400" "... with 400"
 kill $spid 2>/dev/null || true
 wait $spid 2>/dev/null || true
 
