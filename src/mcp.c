@@ -527,25 +527,6 @@ response_errorf(const cJSON *id, int code, const char *fmt, ...)
 	return o;
 }
 
-/* The text of an error response whose message is formatted. */
-static char *
-response_textf(const cJSON *id, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static char *
-response_textf(const cJSON *id, int code, const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*msg, *out;
-
-	va_start(ap, fmt);
-	xvasprintf(&msg, fmt, ap);
-	va_end(ap);
-	out = response_text(id, NULL, code, msg);
-	free(msg);
-	return out;
-}
-
 /*
  * Handles one message object (in_batch: an element of a batch). Returns
  * the response, or NULL for a notification or a client response.
@@ -770,7 +751,8 @@ mcp_handle(struct mcp_server *srv, struct mcp_session *sess,
 	if ((code = mcp_text_check(text, len, &why)) == MCP_PARSE_ERROR) {
 		if (info != NULL)
 			*info = MCP_INFO_INVALID;
-		return response_textf(NULL, code, "Parse error: %s", why);
+		return json_text(response_errorf(NULL, code,
+		    "Parse error: %s", why));
 	}
 	msg = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (msg == NULL) {
@@ -796,8 +778,9 @@ mcp_handle(struct mcp_server *srv, struct mcp_session *sess,
 		if (info != NULL)
 			*info = MCP_INFO_INVALID | (id != NULL ?
 			    MCP_INFO_REQUEST : 0);
-		out = response_textf(cJSON_IsString(id) || cJSON_IsNumber(id) ?
-		    id : NULL, code, "Invalid params: %s", why);
+		out = json_text(response_errorf(cJSON_IsString(id) ||
+		    cJSON_IsNumber(id) ? id : NULL, code, "Invalid params: %s",
+		    why));
 		cJSON_Delete(msg);
 		return out;
 	}
