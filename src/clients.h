@@ -66,7 +66,9 @@ int	client_check_url(const char *url, char **cause);
 
 /*
  * Adds or updates srv in the client's configuration for scope, creating
- * the file (and its directory) when missing. Returns 0 with *out filled,
+ * the file (and its directory) when missing. The entry is left with the
+ * keys of srv's transport only: the other transport's keys are dropped,
+ * keys of neither (timeouts, ...) kept. Returns 0 with *out filled,
  * or an enum sr_status with *cause: SR_USAGE (the client cannot take that
  * transport), SR_CONFIG (the file cannot be parsed; it is left as it was),
  * SR_IO.
@@ -83,8 +85,11 @@ void	client_change_done(struct client_change *);
 
 /*
  * For doctor: an array with one object per client and scope whose file
- * exists: {client, scope, path, configured, transport?, problem?}.
- * name is the server entry looked for ("skills-radar").
+ * exists: {client, scope, path, configured, transport?, problem?,
+ * problems?}. name is the server entry looked for ("skills-radar");
+ * problem is why the file cannot be read, problems what the client
+ * would refuse or ignore in any server entry (another transport's keys,
+ * a missing command or url).
  */
 cJSON	*clients_report(const char *name);
 
