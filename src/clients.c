@@ -37,6 +37,7 @@ struct client_def {
 	int			 typed;		/* "type": "stdio" | "http" */
 	const char		*url_key;	/* NULL: no HTTP in the file */
 	const char		*no_http;	/* why there is no HTTP */
+	const char		*token_fmt;	/* Authorization header value */
 	const char *const	*stdio_keys;	/* taken by stdio entries only */
 	const char *const	*http_keys;	/* taken by HTTP entries only */
 };
@@ -57,16 +58,24 @@ static const char *const gemini_stdio[] = { "command", "args", "env", "cwd",
 static const char *const gemini_http[] = { "url", "httpUrl", "headers",
 	NULL };
 
+/*
+ * token_fmt is how the client references an environment variable in a
+ * header: Claude Code and Gemini CLI expand ${VAR}, Cursor ${env:VAR}.
+ * Codex names the variable in bearer_token_env_var instead.
+ */
 static const struct client_def defs[] = {
-	{ "claude-code", FMT_JSON, 1, "url", NULL, cc_stdio, cc_http },
+	{ "claude-code", FMT_JSON, 1, "url", NULL, "Bearer ${%s}",
+	  cc_stdio, cc_http },
 	{ "claude-desktop", FMT_JSON, 0, NULL,
 	  "Claude Desktop's configuration file only starts stdio servers; "
-	  "add the HTTP server as a connector in its settings instead",
+	  "add the HTTP server as a connector in its settings instead", NULL,
 	  cc_stdio, desk_http },
-	{ "cursor", FMT_JSON, 0, "url", NULL, cursor_stdio, cursor_http },
-	{ "codex", FMT_TOML, 0, "url", NULL, codex_stdio, codex_http },
-	{ "gemini", FMT_JSON, 0, "httpUrl", NULL, gemini_stdio, gemini_http },
-	{ NULL, 0, 0, NULL, NULL, NULL, NULL }
+	{ "cursor", FMT_JSON, 0, "url", NULL, "Bearer ${env:%s}",
+	  cursor_stdio, cursor_http },
+	{ "codex", FMT_TOML, 0, "url", NULL, NULL, codex_stdio, codex_http },
+	{ "gemini", FMT_JSON, 0, "httpUrl", NULL, "Bearer ${%s}",
+	  gemini_stdio, gemini_http },
+	{ NULL, 0, 0, NULL, NULL, NULL, NULL, NULL }
 };
 
 static const char *const names[] = {
@@ -442,7 +451,8 @@ json_render(const cJSON *doc, size_t *len)
 static cJSON *
 json_entry(const struct client_def *d, const struct client_server *srv)
 {
-	cJSON	*e, *a;
+	cJSON	*e, *a, *h;
+	char	*v;
 	size_t	 i;
 
 	e = cJSON_CreateObject();
@@ -450,6 +460,12 @@ json_entry(const struct client_def *d, const struct client_server *srv)
 		if (d->typed)
 			cJSON_AddStringToObject(e, "type", "http");
 		cJSON_AddStringToObject(e, d->url_key, srv->url);
+		if (srv->token_env != NULL) {
+			h = cJSON_AddObjectToObject(e, "headers");
+			xasprintf(&v, d->token_fmt, srv->token_env);
+			cJSON_AddStringToObject(h, "Authorization", v);
+			free(v);
+		}
 		return e;
 	}
 	if (d->typed)
@@ -469,7 +485,7 @@ static cJSON *
 json_union(const cJSON *old, cJSON *fresh, const struct client_def *d,
     int http, int (*drop)(const struct client_def *, int, const char *))
 {
-	cJSON	*m, *it;
+	cJSON	*m, *it, *mine, *sub;
 
 	m = cJSON_CreateObject();
 	for (it = fresh->child; it != NULL; it = it->next)
@@ -477,9 +493,18 @@ json_union(const cJSON *old, cJSON *fresh, const struct client_def *d,
 	for (it = old->child; it != NULL; it = it->next) {
 		if (drop != NULL && drop(d, http, it->string))
 			continue;
-		if (cJSON_GetObjectItemCaseSensitive(m, it->string) == NULL)
+		mine = cJSON_GetObjectItemCaseSensitive(m, it->string);
+		if (mine == NULL)
 			cJSON_AddItemToObject(m, it->string,
 			    cJSON_Duplicate(it, 1));
+		else if (strcmp(it->string, "headers") == 0 &&
+		    cJSON_IsObject(it) && cJSON_IsObject(mine)) {
+			/* our Authorization, the user's other headers */
+			sub = json_union(it, cJSON_Duplicate(mine, 1), d, http,
+			    NULL);
+			cJSON_ReplaceItemInObjectCaseSensitive(m, it->string,
+			    sub);
+		}
 	}
 	cJSON_Delete(fresh);
 	return m;
@@ -496,7 +521,7 @@ json_drop(const struct client_def *d, int http, const char *key)
 /*
  * Our entry, merged into an existing one: its transport keys replaced,
  * the other transport's keys dropped, everything else (timeouts, trust,
- * headers, ...) kept in place.
+ * the user's other headers, ...) kept in place.
  */
 static cJSON *
 json_merge(const struct client_def *d, const cJSON *old, cJSON *fresh,
@@ -932,6 +957,11 @@ toml_body(struct buf *b, const struct client_server *srv, const char *eol)
 		buf_addstr(b, "url = ");
 		toml_string(b, srv->url);
 		buf_addstr(b, eol);
+		if (srv->token_env != NULL) {
+			buf_addstr(b, "bearer_token_env_var = ");
+			toml_string(b, srv->token_env);
+			buf_addstr(b, eol);
+		}
 		return;
 	}
 	buf_addstr(b, "command = ");
@@ -1048,6 +1078,7 @@ toml_drop_keys(struct tdoc *t, size_t h, const char *want,
     const struct client_server *srv)
 {
 	static const char *const ours[] = { "command", "args", "url", NULL };
+	static const char *const token[] = { "bearer_token_env_var", NULL };
 	const char *const	*foreign = foreign_keys(find_def("codex"),
 	    srv->url != NULL);
 	size_t			 i, j, end, n = strlen(want);
@@ -1055,7 +1086,9 @@ toml_drop_keys(struct tdoc *t, size_t h, const char *want,
 	end = toml_region_end(t, h);
 	for (i = h + 1; i < end; i++)
 		if (t->v[i].kind == TL_KV && (key_head_in(t->v[i].key, ours) ||
-		    key_head_in(t->v[i].key, foreign)))
+		    key_head_in(t->v[i].key, foreign) ||
+		    (srv->token_env != NULL &&
+		    key_head_in(t->v[i].key, token))))
 			toml_delete_kv(t, i);
 	for (i = 0; i < t->n; i++) {
 		if (t->v[i].kind != TL_HEADER ||
@@ -1222,6 +1255,26 @@ client_open(const char *client, enum client_scope scope, int http,
 }
 
 int
+client_check_token_env(const char *var, char **cause)
+{
+	const char	*p;
+
+	for (p = var; *p != '\0'; p++)
+		if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= 'a' && *p <= 'z') || (p > var && *p >= '0' &&
+		    *p <= '9')))
+			break;
+	if (*var == '\0' || *p != '\0') {
+		xasprintf(cause, "--token-env: '%s' is not an environment "
+		    "variable name (letters, digits and _, not starting with "
+		    "a digit); give the variable's name, never the token",
+		    var);
+		return SR_USAGE;
+	}
+	return 0;
+}
+
+int
 client_add(const char *client, enum client_scope scope,
     const struct client_server *srv, struct client_change *out, char **cause)
 {
@@ -1229,6 +1282,23 @@ client_add(const char *client, enum client_scope scope,
 	struct cfile		 f;
 	int			 rv;
 
+	if (srv->token_env != NULL) {
+		memset(out, 0, sizeof *out);
+		if (srv->url == NULL) {
+			xasprintf(cause, "--token-env is for an HTTP server: "
+			    "give --http URL too");
+			return SR_USAGE;
+		}
+		if ((rv = client_check_token_env(srv->token_env, cause)) != 0)
+			return rv;
+		if ((d = find_def(client)) != NULL && d->url_key != NULL &&
+		    d->fmt == FMT_JSON && d->token_fmt == NULL) {
+			xasprintf(cause, "%s cannot read a token from an "
+			    "environment variable; refusing to write the "
+			    "secret itself into its file", client);
+			return SR_USAGE;
+		}
+	}
 	if ((rv = client_open(client, scope, srv->url != NULL, &d, &f, out,
 	    cause)) != 0)
 		return rv;

@@ -252,6 +252,7 @@ cp "$C/gemini-http.json" "$HOME/.gemini/settings.json"
 "$SR" client add gemini --http http://127.0.0.1:6580/mcp >/dev/null
 is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$HOME/.gemini/settings.json")" \
     '{"httpUrl":"http://127.0.0.1:6580/mcp","timeout":20000,"trust":true}' "gemini stdio->http: env and cwd dropped, timeout and trust kept"
+"$SR" client add gemini --http http://127.0.0.1:6580/mcp --token-env SR_TOKEN >/dev/null
 "$SR" client add gemini >/dev/null
 is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$HOME/.gemini/settings.json")" \
     "{\"command\":\"$SELF\",\"args\":[\"serve\"],\"timeout\":20000,\"trust\":true}" "gemini http->stdio: httpUrl and headers dropped"
@@ -276,5 +277,61 @@ is "$(json 'j.clients.filter(c=>c.scope=="user").map(c=>c.client+":"+(c.problems
 is "$(json 'j.clients.filter(c=>c.scope=="user").map(c=>c.client+":"+(c.problems||[]).length).join(",")' <"$T/d.json")" \
     "claude-code:1,codex:1,gemini:0" \
     "doctor: client add repairs our entries; the others are the user's to fix"
+
+# ---- --token-env: a bearer token by reference, in each client's form (#21.12) ----
+rm -f "$X" "$HOME/.claude.json" "$HOME/.gemini/settings.json"
+"$SR" client add codex --http http://127.0.0.1:6580/mcp --token-env SR_TOKEN >/dev/null
+is "$(cat "$X")" "$(printf '[mcp_servers.skills-radar]\nurl = "http://127.0.0.1:6580/mcp"\nbearer_token_env_var = "SR_TOKEN"')" \
+    "codex: --token-env writes bearer_token_env_var"
+"$SR" client add claude-code --http http://127.0.0.1:6580/mcp --token-env SR_TOKEN >/dev/null
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$HOME/.claude.json")" \
+    '{"type":"http","url":"http://127.0.0.1:6580/mcp","headers":{"Authorization":"Bearer ${SR_TOKEN}"}}' \
+    "claude-code: --token-env writes an Authorization header with \${VAR}"
+"$SR" client add gemini --http http://127.0.0.1:6580/mcp --token-env SR_TOKEN >/dev/null
+is "$(json 'j.mcpServers["skills-radar"].headers.Authorization' <"$HOME/.gemini/settings.json")" 'Bearer ${SR_TOKEN}' \
+    "gemini: --token-env writes an Authorization header with \${VAR}"
+printf '{"mcpServers":{"skills-radar":{"url":"http://x/mcp","headers":{"X-Team":"radar","Authorization":"Bearer old"}}}}\n' >"$HOME/.cursor/mcp.json"
+"$SR" client add cursor --http http://127.0.0.1:6580/mcp --token-env SR_TOKEN >/dev/null
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$HOME/.cursor/mcp.json")" \
+    '{"url":"http://127.0.0.1:6580/mcp","headers":{"Authorization":"Bearer ${env:SR_TOKEN}","X-Team":"radar"}}' \
+    "cursor: --token-env writes \${env:VAR}, the user's other headers kept"
+cp "$HOME/.cursor/mcp.json" "$T/before"
+out=$("$SR" client add cursor --http http://127.0.0.1:6580/mcp --token-env SR_TOKEN)
+contains "$out" "nothing changed" "cursor: a second --token-env add changes nothing"
+status 2 "--token-env without --http is refused" "$SR" client add cursor --token-env SR_TOKEN
+contains "$(cat "$T/.out")" "give --http URL too" "... saying what is missing"
+status 2 "--token-env with a token instead of a name is refused" "$SR" client add cursor --http http://x/mcp --token-env 'sk-live 123'
+contains "$(cat "$T/.out")" "is not an environment variable name" "... with the reason"
+check "... and the file is untouched" cmp "$T/before" "$HOME/.cursor/mcp.json"
+status 2 "--token-env for claude-desktop is refused (no HTTP there)" "$SR" client add claude-desktop --http http://x/mcp --token-env SR_TOKEN
+status 2 "--token-env with remove is refused" "$SR" client remove cursor --token-env SR_TOKEN
+
+# ---- config/clients/ says what client add writes ----
+S="$TOP_SRCDIR/config/clients"
+mkdir -p "$T/snip" "$T/bin2" && cd "$T/snip"
+ln -sf "$SELF" "$T/bin2/skills-radar"
+snip() {	# snip CLIENT [ARGS...]: the project-scope entry client add writes, as JSON
+	rm -rf .mcp.json .cursor .gemini .codex
+	PATH="$T/bin2:$PATH" "$SR" client add "$@" --scope project >/dev/null
+	case $1 in
+	claude-code) json 'JSON.stringify(j.mcpServers["skills-radar"])' <.mcp.json ;;
+	cursor) json 'JSON.stringify(j.mcpServers["skills-radar"])' <.cursor/mcp.json ;;
+	gemini) json 'JSON.stringify(j.mcpServers["skills-radar"])' <.gemini/settings.json ;;
+	esac
+}
+H="--http http://127.0.0.1:6580/mcp --token-env SKILLS_RADAR_TOKEN"
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$S/mcp.json")" "$(snip claude-code)" "snippet mcp.json = client add claude-code"
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$S/cursor.json")" "$(snip cursor)" "snippet cursor.json = client add cursor"
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar-http"])' <"$S/cursor.json")" "$(snip cursor $H)" "snippet cursor.json (HTTP) = client add cursor --http --token-env"
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$S/gemini.json")" "$(snip gemini)" "snippet gemini.json = client add gemini"
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar-http"])' <"$S/gemini.json")" "$(snip gemini $H)" "snippet gemini.json (HTTP) = client add gemini --http --token-env"
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar"].args)+" "+Object.keys(j.mcpServers["skills-radar"])' <"$S/claude-desktop.json")" \
+    '["serve"] command,args' "snippet claude-desktop.json = client add claude-desktop (command by absolute path)"
+snip codex >/dev/null
+is "$(grep -v '^#' "$S/codex.toml" | sed -n '1,/^$/p' | sed '/^$/d')" "$(cat .codex/config.toml)" "snippet codex.toml = client add codex"
+snip codex $H >/dev/null
+is "$(sed -n 's/^# \{0,1\}//p' "$S/codex.toml" | sed -n '/^\[mcp_servers.skills-radar\]$/,$p')" "$(cat .codex/config.toml)" \
+    "snippet codex.toml (HTTP, commented) = client add codex --http --token-env"
+check "the README lists the gemini snippet" grep -q 'gemini.json' "$S/README.md"
 
 done_testing
