@@ -24,34 +24,79 @@
 
 enum client_format { FMT_JSON, FMT_TOML };
 
-/* How each client spells a stdio and an HTTP entry. */
+/*
+ * How each client spells a stdio and an HTTP entry, and which keys belong
+ * to one transport only: client_add drops the other transport's keys
+ * (Codex refuses its whole file over an `env` on an HTTP server) and
+ * doctor reports them. Keys in neither list (timeouts, trust, ...) are
+ * the user's and are kept.
+ */
 struct client_def {
 	const char		*name;
 	enum client_format	 fmt;
 	int			 typed;		/* "type": "stdio" | "http" */
 	const char		*url_key;	/* NULL: no HTTP in the file */
 	const char		*no_http;	/* why there is no HTTP */
+	const char		*token_fmt;	/* Authorization header value */
+	const char *const	*stdio_keys;	/* taken by stdio entries only */
+	const char *const	*http_keys;	/* taken by HTTP entries only */
 };
 
+static const char *const cc_stdio[] = { "command", "args", "env", NULL };
+static const char *const cc_http[] = { "url", "headers", "headersHelper",
+	"oauth", NULL };
+static const char *const desk_http[] = { "url", "headers", NULL };
+static const char *const cursor_stdio[] = { "command", "args", "env",
+	"envFile", NULL };
+static const char *const cursor_http[] = { "url", "headers", NULL };
+static const char *const codex_stdio[] = { "command", "args", "env",
+	"env_vars", "cwd", NULL };
+static const char *const codex_http[] = { "url", "bearer_token",
+	"bearer_token_env_var", "http_headers", "env_http_headers", NULL };
+static const char *const gemini_stdio[] = { "command", "args", "env", "cwd",
+	NULL };
+static const char *const gemini_http[] = { "url", "httpUrl", "headers",
+	NULL };
+
+/*
+ * token_fmt is how the client references an environment variable in a
+ * header: Claude Code and Gemini CLI expand ${VAR}, Cursor ${env:VAR}.
+ * Codex names the variable in bearer_token_env_var instead.
+ */
 static const struct client_def defs[] = {
-	{ "claude-code", FMT_JSON, 1, "url", NULL },
+	{ "claude-code", FMT_JSON, 1, "url", NULL, "Bearer ${%s}",
+	  cc_stdio, cc_http },
 	{ "claude-desktop", FMT_JSON, 0, NULL,
 	  "Claude Desktop's configuration file only starts stdio servers; "
-	  "add the HTTP server as a connector in its settings instead" },
-	{ "cursor", FMT_JSON, 0, "url", NULL },
-	{ "codex", FMT_TOML, 0, "url", NULL },
-	{ "gemini", FMT_JSON, 0, "httpUrl", NULL },
-	{ NULL, 0, 0, NULL, NULL }
+	  "add the HTTP server as a connector in its settings instead", NULL,
+	  cc_stdio, desk_http },
+	{ "cursor", FMT_JSON, 0, "url", NULL, "Bearer ${env:%s}",
+	  cursor_stdio, cursor_http },
+	{ "codex", FMT_TOML, 0, "url", NULL, NULL, codex_stdio, codex_http },
+	{ "gemini", FMT_JSON, 0, "httpUrl", NULL, "Bearer ${%s}",
+	  gemini_stdio, gemini_http },
+	{ NULL, 0, 0, NULL, NULL, NULL, NULL, NULL }
 };
 
 static const char *const names[] = {
 	"claude-code", "claude-desktop", "cursor", "codex", "gemini", NULL
 };
 
-/* Keys an entry's transport consists of: replaced as a whole. */
-static const char *const transport_keys[] = {
-	"type", "command", "args", "url", "httpUrl", NULL
-};
+static int
+in_list(const char *const *list, const char *key)
+{
+	for (; *list != NULL; list++)
+		if (strcmp(*list, key) == 0)
+			return 1;
+	return 0;
+}
+
+/* Keys an entry for the other transport than http (0/1) would have. */
+static const char *const *
+foreign_keys(const struct client_def *d, int http)
+{
+	return http ? d->stdio_keys : d->http_keys;
+}
 
 const char *const *
 clients_names(void)
@@ -406,7 +451,8 @@ json_render(const cJSON *doc, size_t *len)
 static cJSON *
 json_entry(const struct client_def *d, const struct client_server *srv)
 {
-	cJSON	*e, *a;
+	cJSON	*e, *a, *h;
+	char	*v;
 	size_t	 i;
 
 	e = cJSON_CreateObject();
@@ -414,6 +460,12 @@ json_entry(const struct client_def *d, const struct client_server *srv)
 		if (d->typed)
 			cJSON_AddStringToObject(e, "type", "http");
 		cJSON_AddStringToObject(e, d->url_key, srv->url);
+		if (srv->token_env != NULL) {
+			h = cJSON_AddObjectToObject(e, "headers");
+			xasprintf(&v, d->token_fmt, srv->token_env);
+			cJSON_AddStringToObject(h, "Authorization", v);
+			free(v);
+		}
 		return e;
 	}
 	if (d->typed)
@@ -426,34 +478,58 @@ json_entry(const struct client_def *d, const struct client_server *srv)
 }
 
 /*
- * Our entry, merged into an existing one: its transport keys replaced,
- * everything else (env, cwd, timeout, ...) kept in place.
+ * fresh's members, in their order, then old's others, except those
+ * drop() refuses. Consumes fresh.
  */
 static cJSON *
-json_merge(const cJSON *old, cJSON *fresh)
+json_union(const cJSON *old, cJSON *fresh, const struct client_def *d,
+    int http, int (*drop)(const struct client_def *, int, const char *))
 {
-	cJSON	*m, *it, *nv;
-	size_t	 i;
-	int	 ours;
+	cJSON	*m, *it, *mine, *sub;
 
-	if (old == NULL || !cJSON_IsObject(old))
-		return fresh;
 	m = cJSON_CreateObject();
-	/* Our keys first, in our order, then the user's others. */
 	for (it = fresh->child; it != NULL; it = it->next)
 		cJSON_AddItemToObject(m, it->string, cJSON_Duplicate(it, 1));
 	for (it = old->child; it != NULL; it = it->next) {
-		ours = 0;
-		for (i = 0; transport_keys[i] != NULL; i++)
-			ours |= strcmp(it->string, transport_keys[i]) == 0;
-		if (ours || cJSON_GetObjectItemCaseSensitive(m,
-		    it->string) != NULL)
+		if (drop != NULL && drop(d, http, it->string))
 			continue;
-		nv = cJSON_Duplicate(it, 1);
-		cJSON_AddItemToObject(m, it->string, nv);
+		mine = cJSON_GetObjectItemCaseSensitive(m, it->string);
+		if (mine == NULL)
+			cJSON_AddItemToObject(m, it->string,
+			    cJSON_Duplicate(it, 1));
+		else if (strcmp(it->string, "headers") == 0 &&
+		    cJSON_IsObject(it) && cJSON_IsObject(mine)) {
+			/* our Authorization, the user's other headers */
+			sub = json_union(it, cJSON_Duplicate(mine, 1), d, http,
+			    NULL);
+			cJSON_ReplaceItemInObjectCaseSensitive(m, it->string,
+			    sub);
+		}
 	}
 	cJSON_Delete(fresh);
 	return m;
+}
+
+/* 1 for a key of the old entry that the new transport does not take. */
+static int
+json_drop(const struct client_def *d, int http, const char *key)
+{
+	return strcmp(key, "type") == 0 || strcmp(key, "url") == 0 ||
+	    strcmp(key, "httpUrl") == 0 || in_list(foreign_keys(d, http), key);
+}
+
+/*
+ * Our entry, merged into an existing one: its transport keys replaced,
+ * the other transport's keys dropped, everything else (timeouts, trust,
+ * the user's other headers, ...) kept in place.
+ */
+static cJSON *
+json_merge(const struct client_def *d, const cJSON *old, cJSON *fresh,
+    int http)
+{
+	if (old == NULL || !cJSON_IsObject(old))
+		return fresh;
+	return json_union(old, fresh, d, http, json_drop);
 }
 
 static int
@@ -492,7 +568,7 @@ json_add(const struct client_def *d, struct cfile *f,
 	if ((rv = json_servers(doc, f, 1, &servers, cause)) != 0)
 		goto out;
 	old = cJSON_GetObjectItemCaseSensitive(servers, srv->name);
-	entry = json_merge(old, json_entry(d, srv));
+	entry = json_merge(d, old, json_entry(d, srv), srv->url != NULL);
 	if (old != NULL && cJSON_Compare(old, entry, 1)) {
 		cJSON_Delete(entry);
 		out->result = CLIENT_UNCHANGED;
@@ -881,6 +957,11 @@ toml_body(struct buf *b, const struct client_server *srv, const char *eol)
 		buf_addstr(b, "url = ");
 		toml_string(b, srv->url);
 		buf_addstr(b, eol);
+		if (srv->token_env != NULL) {
+			buf_addstr(b, "bearer_token_env_var = ");
+			toml_string(b, srv->token_env);
+			buf_addstr(b, eol);
+		}
 		return;
 	}
 	buf_addstr(b, "command = ");
@@ -975,6 +1056,55 @@ last_line_blank(const struct buf *b)
 	return 1;
 }
 
+/* The first part of a joined key, compared with a list. */
+static int
+key_head_in(const char *key, const char *const *list)
+{
+	size_t	 n = strcspn(key, "\037");
+
+	for (; *list != NULL; list++)
+		if (strlen(*list) == n && strncmp(*list, key, n) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Marks deleted, in the table whose header is at h (called want) and its
+ * subtables, the keys the new entry writes and those of the other
+ * transport, with the subtables of those ([mcp_servers.NAME.env]).
+ */
+static void
+toml_drop_keys(struct tdoc *t, size_t h, const char *want,
+    const struct client_server *srv)
+{
+	static const char *const ours[] = { "command", "args", "url", NULL };
+	static const char *const token[] = { "bearer_token_env_var", NULL };
+	const char *const	*foreign = foreign_keys(find_def("codex"),
+	    srv->url != NULL);
+	size_t			 i, j, end, n = strlen(want);
+
+	end = toml_region_end(t, h);
+	for (i = h + 1; i < end; i++)
+		if (t->v[i].kind == TL_KV && (key_head_in(t->v[i].key, ours) ||
+		    key_head_in(t->v[i].key, foreign) ||
+		    (srv->token_env != NULL &&
+		    key_head_in(t->v[i].key, token))))
+			toml_delete_kv(t, i);
+	for (i = 0; i < t->n; i++) {
+		if (t->v[i].kind != TL_HEADER ||
+		    strncmp(t->v[i].table, want, n) != 0 ||
+		    t->v[i].table[n] != '\037' ||
+		    !key_head_in(t->v[i].table + n + 1, foreign))
+			continue;
+		end = toml_region_end(t, i);
+		for (j = i; j < end; j++)
+			t->v[j].del = 1;
+		/* and the blank line that separated it */
+		if (i > 0 && line_blank(&t->v[i - 1]))
+			t->v[i - 1].del = 1;
+	}
+}
+
 static int
 toml_add(struct cfile *f, const struct client_server *srv,
     struct client_change *out, char **cause)
@@ -983,7 +1113,7 @@ toml_add(struct cfile *f, const struct client_server *srv,
 	struct buf	 b;
 	const char	*eol;
 	char		*want;
-	size_t		 i, h, end;
+	size_t		 i, h;
 	int		 rv;
 
 	if ((rv = toml_parse(f, &t, cause)) != 0)
@@ -994,16 +1124,7 @@ toml_add(struct cfile *f, const struct client_server *srv,
 	eol = t.crlf ? "\r\n" : "\n";
 	buf_init(&b, 0);
 	if (h < t.n) {
-		end = toml_region_end(&t, h);
-		for (i = h + 1; i < end; i++) {
-			if (t.v[i].kind != TL_KV || strchr(t.v[i].key,
-			    '\037') != NULL)
-				continue;
-			if (strcmp(t.v[i].key, "command") == 0 ||
-			    strcmp(t.v[i].key, "args") == 0 ||
-			    strcmp(t.v[i].key, "url") == 0)
-				toml_delete_kv(&t, i);
-		}
+		toml_drop_keys(&t, h, want, srv);
 		for (i = 0; i < t.n; i++) {
 			if (!t.v[i].del)
 				tline_emit(&b, f, &t.v[i]);
@@ -1134,6 +1255,26 @@ client_open(const char *client, enum client_scope scope, int http,
 }
 
 int
+client_check_token_env(const char *var, char **cause)
+{
+	const char	*p;
+
+	for (p = var; *p != '\0'; p++)
+		if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= 'a' && *p <= 'z') || (p > var && *p >= '0' &&
+		    *p <= '9')))
+			break;
+	if (*var == '\0' || *p != '\0') {
+		xasprintf(cause, "--token-env: '%s' is not an environment "
+		    "variable name (letters, digits and _, not starting with "
+		    "a digit); give the variable's name, never the token",
+		    var);
+		return SR_USAGE;
+	}
+	return 0;
+}
+
+int
 client_add(const char *client, enum client_scope scope,
     const struct client_server *srv, struct client_change *out, char **cause)
 {
@@ -1141,6 +1282,23 @@ client_add(const char *client, enum client_scope scope,
 	struct cfile		 f;
 	int			 rv;
 
+	if (srv->token_env != NULL) {
+		memset(out, 0, sizeof *out);
+		if (srv->url == NULL) {
+			xasprintf(cause, "--token-env is for an HTTP server: "
+			    "give --http URL too");
+			return SR_USAGE;
+		}
+		if ((rv = client_check_token_env(srv->token_env, cause)) != 0)
+			return rv;
+		if ((d = find_def(client)) != NULL && d->url_key != NULL &&
+		    d->fmt == FMT_JSON && d->token_fmt == NULL) {
+			xasprintf(cause, "%s cannot read a token from an "
+			    "environment variable; refusing to write the "
+			    "secret itself into its file", client);
+			return SR_USAGE;
+		}
+	}
 	if ((rv = client_open(client, scope, srv->url != NULL, &d, &f, out,
 	    cause)) != 0)
 		return rv;
@@ -1166,6 +1324,118 @@ client_remove(const char *client, enum client_scope scope, const char *name,
 	return rv;
 }
 
+/*
+ * Checks one server entry (its keys; for JSON, its values too) against
+ * what client d takes; adds a sentence per problem to probs.
+ */
+static void
+check_entry(const struct client_def *d, const char *server, const cJSON *e,
+    cJSON *probs)
+{
+	const cJSON	*it, *type;
+	const char	*want, *tr;
+	char		*m;
+	int		 cmd, url, http;
+
+	if (!cJSON_IsObject(e)) {
+		xasprintf(&m, "server '%s' is not an object", server);
+		goto add;
+	}
+	cmd = cJSON_GetObjectItemCaseSensitive(e, "command") != NULL;
+	url = cJSON_GetObjectItemCaseSensitive(e, "url") != NULL ||
+	    (d->url_key != NULL &&
+	    cJSON_GetObjectItemCaseSensitive(e, d->url_key) != NULL);
+	type = cJSON_GetObjectItemCaseSensitive(e, "type");
+	http = d->typed && cJSON_IsString(type) ?
+	    strcmp(type->valuestring, "stdio") != 0 : url && !cmd;
+	if (url && d->url_key == NULL) {
+		xasprintf(&m, "server '%s' has a url: %s", server, d->no_http);
+		goto add;
+	}
+	if (cmd && url) {
+		xasprintf(&m, "server '%s' has both a command and a url: "
+		    "keep the keys of one transport", server);
+		goto add;
+	}
+	want = http ? d->url_key : "command";
+	if (http ? !url : !cmd) {
+		xasprintf(&m, "server '%s' has no '%s'", server, want);
+		goto add;
+	}
+	tr = http ? "HTTP" : "stdio";
+	for (it = e->child; it != NULL; it = it->next) {
+		if (!in_list(foreign_keys(d, http), it->string))
+			continue;
+		xasprintf(&m, "server '%s' is a%s %s server but has '%s', which "
+		    "only %s servers take", server, http ? "n" : "", tr,
+		    it->string, http ? "stdio" : "HTTP");
+		cJSON_AddItemToArray(probs, cJSON_CreateString(m));
+		free(m);
+	}
+	return;
+add:
+	cJSON_AddItemToArray(probs, cJSON_CreateString(m));
+	free(m);
+}
+
+/*
+ * The servers of a Codex file as JSON objects of their keys (values
+ * true), so check_entry can read them: the keys of [mcp_servers.NAME]
+ * and the names of its subtables. Inline and dotted forms are skipped.
+ */
+static cJSON *
+toml_servers(const struct tdoc *t)
+{
+	static const char	 pre[] = "mcp_servers\037";
+	cJSON			*all = cJSON_CreateObject(), *e;
+	const char		*name;
+	char			*srv, *k;
+	size_t			 i, j, end, n;
+
+	for (i = 0; i < t->n; i++) {
+		if (t->v[i].kind != TL_HEADER ||
+		    strncmp(t->v[i].table, pre, sizeof pre - 1) != 0)
+			continue;
+		name = t->v[i].table + sizeof pre - 1;
+		n = strcspn(name, "\037");
+		srv = xstrndup(name, n);
+		if ((e = cJSON_GetObjectItemCaseSensitive(all, srv)) == NULL)
+			e = cJSON_AddObjectToObject(all, srv);
+		free(srv);
+		end = toml_region_end(t, i);
+		for (j = i + 1; name[n] == '\0' && j < end; j++) {
+			if (t->v[j].kind != TL_KV)
+				continue;
+			k = xstrndup(t->v[j].key, strcspn(t->v[j].key,
+			    "\037"));
+			if (cJSON_GetObjectItemCaseSensitive(e, k) == NULL)
+				cJSON_AddTrueToObject(e, k);
+			free(k);
+		}
+		if (name[n] != '\0') {
+			k = xstrndup(name + n + 1, strcspn(name + n + 1,
+			    "\037"));
+			if (cJSON_GetObjectItemCaseSensitive(e, k) == NULL)
+				cJSON_AddTrueToObject(e, k);
+			free(k);
+		}
+	}
+	return all;
+}
+
+/* Checks every server in servers; returns the array of problems. */
+static cJSON *
+check_servers(const struct client_def *d, const cJSON *servers)
+{
+	cJSON	*probs = cJSON_CreateArray();
+	cJSON	*it;
+
+	if (servers != NULL)
+		for (it = servers->child; it != NULL; it = it->next)
+			check_entry(d, it->string, it, probs);
+	return probs;
+}
+
 /* Fills r with what the file says about name; returns 1 when it exists. */
 static int
 report_one(const struct client_def *d, enum client_scope scope,
@@ -1173,10 +1443,10 @@ report_one(const struct client_def *d, enum client_scope scope,
 {
 	struct cfile	 f;
 	struct tdoc	 t;
-	cJSON		*r, *doc = NULL, *servers, *e;
+	cJSON		*r, *doc = NULL, *servers = NULL, *e, *probs = NULL;
 	char		*path, *cause = NULL, *want;
 	const char	*transport = NULL;
-	size_t		 h, i, end;
+	size_t		 h;
 	int		 configured = 0, rv;
 
 	if (client_config_path(d->name, scope, &path, &cause) != 0) {
@@ -1193,33 +1463,27 @@ report_one(const struct client_def *d, enum client_scope scope,
 		/* unreadable: the cause is reported as the problem */
 	} else if (d->fmt == FMT_JSON) {
 		if (json_parse(&f, &doc, &cause) == 0 &&
-		    json_servers(doc, &f, 0, &servers, &cause) == 0 &&
-		    servers != NULL &&
-		    (e = cJSON_GetObjectItemCaseSensitive(servers, name)) !=
-		    NULL) {
-			configured = 1;
-			transport = cJSON_GetObjectItem(e, "command") != NULL ?
-			    "stdio" : "http";
-		}
-		cJSON_Delete(doc);
+		    json_servers(doc, &f, 0, &servers, &cause) == 0)
+			probs = check_servers(d, servers);
 	} else if (toml_parse(&f, &t, &cause) == 0) {
 		want = toml_table_name(name);
 		if (toml_find(&f, &t, want, &h, &cause) != 0) {
 			free(cause);
 			cause = NULL;
 			configured = 1;
-		} else if (h < t.n) {
-			configured = 1;
-			transport = "stdio";
-			end = toml_region_end(&t, h);
-			for (i = h + 1; i < end; i++)
-				if (t.v[i].kind == TL_KV &&
-				    strcmp(t.v[i].key, "url") == 0)
-					transport = "http";
 		}
 		free(want);
+		servers = doc = toml_servers(&t);
+		probs = check_servers(d, doc);
 		tdoc_done(&t);
 	}
+	if (servers != NULL && (e = cJSON_GetObjectItemCaseSensitive(servers,
+	    name)) != NULL) {
+		configured = 1;
+		transport = cJSON_GetObjectItem(e, "command") != NULL ?
+		    "stdio" : "http";
+	}
+	cJSON_Delete(doc);
 	r = cJSON_CreateObject();
 	cJSON_AddStringToObject(r, "client", d->name);
 	cJSON_AddStringToObject(r, "scope",
@@ -1230,6 +1494,10 @@ report_one(const struct client_def *d, enum client_scope scope,
 		cJSON_AddStringToObject(r, "transport", transport);
 	if (cause != NULL)
 		cJSON_AddStringToObject(r, "problem", cause);
+	if (probs != NULL && cJSON_GetArraySize(probs) > 0)
+		cJSON_AddItemToObject(r, "problems", probs);
+	else
+		cJSON_Delete(probs);
 	cJSON_AddItemToArray(arr, r);
 	free(cause);
 	free(path);
@@ -1243,10 +1511,23 @@ clients_report(const char *name)
 	const struct client_def	*d;
 	cJSON			*arr = cJSON_CreateArray();
 
+	char				*u, *p, *cause = NULL;
+
 	for (d = defs; d->name != NULL; d++) {
 		report_one(d, CLIENT_SCOPE_USER, name, arr);
-		if (strcmp(d->name, "claude-desktop") != 0)
+		if (strcmp(d->name, "claude-desktop") == 0)
+			continue;
+		/* run in the home directory, both scopes are one file */
+		u = p = NULL;
+		if (client_config_path(d->name, CLIENT_SCOPE_USER, &u,
+		    &cause) == 0 && client_config_path(d->name,
+		    CLIENT_SCOPE_PROJECT, &p, &cause) == 0 &&
+		    strcmp(u, p) != 0)
 			report_one(d, CLIENT_SCOPE_PROJECT, name, arr);
+		free(cause);
+		cause = NULL;
+		free(u);
+		free(p);
 	}
 	return arr;
 }

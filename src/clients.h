@@ -38,6 +38,8 @@ struct client_server {
 	const char *const	 *args;		/* stdio: arguments */
 	size_t			  nargs;
 	const char		 *url;		/* non-NULL: Streamable HTTP */
+	const char		 *token_env;	/* HTTP: the bearer token's
+						   environment variable */
 };
 
 struct client_change {
@@ -65,8 +67,19 @@ int	client_config_path(const char *client, enum client_scope,
 int	client_check_url(const char *url, char **cause);
 
 /*
+ * Checks the name given to --token-env: an environment variable's name
+ * (a token pasted there by mistake must not land in a file). Returns 0,
+ * or SR_USAGE with *cause.
+ */
+int	client_check_token_env(const char *var, char **cause);
+
+/*
  * Adds or updates srv in the client's configuration for scope, creating
- * the file (and its directory) when missing. Returns 0 with *out filled,
+ * the file (and its directory) when missing. The entry is left with the
+ * keys of srv's transport only: the other transport's keys are dropped,
+ * keys of neither (timeouts, ...) kept. srv->token_env (HTTP only) is
+ * written in the client's own form (a header referencing ${VAR}, Codex's
+ * bearer_token_env_var). Returns 0 with *out filled,
  * or an enum sr_status with *cause: SR_USAGE (the client cannot take that
  * transport), SR_CONFIG (the file cannot be parsed; it is left as it was),
  * SR_IO.
@@ -83,8 +96,11 @@ void	client_change_done(struct client_change *);
 
 /*
  * For doctor: an array with one object per client and scope whose file
- * exists: {client, scope, path, configured, transport?, problem?}.
- * name is the server entry looked for ("skills-radar").
+ * exists: {client, scope, path, configured, transport?, problem?,
+ * problems?}. name is the server entry looked for ("skills-radar");
+ * problem is why the file cannot be read, problems what the client
+ * would refuse or ignore in any server entry (another transport's keys,
+ * a missing command or url).
  */
 cJSON	*clients_report(const char *name);
 

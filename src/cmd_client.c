@@ -93,13 +93,14 @@ cmd_client(struct cmd_ctx *ctx, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "scope", required_argument, NULL, 's' },
 		{ "http", required_argument, NULL, 'u' },
+		{ "token-env", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct client_server	 srv;
 	struct client_change	 ch;
 	enum client_scope	 scope = CLIENT_SCOPE_USER;
-	const char		*url = NULL, *action, *client;
+	const char		*url = NULL, *token = NULL, *action, *client;
 	const char		*args[3];
 	char			*cause = NULL, *self = NULL, *cfg = NULL;
 	char			 rp[PATH_MAX];
@@ -119,6 +120,9 @@ cmd_client(struct cmd_ctx *ctx, int argc, char **argv)
 			break;
 		case 'u':
 			url = optarg;
+			break;
+		case 't':
+			token = optarg;
 			break;
 		}
 	}
@@ -151,8 +155,9 @@ cmd_client(struct cmd_ctx *ctx, int argc, char **argv)
 	if (optind + 2 < argc)
 		return cmd_usage("client", "unexpected argument '%s'",
 		    argv[optind + 2]);
-	if (!add && url != NULL)
-		return cmd_usage("client", "--http is for 'add' only");
+	if (!add && (url != NULL || token != NULL))
+		return cmd_usage("client", "%s is for 'add' only",
+		    url != NULL ? "--http" : "--token-env");
 	if (url != NULL && (rv = client_check_url(url, &cause)) != 0) {
 		rv = cmd_usage("client", "%s", cause);
 		free(cause);
@@ -163,6 +168,7 @@ cmd_client(struct cmd_ctx *ctx, int argc, char **argv)
 		memset(&srv, 0, sizeof srv);
 		srv.name = SERVER_NAME;
 		srv.url = url;
+		srv.token_env = token;
 		self = self_path();
 		srv.command = self;
 		if (scope == CLIENT_SCOPE_PROJECT && self_on_path(self))

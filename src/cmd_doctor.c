@@ -487,12 +487,19 @@ check_sanitizer(struct doctor *d, cJSON *o)
 	free(cause);
 }
 
-/* Which MCP clients have skills-radar in their configuration. */
+/*
+ * Which MCP clients have skills-radar in their configuration, and what
+ * in their files the client would refuse or ignore: each is a problem.
+ */
 static void
 check_clients(struct doctor *d, cJSON *o)
 {
-	(void)d;
-	cJSON_AddItemToObject(o, "clients", clients_report("skills-radar"));
+	cJSON	*arr = clients_report("skills-radar"), *cl;
+
+	cJSON_ArrayForEach(cl, arr)
+		d->problems += (cJSON_GetObjectItem(cl, "problem") != NULL) +
+		    cJSON_GetArraySize(cJSON_GetObjectItem(cl, "problems"));
+	cJSON_AddItemToObject(o, "clients", arr);
 }
 
 /* What the user's agent pays today for the indexed skills. */
@@ -599,22 +606,27 @@ index_print(const cJSON *ix)
 static void
 clients_print(const cJSON *clients)
 {
-	const cJSON	*cl;
+	const cJSON	*cl, *p;
 	int		 n = 0;
 
 	printf("clients:\n");
 	cJSON_ArrayForEach(cl, clients) {
-		if (!jtrue(cl, "configured") &&
-		    cJSON_GetObjectItem(cl, "problem") == NULL)
-			continue;
-		n++;
-		if (jtrue(cl, "configured"))
+		if (jtrue(cl, "configured")) {
+			n++;
 			printf("  %s (%s, %s): %s\n", jstr(cl, "client"),
 			    jstr(cl, "scope"), jstr(cl, "transport") != NULL ?
 			    jstr(cl, "transport") : "unknown transport",
 			    jstr(cl, "path"));
-		else
+		}
+		if (cJSON_GetObjectItem(cl, "problem") != NULL) {
+			n++;
 			printf("  problem: %s\n", jstr(cl, "problem"));
+		}
+		cJSON_ArrayForEach(p, cJSON_GetObjectItem(cl, "problems")) {
+			n++;
+			printf("  problem: %s: %s\n", jstr(cl, "path"),
+			    cJSON_GetStringValue(p));
+		}
 	}
 	if (n == 0)
 		printf("  none configured: run 'skills-radar client add "

@@ -54,7 +54,8 @@ static const struct cmd_entry cmds[] = {
 	  "[--refresh SECONDS]",
 	  "live dashboard of searches and loads" },
 	{ "client", cmd_client, CMD_NEEDS_CONFIG,
-	  "add|remove CLIENT [--scope user|project] [--http URL]",
+	  "add|remove CLIENT [--scope user|project] "
+	  "[--http URL [--token-env VAR]]",
 	  "configure an MCP client to use skills-radar" },
 	{ "doctor", cmd_doctor, CMD_NEEDS_CONFIG,
 	  "[--context-tokens N] [--json]", "check the setup and report problems" },

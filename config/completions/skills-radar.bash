@@ -59,7 +59,7 @@ _skills_radar()
 	--http) COMPREPLY=($(compgen -W "http://127.0.0.1:6580/mcp" -- "$cur")); return ;;
 	--output|--db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--tag|--top-k|--offset|--max-bytes|--host|--port|--path|--budget|\
-	--limit|--refresh|--context-tokens)
+	--limit|--refresh|--context-tokens|--token-env)
 		return ;;
 	esac
 
@@ -78,7 +78,7 @@ _skills_radar()
 	    --uninstall --stdout" ;;
 	stats) opts="--since --limit --db --json" ;;
 	tui) opts="--once --color --no-color --range --db --refresh" ;;
-	client) opts="--scope --http" ;;
+	client) opts="--scope --http --token-env" ;;
 	doctor) opts="--context-tokens --json" ;;
 	version) opts="" ;;
 	esac
@@ -96,7 +96,7 @@ _skills_radar()
 		   --kind|--tier|--transport|--group-by|--range|--since|--scope|\
 		   --http|--output|--db|--tag|--top-k|--offset|--max-bytes|\
 		   --host|--port|--path|--budget|--limit|--refresh|\
-		   --context-tokens) ;;
+		   --context-tokens|--token-env) ;;
 		   *) ((n++)) ;;
 		   esac ;;
 		esac

@@ -105,7 +105,7 @@ is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$HOME/.cursor/mcp.js
 is "$(json 'j.mcpServers.linear.url' <"$HOME/.cursor/mcp.json")" "https://mcp.linear.app/sse" "cursor: the other server stays"
 "$SR" client add cursor --http http://localhost:6580/mcp >/dev/null
 is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$HOME/.cursor/mcp.json")" \
-    '{"url":"http://localhost:6580/mcp","env":{"SKILL_PATHS":"/home/u/skills"}}' "cursor: --http writes url and drops command/args"
+    '{"url":"http://localhost:6580/mcp"}' "cursor: --http writes url and drops command, args and env (stdio only)"
 "$SR" client add cursor --scope project >/dev/null
 check "cursor: --scope project writes .cursor/mcp.json" test -f .cursor/mcp.json
 
@@ -147,7 +147,8 @@ cp "$C/codex-existing.toml" "$X"
 "$SR" client add codex --http http://127.0.0.1:6580/mcp >/dev/null
 is "$(sed -n '3,6p' "$X" | tr '\n' '|')" '[mcp_servers.skills-radar]|url = "http://127.0.0.1:6580/mcp"|startup_timeout_sec = 30||' \
     "codex: --http rewrites the table in place"
-check "codex: the env subtable and the other server stay" grep -q '^SKILL_PATHS = "/home/u/skills"$' "$X"
+ok "$(! grep -q 'SKILL_PATHS\|skills-radar.env' "$X"; echo $?)" "codex: --http drops the env subtable (Codex refuses env on an HTTP server)"
+check "codex: ... and keeps the other server" grep -q '^command = "other"$' "$X"
 "$SR" client remove codex >/dev/null
 is "$(cat "$X")" "$(printf 'model = "gpt-5-codex"\n\n[mcp_servers.other]\ncommand = "other"')" \
     "codex: remove drops the table and its subtable, nothing else"
@@ -213,4 +214,124 @@ is "$(json 'j.clients.find(c=>c.client=="codex"&&c.scope=="user").problem.includ
 out=$("$SR" doctor || true)
 contains "$out" "clients:" "doctor text lists the clients"
 contains "$out" "claude-code (user" "doctor text names a configured client"
+# ---- switching transport leaves exactly the keys of the new one (#21.11) ----
+export HOME="$T/h2" XDG_CONFIG_HOME="$T/h2/.config"
+mkdir -p "$HOME/.codex" "$HOME/.gemini" "$HOME/.cursor"
+X="$HOME/.codex/config.toml"
+# codex, stdio with an env subtable and a dotted env key -> HTTP
+{ cat "$C/codex-existing.toml"; printf '\n[mcp_servers.skills-radar2]\ncommand = "x"\n'; } >"$X"
+sed -i 's/^startup_timeout_sec = 30$/startup_timeout_sec = 30\nenv_vars = ["HOME"]\ncwd = "\/tmp"/' "$X"
+"$SR" client add codex --http http://127.0.0.1:6580/mcp >/dev/null
+is "$(sed -n '/^\[mcp_servers.skills-radar\]$/,/^\[mcp_servers.other\]$/p' "$X" | tr '\n' '|')" \
+    '[mcp_servers.skills-radar]|url = "http://127.0.0.1:6580/mcp"|startup_timeout_sec = 30||[mcp_servers.other]|' \
+    "codex stdio->http: command, args, env, env_vars, cwd and the env subtable dropped; the timeout kept"
+if [ "$(toml "$X")" != SKIP ]; then
+	is "$(toml "$X" | json 'Object.keys(j.mcp_servers["skills-radar"]).join(",")+" "+Object.keys(j.mcp_servers).join(",")')" \
+	    "url,startup_timeout_sec skills-radar,other,skills-radar2" "codex stdio->http: valid TOML, the other servers kept"
+else
+	skip_one "python3 tomllib not available"
+fi
+# codex, HTTP with a token and headers -> stdio
+cp "$C/codex-http.toml" "$X"
+"$SR" client add codex >/dev/null
+is "$(sed -n '1,/^$/p' "$X" | tr '\n' '|')" \
+    "[mcp_servers.skills-radar]|command = \"$SELF\"|args = [\"serve\"]|startup_timeout_sec = 30||" \
+    "codex http->stdio: url, bearer_token_env_var and the http_headers subtable dropped"
+check "codex http->stdio: the other HTTP server keeps its token variable" grep -q '^bearer_token_env_var = "GITHUB_PAT"$' "$X"
+"$SR" doctor --json >"$T/d.json" || true
+is "$(json 'JSON.stringify(j.clients.find(c=>c.client=="codex").problems||[])' <"$T/d.json")" "[]" \
+    "codex http->stdio: doctor finds nothing to refuse"
+# claude-code, HTTP with headers -> stdio: the headers go, the other server's stay
+cp "$C/claude-http.json" "$HOME/.claude.json"
+"$SR" client add claude-code >/dev/null
+is "$(json 'Object.keys(j.mcpServers["skills-radar"]).join(",")+" "+JSON.stringify(j.mcpServers.notion)' <"$HOME/.claude.json")" \
+    'type,command,args {"type":"http","url":"https://mcp.notion.com/mcp","headers":{"X-Custom":"1"}}' \
+    "claude-code http->stdio: no unused headers block; the other server untouched"
+# gemini, stdio with env and cwd -> HTTP -> stdio: timeout and trust stay
+cp "$C/gemini-http.json" "$HOME/.gemini/settings.json"
+"$SR" client add gemini --http http://127.0.0.1:6580/mcp >/dev/null
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$HOME/.gemini/settings.json")" \
+    '{"httpUrl":"http://127.0.0.1:6580/mcp","timeout":20000,"trust":true}' "gemini stdio->http: env and cwd dropped, timeout and trust kept"
+"$SR" client add gemini --http http://127.0.0.1:6580/mcp --token-env SR_TOKEN >/dev/null
+"$SR" client add gemini >/dev/null
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$HOME/.gemini/settings.json")" \
+    "{\"command\":\"$SELF\",\"args\":[\"serve\"],\"timeout\":20000,\"trust\":true}" "gemini http->stdio: httpUrl and headers dropped"
+
+# ---- doctor checks every entry against what its client takes (#21.11) ----
+cp "$C/codex-mixed.toml" "$X"
+cp "$C/claude-broken-entries.json" "$HOME/.claude.json"
+status 1 "doctor: entries a client refuses are problems" "$SR" doctor
+contains "$(cat "$T/.out")" "server 'skills-radar' is a stdio server but has 'bearer_token_env_var', which only HTTP servers take" \
+    "doctor: codex, a stdio entry with bearer_token_env_var"
+contains "$(cat "$T/.out")" "server 'other' is an HTTP server but has 'env', which only stdio servers take" \
+    "doctor: codex, an HTTP entry with env (another server too)"
+contains "$(cat "$T/.out")" "server 'skills-radar' is a stdio server but has 'headers'" "doctor: claude-code, an unused headers block"
+contains "$(cat "$T/.out")" "server 'nothing' has no 'url'" "doctor: claude-code, an HTTP entry without url"
+"$SR" doctor --json >"$T/d.json" || true
+is "$(json 'j.clients.filter(c=>c.scope=="user").map(c=>c.client+":"+(c.problems||[]).length).join(",")+" "+j.problems' <"$T/d.json")" \
+    "claude-code:2,codex:2,gemini:0 4" \
+    "doctor --json: the problems per file, counted"
+"$SR" client add codex >/dev/null
+"$SR" client add claude-code >/dev/null
+"$SR" doctor --json >"$T/d.json" || true
+is "$(json 'j.clients.filter(c=>c.scope=="user").map(c=>c.client+":"+(c.problems||[]).length).join(",")' <"$T/d.json")" \
+    "claude-code:1,codex:1,gemini:0" \
+    "doctor: client add repairs our entries; the others are the user's to fix"
+
+# ---- --token-env: a bearer token by reference, in each client's form (#21.12) ----
+rm -f "$X" "$HOME/.claude.json" "$HOME/.gemini/settings.json"
+"$SR" client add codex --http http://127.0.0.1:6580/mcp --token-env SR_TOKEN >/dev/null
+is "$(cat "$X")" "$(printf '[mcp_servers.skills-radar]\nurl = "http://127.0.0.1:6580/mcp"\nbearer_token_env_var = "SR_TOKEN"')" \
+    "codex: --token-env writes bearer_token_env_var"
+"$SR" client add claude-code --http http://127.0.0.1:6580/mcp --token-env SR_TOKEN >/dev/null
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$HOME/.claude.json")" \
+    '{"type":"http","url":"http://127.0.0.1:6580/mcp","headers":{"Authorization":"Bearer ${SR_TOKEN}"}}' \
+    "claude-code: --token-env writes an Authorization header with \${VAR}"
+"$SR" client add gemini --http http://127.0.0.1:6580/mcp --token-env SR_TOKEN >/dev/null
+is "$(json 'j.mcpServers["skills-radar"].headers.Authorization' <"$HOME/.gemini/settings.json")" 'Bearer ${SR_TOKEN}' \
+    "gemini: --token-env writes an Authorization header with \${VAR}"
+printf '{"mcpServers":{"skills-radar":{"url":"http://x/mcp","headers":{"X-Team":"radar","Authorization":"Bearer old"}}}}\n' >"$HOME/.cursor/mcp.json"
+"$SR" client add cursor --http http://127.0.0.1:6580/mcp --token-env SR_TOKEN >/dev/null
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$HOME/.cursor/mcp.json")" \
+    '{"url":"http://127.0.0.1:6580/mcp","headers":{"Authorization":"Bearer ${env:SR_TOKEN}","X-Team":"radar"}}' \
+    "cursor: --token-env writes \${env:VAR}, the user's other headers kept"
+cp "$HOME/.cursor/mcp.json" "$T/before"
+out=$("$SR" client add cursor --http http://127.0.0.1:6580/mcp --token-env SR_TOKEN)
+contains "$out" "nothing changed" "cursor: a second --token-env add changes nothing"
+status 2 "--token-env without --http is refused" "$SR" client add cursor --token-env SR_TOKEN
+contains "$(cat "$T/.out")" "give --http URL too" "... saying what is missing"
+status 2 "--token-env with a token instead of a name is refused" "$SR" client add cursor --http http://x/mcp --token-env 'sk-live 123'
+contains "$(cat "$T/.out")" "is not an environment variable name" "... with the reason"
+check "... and the file is untouched" cmp "$T/before" "$HOME/.cursor/mcp.json"
+status 2 "--token-env for claude-desktop is refused (no HTTP there)" "$SR" client add claude-desktop --http http://x/mcp --token-env SR_TOKEN
+status 2 "--token-env with remove is refused" "$SR" client remove cursor --token-env SR_TOKEN
+
+# ---- config/clients/ says what client add writes ----
+S="$TOP_SRCDIR/config/clients"
+mkdir -p "$T/snip" "$T/bin2" && cd "$T/snip"
+ln -sf "$SELF" "$T/bin2/skills-radar"
+snip() {	# snip CLIENT [ARGS...]: the project-scope entry client add writes, as JSON
+	rm -rf .mcp.json .cursor .gemini .codex
+	PATH="$T/bin2:$PATH" "$SR" client add "$@" --scope project >/dev/null
+	case $1 in
+	claude-code) json 'JSON.stringify(j.mcpServers["skills-radar"])' <.mcp.json ;;
+	cursor) json 'JSON.stringify(j.mcpServers["skills-radar"])' <.cursor/mcp.json ;;
+	gemini) json 'JSON.stringify(j.mcpServers["skills-radar"])' <.gemini/settings.json ;;
+	esac
+}
+H="--http http://127.0.0.1:6580/mcp --token-env SKILLS_RADAR_TOKEN"
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$S/mcp.json")" "$(snip claude-code)" "snippet mcp.json = client add claude-code"
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$S/cursor.json")" "$(snip cursor)" "snippet cursor.json = client add cursor"
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar-http"])' <"$S/cursor.json")" "$(snip cursor $H)" "snippet cursor.json (HTTP) = client add cursor --http --token-env"
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$S/gemini.json")" "$(snip gemini)" "snippet gemini.json = client add gemini"
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar-http"])' <"$S/gemini.json")" "$(snip gemini $H)" "snippet gemini.json (HTTP) = client add gemini --http --token-env"
+is "$(json 'JSON.stringify(j.mcpServers["skills-radar"].args)+" "+Object.keys(j.mcpServers["skills-radar"])' <"$S/claude-desktop.json")" \
+    '["serve"] command,args' "snippet claude-desktop.json = client add claude-desktop (command by absolute path)"
+snip codex >/dev/null
+is "$(grep -v '^#' "$S/codex.toml" | sed -n '1,/^$/p' | sed '/^$/d')" "$(cat .codex/config.toml)" "snippet codex.toml = client add codex"
+snip codex $H >/dev/null
+is "$(sed -n 's/^# \{0,1\}//p' "$S/codex.toml" | sed -n '/^\[mcp_servers.skills-radar\]$/,$p')" "$(cat .codex/config.toml)" \
+    "snippet codex.toml (HTTP, commented) = client add codex --http --token-env"
+check "the README lists the gemini snippet" grep -q 'gemini.json' "$S/README.md"
+
 done_testing
