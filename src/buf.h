@@ -9,6 +9,7 @@
 #ifndef SR_BUF_H
 #define SR_BUF_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 
@@ -32,11 +33,27 @@ int	 buf_vprintf(struct buf *, const char *, va_list);
 char	*buf_take(struct buf *);
 
 /*
- * Reads a whole file into *out (NUL-terminated, length in *len). Files
- * larger than max bytes (0: unlimited) fail with errno EFBIG.
- * Returns 0 or -1 with errno set.
+ * errno of buf_read_file() for a path that is neither a regular file nor
+ * a directory (a FIFO, socket or device): reading one could block for
+ * ever or never end. buf_strerror() words it.
+ */
+#define BUF_ENOTREG	ENODEV
+
+/*
+ * Reads a whole regular file into *out (NUL-terminated, length in *len).
+ * Files larger than max bytes (0: unlimited) fail with errno EFBIG; a
+ * directory with EISDIR; anything else that is not a regular file with
+ * BUF_ENOTREG, found without blocking (a FIFO is opened non-blocking and
+ * refused before any read). Returns 0 or -1 with errno set.
  */
 int	 buf_read_file(const char *path, size_t max, char **out, size_t *len);
+
+/*
+ * Words err from buf_read_file(path): strerror(err), or for BUF_ENOTREG
+ * "not a regular file (a FIFO)" naming what path is. Returns a static
+ * string.
+ */
+const char *buf_strerror(const char *path, int err);
 
 /*
  * Creates the missing parent directories of path with mode (like mkdir

@@ -883,7 +883,11 @@ config_load(const char *explicit_path, struct config **out,
 		rv = SR_CONFIG;
 		goto out;
 	}
-	if (buf_read_file(path, CONFIG_MAX_BYTES, &text, &len) == -1) {
+	if (strcmp(path, "/dev/null") == 0) {
+		/* The usual way to ask for the defaults: read as empty. */
+		text = xstrdup("");
+		len = 0;
+	} else if (buf_read_file(path, CONFIG_MAX_BYTES, &text, &len) == -1) {
 		if (errno == ENOENT && explicit_path == NULL) {
 			/* No file: the defaults; say so if it was asked for. */
 			if (warnings != NULL && getenv("SKILLS_RADAR_CONFIG") !=
@@ -898,7 +902,8 @@ config_load(const char *explicit_path, struct config **out,
 			xasprintf(cause, "%s: larger than %d KiB, not a "
 			    "configuration file", path, CONFIG_MAX_BYTES / 1024);
 		else
-			xasprintf(cause, "%s: %s", path, strerror(errno));
+			xasprintf(cause, "%s: %s", path,
+			    buf_strerror(path, errno));
 		rv = SR_CONFIG;
 		goto out;
 	}
