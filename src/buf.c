@@ -117,16 +117,11 @@ buf_take(struct buf *b)
 	return p;
 }
 
-/*
- * Opens path for reading without blocking on a FIFO (whose open() waits
- * for a writer) and refuses anything but a regular file before a read()
- * can wait for data that never comes. Returns the descriptor in blocking
- * mode, or -1 with errno set (EISDIR, BUF_ENOTREG).
- */
-static int
-buf_open_regular(const char *path, struct stat *st)
+int
+buf_open_regular(const char *path, struct stat *stp)
 {
-	int	 fd, fl, saved;
+	struct stat	 stbuf, *st = stp != NULL ? stp : &stbuf;
+	int		 fd, fl, saved;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
 		return -1;

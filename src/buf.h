@@ -13,6 +13,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+struct stat;
+
 struct buf {
 	char	*p;
 	size_t	 len;
@@ -38,6 +40,16 @@ char	*buf_take(struct buf *);
  * ever or never end. buf_strerror() words it.
  */
 #define BUF_ENOTREG	ENODEV
+
+/*
+ * Opens path for reading without blocking on a FIFO (whose open() waits
+ * for a writer) and refuses anything but a regular file before a read()
+ * could wait for data that never comes: every read of a file we did not
+ * create goes through it. Fills *st when st is not NULL. Returns the
+ * descriptor in blocking mode (close() it), or -1 with errno set (EISDIR,
+ * BUF_ENOTREG, or open()'s).
+ */
+int	 buf_open_regular(const char *path, struct stat *st);
 
 /*
  * Reads a whole regular file into *out (NUL-terminated, length in *len).

@@ -68,6 +68,18 @@ contains "$(sed -n 4p "$T/out")" '"id":4,"result":{}' "ping is answered after it
 status 6 "load of a FIFO SKILL.md is refused at once" timeout 10 "$SR" load ok
 contains "$(cat "$T/.out")" "not a regular file (a FIFO)" "... saying it is a FIFO"
 
+# mini-index reads the body of a skill whose description gives no
+# keywords: a FIFO there must not block it
+mkdir -p "$R/q"
+printf -- '---\nname: q\ndescription: the a of\n---\nGlue parquet shards into one table.\n' >"$R/q/SKILL.md"
+"$SR" index >/dev/null
+contains "$("$SR" mini-index --stdout)" "q: Glue parquet shards" "mini-index takes a gist from the body"
+rm "$R/q/SKILL.md"
+mkfifo "$R/q/SKILL.md"
+status 0 "mini-index with a FIFO SKILL.md ends at once" timeout 10 "$SR" mini-index --stdout
+contains "$(cat "$T/.out")" "- q" "... and still lists the skill"
+rm -r "$R/q"
+
 # --config naming a FIFO
 mkfifo "$T/config.yaml"
 status 3 "--config naming a FIFO fails at once" timeout 10 "$SR" --config "$T/config.yaml" list
