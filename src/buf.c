@@ -118,6 +118,31 @@ buf_take(struct buf *b)
 }
 
 int
+buf_open_regular(const char *path, struct stat *stp)
+{
+	struct stat	 stbuf, *st = stp != NULL ? stp : &stbuf;
+	int		 fd, fl, saved;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
+		return -1;
+	if (fstat(fd, st) == -1)
+		goto fail;
+	if (!S_ISREG(st->st_mode)) {
+		errno = S_ISDIR(st->st_mode) ? EISDIR : BUF_ENOTREG;
+		goto fail;
+	}
+	if ((fl = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1)
+		goto fail;
+	return fd;
+fail:
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+int
 buf_read_file(const char *path, size_t max, char **out, size_t *len)
 {
 	struct buf	 b;
@@ -128,15 +153,9 @@ buf_read_file(const char *path, size_t max, char **out, size_t *len)
 
 	*out = NULL;
 	*len = 0;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	if ((fd = buf_open_regular(path, &st)) == -1)
 		return -1;
-	if (fstat(fd, &st) == -1)
-		goto fail;
-	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		goto fail;
-	}
-	if (max != 0 && S_ISREG(st.st_mode) && (size_t)st.st_size > max) {
+	if (max != 0 && (size_t)st.st_size > max) {
 		errno = EFBIG;
 		goto fail;
 	}
@@ -168,6 +187,28 @@ fail:
 	close(fd);
 	errno = saved;
 	return -1;
+}
+
+const char *
+buf_strerror(const char *path, int err)
+{
+	struct stat	 st;
+
+	if (err != BUF_ENOTREG)
+		return strerror(err);
+	if (stat(path, &st) == -1)
+		return "not a regular file";
+	if (S_ISFIFO(st.st_mode))
+		return "not a regular file (a FIFO)";
+	if (S_ISSOCK(st.st_mode))
+		return "not a regular file (a socket)";
+	if (S_ISCHR(st.st_mode))
+		return "not a regular file (a character device)";
+	if (S_ISBLK(st.st_mode))
+		return "not a regular file (a block device)";
+	if (S_ISDIR(st.st_mode))
+		return "not a regular file (a directory)";
+	return "not a regular file";
 }
 
 int

@@ -9,8 +9,11 @@
 #ifndef SR_BUF_H
 #define SR_BUF_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
+
+struct stat;
 
 struct buf {
 	char	*p;
@@ -32,11 +35,37 @@ int	 buf_vprintf(struct buf *, const char *, va_list);
 char	*buf_take(struct buf *);
 
 /*
- * Reads a whole file into *out (NUL-terminated, length in *len). Files
- * larger than max bytes (0: unlimited) fail with errno EFBIG.
- * Returns 0 or -1 with errno set.
+ * errno of buf_read_file() for a path that is neither a regular file nor
+ * a directory (a FIFO, socket or device): reading one could block for
+ * ever or never end. buf_strerror() words it.
+ */
+#define BUF_ENOTREG	ENODEV
+
+/*
+ * Opens path for reading without blocking on a FIFO (whose open() waits
+ * for a writer) and refuses anything but a regular file before a read()
+ * could wait for data that never comes: every read of a file we did not
+ * create goes through it. Fills *st when st is not NULL. Returns the
+ * descriptor in blocking mode (close() it), or -1 with errno set (EISDIR,
+ * BUF_ENOTREG, or open()'s).
+ */
+int	 buf_open_regular(const char *path, struct stat *st);
+
+/*
+ * Reads a whole regular file into *out (NUL-terminated, length in *len).
+ * Files larger than max bytes (0: unlimited) fail with errno EFBIG; a
+ * directory with EISDIR; anything else that is not a regular file with
+ * BUF_ENOTREG, found without blocking (a FIFO is opened non-blocking and
+ * refused before any read). Returns 0 or -1 with errno set.
  */
 int	 buf_read_file(const char *path, size_t max, char **out, size_t *len);
+
+/*
+ * Words err from buf_read_file(path): strerror(err), or for BUF_ENOTREG
+ * "not a regular file (a FIFO)" naming what path is. Returns a static
+ * string.
+ */
+const char *buf_strerror(const char *path, int err);
 
 /*
  * Creates the missing parent directories of path with mode (like mkdir

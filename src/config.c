@@ -22,9 +22,13 @@
 #include "status.h"
 #include "strlist.h"
 #include "xmalloc.h"
+#include "yamlcap.h"
 
 #define CONFIG_MAX_BYTES	(1024 * 1024)	/* a config file is small */
 #define CONFIG_MAX_DEPTH	8
+/* The root and CONFIG_MAX_DEPTH mappings in it, a list, its items. */
+#define CONFIG_MAX_NEST		(CONFIG_MAX_DEPTH + 3)
+#define CONFIG_MAX_NODES	100000	/* far above any real config */
 #define CONFIG_MAX_WARNINGS	50
 
 #define FIELD(cfg, o, type)	((type *)(void *)((char *)(cfg) + (o)->off))
@@ -773,9 +777,30 @@ load_text(struct loader *ld, const char *text, size_t len)
 	yaml_parser_t	 parser;
 	yaml_document_t	 doc, extra;
 	yaml_node_t	*root;
+	size_t		 line, col;
 	int		 rv = 0, have_doc = 0;
 
 	memset(&doc, 0, sizeof doc);
+	/*
+	 * Shape first, on the event stream: loading deep flow nesting
+	 * ("x: [[[[...") costs quadratic time before walk_mapping() could
+	 * refuse it.
+	 */
+	switch (yamlcap_check(text, len, CONFIG_MAX_NEST, CONFIG_MAX_NODES,
+	    &line, &col)) {
+	case YAMLCAP_DEEP:
+		xasprintf(&ld->cause, "%s:%zu:%zu: YAML nested %d levels deep "
+		    "or more: not a configuration file", ld->file, line + 1,
+		    col + 1, CONFIG_MAX_NEST);
+		return SR_CONFIG;
+	case YAMLCAP_MANY:
+		xasprintf(&ld->cause, "%s:%zu:%zu: more than %d YAML values: "
+		    "not a configuration file", ld->file, line + 1, col + 1,
+		    CONFIG_MAX_NODES);
+		return SR_CONFIG;
+	case YAMLCAP_OK:
+		break;
+	}
 	if (!yaml_parser_initialize(&parser)) {
 		xasprintf(&ld->cause, "%s: cannot initialise the YAML parser",
 		    ld->file);
@@ -883,7 +908,11 @@ config_load(const char *explicit_path, struct config **out,
 		rv = SR_CONFIG;
 		goto out;
 	}
-	if (buf_read_file(path, CONFIG_MAX_BYTES, &text, &len) == -1) {
+	if (strcmp(path, "/dev/null") == 0) {
+		/* The usual way to ask for the defaults: read as empty. */
+		text = xstrdup("");
+		len = 0;
+	} else if (buf_read_file(path, CONFIG_MAX_BYTES, &text, &len) == -1) {
 		if (errno == ENOENT && explicit_path == NULL) {
 			/* No file: the defaults; say so if it was asked for. */
 			if (warnings != NULL && getenv("SKILLS_RADAR_CONFIG") !=
@@ -898,7 +927,8 @@ config_load(const char *explicit_path, struct config **out,
 			xasprintf(cause, "%s: larger than %d KiB, not a "
 			    "configuration file", path, CONFIG_MAX_BYTES / 1024);
 		else
-			xasprintf(cause, "%s: %s", path, strerror(errno));
+			xasprintf(cause, "%s: %s", path,
+			    buf_strerror(path, errno));
 		rv = SR_CONFIG;
 		goto out;
 	}

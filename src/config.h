@@ -14,6 +14,12 @@
 #include "options.h"
 #include "strlist.h"
 
+/*
+ * The largest skill file read even with limits.allow_large: a cap on
+ * memory, not a policy, so messages name it when it is what refused.
+ */
+#define CONFIG_LARGE_MAX	((size_t)16 << 20)
+
 /* Returns a config holding the built-in defaults (paths expanded). */
 struct config	*config_defaults(void);
 void		 config_free(struct config *);
@@ -23,7 +29,8 @@ void		 config_free(struct config *);
  * else $XDG_CONFIG_HOME/skills-radar/config.yaml), loads it over the
  * defaults and applies the environment (SKILL_PATHS, SKILLS_RADAR_TOKEN).
  * A missing file gives the defaults, except an explicit --config file,
- * which must exist. Warnings (unknown keys, with the closest known key)
+ * which must exist. The file must be a regular file (a FIFO is refused
+ * without blocking), or /dev/null, read as empty. Warnings (unknown keys, with the closest known key)
  * are appended to warnings (may be NULL). Returns 0, or SR_CONFIG with
  * *cause set to "file:line:column: message" (free it).
  * A key set twice, a YAML alias, a second document or a non-mapping top

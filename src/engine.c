@@ -759,25 +759,30 @@ engine_served(struct engine *e, const struct skill *s, int allow_untrusted,
 	struct buf		 b;
 	char			*raw = NULL, *body;
 	size_t			 len, max, blen;
-	int			 rv;
+	int			 rv, err;
 
 	memset(sv, 0, sizeof *sv);
 	findings_init(&sv->findings);
 	memset(&fm, 0, sizeof fm);
 	if ((rv = engine_policy(e, s, allow_untrusted, cause)) != 0)
 		return rv;
-	max = e->cfg->allow_large ? (size_t)16 << 20 :
+	max = e->cfg->allow_large ? CONFIG_LARGE_MAX :
 	    (size_t)e->cfg->max_skill_size_kb * 1024;
 	if (buf_read_file(s->path, max, &raw, &len) == -1) {
-		if (errno == EFBIG) {
+		err = errno;
+		if (err == EFBIG && e->cfg->allow_large)
+			xasprintf(cause, "%s: over %zu MiB, the limit for a "
+			    "skill file even with limits.allow_large", s->path,
+			    CONFIG_LARGE_MAX >> 20);
+		else if (err == EFBIG)
 			xasprintf(cause, "%s: over limits.max_skill_size_kb; "
 			    "set limits.allow_large to load it in pages",
 			    s->path);
-			return SR_REFUSED;
-		}
-		xasprintf(cause, "%s: %s (re-run 'skills-radar index')",
-		    s->path, strerror(errno));
-		return errno == ENOENT ? SR_NOTFOUND : SR_IO;
+		else
+			xasprintf(cause, "%s: %s (re-run 'skills-radar "
+			    "index')", s->path, buf_strerror(s->path, err));
+		return err == EFBIG || err == BUF_ENOTREG ? SR_REFUSED :
+		    err == ENOENT ? SR_NOTFOUND : SR_IO;
 	}
 	if ((rv = engine_sanitizer_get(e, &san, cause)) != 0)
 		goto out;

@@ -228,7 +228,13 @@ files_read(const char *dir, const char *relpath, size_t relpath_len,
 		rv = SR_NOTFOUND;
 		goto out;
 	}
-	if (!trust_under(real, realdir) || strcmp(real, realdir) == 0) {
+	if (strcmp(real, realdir) == 0) {
+		xasprintf(cause, "'%s' is the skill folder itself, a "
+		    "directory: name a file in it", relpath);
+		rv = SR_REFUSED;
+		goto out;
+	}
+	if (!trust_under(real, realdir)) {
 		xasprintf(cause, "'%s' resolves outside the skill folder "
 		    "(symlink to %s): refused", relpath, real);
 		rv = SR_REFUSED;
@@ -246,7 +252,8 @@ files_read(const char *dir, const char *relpath, size_t relpath_len,
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		xasprintf(cause, "'%s' is not a regular file", relpath);
+		xasprintf(cause, "'%s': %s", relpath, buf_strerror(real,
+		    BUF_ENOTREG));
 		rv = SR_REFUSED;
 		goto out;
 	}
@@ -258,8 +265,10 @@ files_read(const char *dir, const char *relpath, size_t relpath_len,
 		goto out;
 	}
 	if (buf_read_file(real, max, out, len) == -1) {
-		xasprintf(cause, "%s: %s", relpath, strerror(errno));
-		rv = errno == EFBIG ? SR_REFUSED : SR_IO;
+		rv = errno == EFBIG || errno == BUF_ENOTREG ? SR_REFUSED :
+		    SR_IO;
+		xasprintf(cause, "'%s': %s", relpath, buf_strerror(real,
+		    errno));
 		goto out;
 	}
 	if (!files_is_text(*out, *len)) {

@@ -25,6 +25,7 @@
 #include "frontmatter.h"
 #include "strlist.h"
 #include "xmalloc.h"
+#include "yamlcap.h"
 
 struct line {
 	const char	*p;		/* start of the line */
@@ -1179,20 +1180,30 @@ parse_block(struct fm *fm, const char *s, size_t n, int line0)
 {
 	struct conv	 c;
 	struct keyline	 kl = { NULL, NULL, 0 };
-	cJSON		*root;
+	cJSON		*root = NULL;
 	char		*err = NULL, *json;
+	size_t		 capline = 0, capcol;
 	int		 errline = 0, bad = 0;
 
 	memset(&c, 0, sizeof c);
 	c.fm = fm;
 	c.line0 = line0;
-	root = parse_yaml(&c, s, n, &kl, &err, &errline);
+	/*
+	 * The caps are checked on the event stream first: loading deep flow
+	 * nesting costs quadratic time, and input refused as too complex
+	 * must not reach the line-by-line recovery either.
+	 */
+	if (yamlcap_check(s, n, FM_MAX_DEPTH, FM_MAX_NODES, &capline,
+	    &capcol) != YAMLCAP_OK)
+		c.too_complex = 1;
+	else
+		root = parse_yaml(&c, s, n, &kl, &err, &errline);
 	if (root == NULL && c.too_complex) {
 		strlist_done(&fm->keys);
 		free(fm->key_lines);
 		fm->key_lines = NULL;
 		note(fm, "yaml-too-complex", SEV_ERROR,
-		    line0, "the frontmatter nests deeper than %d levels or "
+		    line0 + (int)capline, "the frontmatter nests deeper than %d levels or "
 		    "expands to more than %d values (aliases included)",
 		    FM_MAX_DEPTH, FM_MAX_NODES);
 		goto out;

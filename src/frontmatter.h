@@ -25,7 +25,9 @@
  *    when that yields no key at all is it a yaml-invalid error.
  *  - Caps: a frontmatter block over FM_MAX_BYTES is an error
  *    (frontmatter-too-large); more than FM_MAX_NODES nodes after alias
- *    expansion or nesting deeper than FM_MAX_DEPTH is yaml-too-complex.
+ *    expansion or nesting deeper than FM_MAX_DEPTH is yaml-too-complex,
+ *    found on the event stream before the YAML is loaded (yamlcap.h), so
+ *    the cost is bounded; such input is never read line by line.
  *  - Scalars follow the YAML 1.2 core schema (yes/no are strings): in
  *    json, plain true/false are booleans, plain numbers numbers, ~ and
  *    null are null. Typed string fields take numbers and booleans as the

@@ -845,8 +845,8 @@ body_gist(const struct sanitizer *san, const struct skill *s)
 		return xstrdup(s->when_to_use);
 	if (san == NULL || s->n_flags > 0 || s->path == NULL)
 		return NULL;
-	if ((fd = open(s->path, O_RDONLY | O_CLOEXEC)) == -1)
-		return NULL;
+	if ((fd = buf_open_regular(s->path, NULL)) == -1)
+		return NULL;	/* a FIFO would block the whole index */
 	n = read(fd, raw, sizeof raw);
 	close(fd);
 	if (n <= 0 || (para = first_paragraph(raw, (size_t)n)) == NULL)

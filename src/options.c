@@ -112,7 +112,8 @@ const struct options_entry options_table[] = {
 	    "them; what reaches an agent is still paged by limits.max_load_kb."),
 	BOOL("limits.allow_large", allow_large, "false",
 	    "Index files over limits.max_skill_size_kb instead of rejecting "
-	    "them; load_skill then returns them in pages."),
+	    "them; load_skill then returns them in pages. A file over 16 MiB "
+	    "is still rejected: that cap bounds memory, not policy."),
 	INT("limits.max_related_kb", max_related_kb, "256", 1, 1048576,
 	    "Largest bundled file, in KiB, that read and load_skill return; "
 	    "a larger file is refused."),

@@ -74,6 +74,22 @@ test_read_file(void)
 	    "read_file: a directory fails with EISDIR");
 	ok(buf_read_file("/nonexistent/x", 0, &out, &len) == -1 &&
 	    errno == ENOENT, "read_file: a missing file fails with ENOENT");
+
+	/* A FIFO with no writer: a blocking read would never return. */
+	xasprintf(&p, "%s/fifo", tmpdir);
+	if (mkfifo(p, 0600) == -1)
+		ok(0, "read_file: mkfifo");
+	alarm(20);		/* a regression fails instead of hanging */
+	ok(buf_read_file(p, 0, &out, &len) == -1 && errno == BUF_ENOTREG &&
+	    out == NULL, "read_file: a FIFO fails at once with BUF_ENOTREG");
+	alarm(0);
+	ok(strcmp(buf_strerror(p, BUF_ENOTREG),
+	    "not a regular file (a FIFO)") == 0,
+	    "read_file: the FIFO error says what the file is");
+	ok(strcmp(buf_strerror(p, ENOENT), strerror(ENOENT)) == 0,
+	    "read_file: other errors are strerror()");
+	unlink(p);
+	free(p);
 }
 
 static void

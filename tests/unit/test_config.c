@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "config.h"
 #include "options.h"
 #include "skill.h"
@@ -260,6 +261,32 @@ test_paths(void)
 	config_expand_path("~/g/absent", &l);
 	is_int(l.n, 1, "glob: a plain missing path is kept");
 	strlist_done(&l);
+}
+
+/*
+ * 60 KB of flow nesting is refused before libyaml loads it (that took
+ * seconds); nesting walk_mapping() still handles keeps its own message.
+ */
+static void
+test_nesting(void)
+{
+	struct buf	 b;
+	int		 i;
+
+	buf_init(&b, 0);
+	buf_addstr(&b, "x: ");
+	while (b.len < 60000)
+		buf_addc(&b, '[');
+	buf_addc(&b, '\n');
+	load_fails(b.p, "1:14: YAML nested 11 levels deep or more: not a "
+	    "configuration file", "nesting: flow bomb");
+	buf_reset(&b);
+	for (i = 0; i < 9; i++)
+		buf_printf(&b, "%*sk%d:\n", i * 2, "", i);
+	buf_printf(&b, "%*sleaf: 1\n", 18, "");
+	load_fails(b.p, "10:19: mapping nested too deeply",
+	    "nesting: ten mappings, walked");
+	buf_done(&b);
 }
 
 static void
@@ -723,6 +750,7 @@ main(void)
 	test_defaults();
 	test_paths();
 	test_errors();
+	test_nesting();
 	test_values();
 	test_template();
 	test_resolution();

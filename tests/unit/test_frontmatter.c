@@ -413,6 +413,27 @@ test_caps(void)
 	fm_done(&fm);
 	buf_done(&b);
 
+	/*
+	 * 60 KB of flow nesting: refused as too complex at once (it took
+	 * seconds to load), never read line by line as "recovered".
+	 */
+	for (i = 0; i < 2; i++) {
+		buf_init(&b, 0);
+		buf_addstr(&b, "---\nname: deep\ndescription: d\nx: ");
+		while (b.len < 60000)
+			buf_addc(&b, i == 0 ? '[' : '{');
+		buf_addstr(&b, "\n---\nbody\n");
+		fm_parse(b.p, b.len, &fm);
+		ok(has(&fm, "yaml-too-complex"), "flow bomb %c: too complex",
+		    i == 0 ? '[' : '{');
+		ok(!has(&fm, "yaml-recovered"), "flow bomb %c: not recovered",
+		    i == 0 ? '[' : '{');
+		is_str(fm.name, NULL, "flow bomb %c: nothing taken",
+		    i == 0 ? '[' : '{');
+		fm_done(&fm);
+		buf_done(&b);
+	}
+
 	/* Not NUL-terminated: an exact-size copy (ASan checks overreads). */
 	s = xmalloc(28);
 	memcpy(s, "---\nname: x\ndescription: y\n", 28);
