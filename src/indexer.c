@@ -241,7 +241,7 @@ parse_item(struct ctx *c, const struct scan_item *it)
 	size_t			 len, max, i;
 	const char		*plat;
 
-	max = cfg->allow_large ? (size_t)16 << 20 :
+	max = cfg->allow_large ? CONFIG_LARGE_MAX :
 	    (size_t)cfg->max_skill_size_kb * 1024;
 	if (it->special != NULL) {
 		char	*why;
@@ -258,13 +258,20 @@ parse_item(struct ctx *c, const struct scan_item *it)
 	if (buf_read_file(it->path, max, &text, &len) == -1) {
 		char	*why;
 
-		if (errno == EFBIG) {
+		if (errno == EFBIG && cfg->allow_large) {
+			xasprintf(&why, "%lld bytes, over %zu MiB, the limit "
+			    "for a skill file even with limits.allow_large",
+			    (long long)it->size, CONFIG_LARGE_MAX >> 20);
+			reject(c, it, "", "file-too-large", why, 0);
+		} else if (errno == EFBIG) {
 			xasprintf(&why, "%lld bytes, over limits.max_skill_size_kb"
 			    " (%d KiB); set limits.allow_large to index it",
 			    (long long)it->size, cfg->max_skill_size_kb);
 			reject(c, it, "", "file-too-large", why, 0);
 		} else {
-			xasprintf(&why, "cannot read: %s", strerror(errno));
+			/* A file swapped for a FIFO after the scan, say. */
+			xasprintf(&why, "cannot read: %s",
+			    buf_strerror(it->path, errno));
 			reject(c, it, "", "file-unreadable", why, 0);
 		}
 		free(why);
