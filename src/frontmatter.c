@@ -1174,6 +1174,23 @@ fm_init(struct fm *fm)
 	fm->body_line = 1;
 }
 
+/*
+ * The flow collection openers in [s, s + n). Only flow nesting makes
+ * loading quadratic (yamlcap.h), and with fewer openers than FM_MAX_DEPTH
+ * it cannot nest that deep: the event pre-pass is skipped, and block
+ * depth and the value count are still checked while converting. Most
+ * frontmatter is parsed once, not twice.
+ */
+static size_t
+flow_openers(const char *s, size_t n)
+{
+	size_t	 i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += s[i] == '[' || s[i] == '{';
+	return k;
+}
+
 /* Parses the block [s, s + n) whose first line is file line line0. */
 static void
 parse_block(struct fm *fm, const char *s, size_t n, int line0)
@@ -1193,7 +1210,8 @@ parse_block(struct fm *fm, const char *s, size_t n, int line0)
 	 * nesting costs quadratic time, and input refused as too complex
 	 * must not reach the line-by-line recovery either.
 	 */
-	if (yamlcap_check(s, n, FM_MAX_DEPTH, FM_MAX_NODES, &capline,
+	if (flow_openers(s, n) >= FM_MAX_DEPTH &&
+	    yamlcap_check(s, n, FM_MAX_DEPTH, FM_MAX_NODES, &capline,
 	    &capcol) != YAMLCAP_OK)
 		c.too_complex = 1;
 	else
