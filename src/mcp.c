@@ -424,8 +424,8 @@ m_tools_call(struct mcp_req *r)
 		cJSON_AddBoolToObject(res, "isError", 1);
 		free(cause);
 	} else {
-		/* Scrubbed here, so structuredContent is too. */
-		text = jsonout_print(out, 0);
+		/* json_text() repairs both copies once, on the way out. */
+		text = cJSON_PrintUnformatted(out);
 		cJSON_AddItemToObject(res, "content", text_content(text));
 		free(text);
 		cJSON_AddItemToObject(res, "structuredContent", out);
