@@ -33,6 +33,7 @@
 #include "buf.h"
 #include "config.h"
 #include "engine.h"
+#include "clock.h"
 #include "jsonout.h"
 #include "mcp.h"
 #include "mcp_http.h"
@@ -314,13 +315,11 @@ token_ok(const char *hdr, const char *token)
 
 /* ---- connections and the log ------------------------------------------ */
 
+/* The monotonic clock of clock.h, in whole milliseconds. */
 static int64_t
 now_ms(void)
 {
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)clock_ms();
 }
 
 static void
