@@ -25,6 +25,7 @@ findings_done(struct findings *f)
 	for (i = 0; i < f->n; i++) {
 		free(f->v[i].rule);
 		free(f->v[i].message);
+		free(f->v[i].file);
 	}
 	free(f->v);
 	findings_init(f);
@@ -51,6 +52,8 @@ findings_add(struct findings *f, const char *rule, enum severity sev,
 	it->rule = xstrdup(rule);
 	it->sev = sev;
 	it->line = line;
+	it->file = NULL;
+	it->weight = 0;
 	va_start(ap, fmt);
 	xvasprintf(&it->message, fmt, ap);
 	va_end(ap);
@@ -68,6 +71,20 @@ findings_extend(struct findings *f, const struct findings *src)
 		it->sev = src->v[i].sev;
 		it->line = src->v[i].line;
 		it->message = xstrdup(src->v[i].message);
+		it->file = src->v[i].file != NULL ?
+		    xstrdup(src->v[i].file) : NULL;
+		it->weight = src->v[i].weight;
+	}
+}
+
+void
+findings_set_file(struct findings *f, size_t from, const char *file)
+{
+	size_t	 i;
+
+	for (i = from; i < f->n; i++) {
+		free(f->v[i].file);
+		f->v[i].file = file != NULL ? xstrdup(file) : NULL;
 	}
 }
 

@@ -21,6 +21,9 @@ struct finding {
 	enum severity	 sev;
 	int		 line;
 	char		*message;	/* validation: reason; sanitiser: excerpt */
+	char		*file;		/* bundled file, relative to the skill
+					   folder; NULL: the entry file itself */
+	double		 weight;	/* risk weight (sanitize_risk), else 0 */
 };
 
 struct findings {
@@ -34,6 +37,8 @@ void	 findings_done(struct findings *);
 void	 findings_add(struct findings *, const char *rule, enum severity,
 	    int line, const char *fmt, ...)
 	    __attribute__((format(printf, 5, 6)));
+/* Sets the file of the items from index `from` on (a copy of file). */
+void	 findings_set_file(struct findings *, size_t from, const char *file);
 /* Appends copies of every item of src. */
 void	 findings_extend(struct findings *, const struct findings *src);
 /* Returns the highest severity present, or -1 when empty. */

@@ -1034,6 +1034,37 @@ sanitize_scan(const struct sanitizer *s, const char *text, size_t len,
 	return out->n - before;
 }
 
+size_t
+sanitize_file(const struct sanitizer *s, const char *relpath,
+    const char *text, size_t len, struct findings *out)
+{
+	size_t	 before = out->n;
+
+	/* Scaffolding for the threat model v2: code analysis comes next. */
+	sanitize_scan(s, text, len, 0, out);
+	findings_set_file(out, before, relpath);
+	return out->n - before;
+}
+
+void
+sanitize_risk(const struct sanitizer *s, struct findings *f, int trust,
+    struct risk *out)
+{
+	size_t	 i;
+
+	/* Scaffolding: weights by severity until the risk table lands. */
+	(void)s;
+	(void)trust;
+	out->score = 0;
+	for (i = 0; i < f->n; i++) {
+		f->v[i].weight = f->v[i].sev >= SEV_HIGH ? 5 :
+		    f->v[i].sev == SEV_WARN ? 2 : 0;
+		out->score += f->v[i].weight;
+	}
+	out->sev = out->score >= 5 ? SEV_HIGH : out->score >= 2 ? SEV_WARN :
+	    SEV_INFO;
+}
+
 /* ---- inline strings ------------------------------------------------- */
 
 char *

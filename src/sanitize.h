@@ -54,6 +54,34 @@ size_t	 sanitize_scan(const struct sanitizer *, const char *text, size_t len,
 	    int line_base, struct findings *out);
 
 /*
+ * A bundled file (index time): relpath is its path under the skill folder.
+ * Runs the catalogue and, for scripts (by extension or #! line), the code
+ * analysis of codescan.h over it; sets each new finding's file to relpath.
+ * Returns the number of findings added.
+ */
+size_t	 sanitize_file(const struct sanitizer *, const char *relpath,
+	    const char *text, size_t len, struct findings *out);
+
+/*
+ * A skill's risk: the weighted sum of its findings (the risk table,
+ * config/risk.tsv plus sanitization.risk_files) and the severity that sum
+ * maps to: SEV_INFO below the warn threshold, SEV_WARN, or SEV_HIGH.
+ */
+struct risk {
+	double		 score;
+	enum severity	 sev;
+};
+
+/*
+ * Scores findings f for an entry of trust tier `trust` (enum trust_tier):
+ * sets each finding's weight and severity from the risk table and fills
+ * *out. Findings with no entry in the table keep their severity and add
+ * nothing to the score.
+ */
+void	 sanitize_risk(const struct sanitizer *, struct findings *f,
+	    int trust, struct risk *out);
+
+/*
  * Makes a short frontmatter string safe for search results and the
  * mini-index: drops invisible and control characters, bidi overrides and
  * tag characters, redacts override tags and role markers, folds
