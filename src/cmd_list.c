@@ -23,7 +23,7 @@ static void
 print_table(cJSON *arr, int width)
 {
 	cJSON		*it;
-	const char	*name, *kind, *trust, *desc, *sh;
+	const char	*name, *kind, *trust, *desc, *sh, *signer;
 	int		 n = 0, left;
 
 	cJSON_ArrayForEach(it, arr) {
@@ -42,6 +42,11 @@ print_table(cJSON *arr, int width)
 		if (cJSON_GetNumberValue(cJSON_GetObjectItem(it, "flags")) > 0) {
 			printf("[flagged] ");
 			left -= 10;
+		}
+		if ((signer = cJSON_GetStringValue(cJSON_GetObjectItem(it,
+		    "signer"))) != NULL) {
+			printf("[signed: %s] ", signer);
+			left -= 11 + (int)strlen(signer);
 		}
 		if (sh != NULL) {
 			printf("[shadowed by %s]", sh);

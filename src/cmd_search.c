@@ -97,6 +97,11 @@ print_table(cJSON *res, int width, const struct config *cfg)
 		/* rank, score, name, kind, trust and their separators */
 		l = (int)strlen(jstr(m, "name"));
 		left = width - (28 + (l > nw ? l : nw));
+		if (cJSON_GetStringValue(cJSON_GetObjectItem(m, "signer")) !=
+		    NULL) {
+			printf("[signed: %s] ", jstr(m, "signer"));
+			left -= 11 + (int)strlen(jstr(m, "signer"));
+		}
 		cmd_print_cut(jstr(m, "description"), left);
 		printf("\n");
 		sh = cJSON_GetObjectItem(m, "shadowed");

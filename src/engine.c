@@ -26,6 +26,7 @@
 #include "indexer.h"
 #include "pipeline.h"
 #include "sanitize.h"
+#include "sign.h"
 #include "status.h"
 #include "store.h"
 #include "telemetry.h"
@@ -526,6 +527,55 @@ strlist_json(const struct strlist *l)
 	return a;
 }
 
+/*
+ * Who signed the entry: "signer" (the trust.signers name, or null) and,
+ * when the folder carries a signature, "signature" {status, signer,
+ * key_id, detail} as the index recorded it (sign.h).
+ */
+static void
+signature_fields(cJSON *o, const struct skill *s)
+{
+	cJSON	*sig;
+
+	if (s->signer != NULL)
+		cJSON_AddStringToObject(o, "signer", s->signer);
+	else
+		cJSON_AddNullToObject(o, "signer");
+	if (s->signature != NULL &&
+	    (sig = cJSON_Parse(s->signature)) != NULL)
+		cJSON_AddItemToObject(o, "signature", sig);
+}
+
+/* A signature that is there but does not verify is a load warning. */
+static void
+signature_warning(cJSON *warnings, const struct skill *s)
+{
+	cJSON		*sig, *w;
+	const char	*st, *detail, *rule = NULL;
+
+	if (s->signature == NULL || s->signer != NULL ||
+	    (sig = cJSON_Parse(s->signature)) == NULL)
+		return;
+	st = cJSON_GetStringValue(cJSON_GetObjectItem(sig, "status"));
+	detail = cJSON_GetStringValue(cJSON_GetObjectItem(sig, "detail"));
+	if (st != NULL && strcmp(st, "unknown-key") == 0)
+		rule = sign_rule(SIGN_UNKNOWN_KEY);
+	else if (st != NULL && strcmp(st, "changed") == 0)
+		rule = sign_rule(SIGN_CHANGED);
+	else if (st != NULL && strcmp(st, "valid") != 0)
+		rule = sign_rule(SIGN_BAD);
+	if (rule != NULL) {
+		w = cJSON_CreateObject();
+		cJSON_AddStringToObject(w, "id", rule);
+		cJSON_AddStringToObject(w, "severity", "warn");
+		cJSON_AddNumberToObject(w, "line", 0);
+		cJSON_AddStringToObject(w, "excerpt", detail != NULL ? detail :
+		    "the signature does not verify");
+		cJSON_AddItemToArray(warnings, w);
+	}
+	cJSON_Delete(sig);
+}
+
 /* The fields every entry carries in search, list and load results. */
 static void
 entry_fields(cJSON *o, const struct skill *s)
@@ -535,6 +585,7 @@ entry_fields(cJSON *o, const struct skill *s)
 	cJSON_AddStringToObject(o, "trust", tier_name(s->trust));
 	cJSON_AddStringToObject(o, "scope", s->scope);
 	cJSON_AddStringToObject(o, "path", s->path);
+	signature_fields(o, s);
 }
 
 static cJSON *
@@ -554,6 +605,7 @@ match_json(const struct search_match *m)
 	cJSON_AddStringToObject(o, "trust", tier_name(s->trust));
 	cJSON_AddStringToObject(o, "scope", s->scope);
 	cJSON_AddStringToObject(o, "path", s->path);
+	signature_fields(o, s);
 	cJSON_AddItemToObject(o, "tags", strlist_json(&s->tags));
 	cJSON_AddItemToObject(o, "requires_tools",
 	    strlist_json(&s->requires_tools));
@@ -893,6 +945,7 @@ load_locked(struct engine *e, const struct engine_load_req *req, cJSON **out,
 	ev->bytes = strlen(page);
 	free(page);
 	cJSON_AddItemToObject(o, "warnings", warnings_json(&sv.findings));
+	signature_warning(cJSON_GetObjectItem(o, "warnings"), s);
 	{
 		int	 cut;
 

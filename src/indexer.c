@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "clock.h"
 #include "buf.h"
 #include "config.h"
@@ -183,6 +185,61 @@ reject(struct ctx *c, const struct scan_item *it, const char *hash,
 	pthread_mutex_unlock(&c->lock);
 }
 
+/* trust.signers entries that did not load: said once per run. */
+static void
+signer_errors(struct ctx *c)
+{
+	size_t	 i;
+
+	for (i = 0; i < c->trust.signer_errors.n; i++)
+		findings_add(&c->rep->warnings, "signer-key-invalid", SEV_WARN,
+		    0, "%s\t%s", c->cfg->source != NULL ? c->cfg->source :
+		    "trust.signers", c->trust.signer_errors.v[i]);
+}
+
+/*
+ * A skill folder's signature (sign.h): VERIFIED when it verifies against
+ * trust.signers; a warning with the rule id when it is there but does not.
+ */
+static void
+fill_signature(struct ctx *c, struct skill *s, const struct scan_item *it)
+{
+	struct sign_result	 r;
+	cJSON			*o;
+	char			*dir, *slash, *json;
+
+	dir = xstrdup(it->path);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	s->trust = trust_signed(&c->trust, dir, s->trust, &r);
+	free(dir);
+	if (r.status == SIGN_NONE) {
+		skill_set_signature(s, NULL);
+		return;
+	}
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "status", sign_status_name(r.status));
+	if (r.signer != NULL)
+		cJSON_AddStringToObject(o, "signer", r.signer);
+	if (r.keyid[0] != '\0')
+		cJSON_AddStringToObject(o, "key_id", r.keyid);
+	if (r.detail != NULL)
+		cJSON_AddStringToObject(o, "detail", r.detail);
+	json = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	skill_set_signature(s, json);
+	free(json);
+	if (sign_rule(r.status) != NULL) {
+		s->n_warnings++;
+		pthread_mutex_lock(&c->lock);
+		findings_add(&c->rep->warnings, sign_rule(r.status), SEV_WARN,
+		    0, "%s\t%s%s%s", it->path, r.detail != NULL ? r.detail :
+		    "", r.keyid[0] != '\0' ? "; key " : "", r.keyid);
+		pthread_mutex_unlock(&c->lock);
+	}
+	sign_result_done(&r);
+}
+
 static void
 fill_trust(struct ctx *c, struct skill *s, const struct scan_item *it)
 {
@@ -191,6 +248,8 @@ fill_trust(struct ctx *c, struct skill *s, const struct scan_item *it)
 	if (it->root->is_project && strstr(it->root->path, "/.claude/") != NULL)
 		proot = it->root->path;
 	s->trust = trust_tier(&c->trust, it->path, it->realpath, proot);
+	if (s->kind == KIND_SKILL)
+		fill_signature(c, s, it);
 	free(s->scope);
 	s->scope = trust_scope(&c->trust, it->path, it->root->path,
 	    it->root->is_project, it->root->is_example);
@@ -870,6 +929,7 @@ indexer_run(const struct config *cfg, struct sanitizer *san,
 	c.cfg = cfg;
 	c.rep = rep;
 	trust_init(&c.trust, cfg);
+	signer_errors(&c);
 
 	scan_roots(cfg, extra, &rep->scan);
 	scan_report_missing(&rep->scan);
@@ -956,6 +1016,7 @@ indexer_validate_paths(const struct config *cfg, struct sanitizer *san,
 	c.san = san;
 	c.rep = rep;
 	trust_init(&c.trust, cfg);
+	signer_errors(&c);
 	for (i = 0; i < npaths; i++) {
 		if (stat(paths[i], &st) == -1) {
 			xasprintf(cause, "%s: %s", paths[i], strerror(errno));
@@ -1232,6 +1293,7 @@ indexer_scan_paths(const struct config *cfg, struct sanitizer *san,
 	c.san = san;
 	c.rep = &rep;
 	trust_init(&c.trust, cfg);
+	signer_errors(&c);
 
 	/* Settings that shape parsing changed: everything is re-parsed. */
 	fp = fingerprint(cfg);

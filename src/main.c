@@ -59,6 +59,10 @@ static const struct cmd_entry cmds[] = {
 	  "configure an MCP client to use skills-radar" },
 	{ "doctor", cmd_doctor, CMD_NEEDS_CONFIG,
 	  "[--context-tokens N] [--json]", "check the setup and report problems" },
+	{ "sign", cmd_sign, CMD_NEEDS_CONFIG,
+	  "--key FILE [--password-env VAR] [--comment TEXT] DIR... | "
+	  "--verify [--signer NAME=KEY]... [--json] DIR...",
+	  "sign skill folders with a minisign key, or check signatures" },
 	{ "version", cmd_version, 0, "", "print the version" },
 	{ NULL, NULL, 0, NULL, NULL }
 };

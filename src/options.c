@@ -137,6 +137,11 @@ const struct options_entry options_table[] = {
 	PATHS("trust.verified_paths", verified_paths, def_verified,
 	    "Files under these paths are VERIFIED, the tier of the official "
 	    "plugin marketplace."),
+	LIST("trust.signers", signers, def_empty, OPTF_SIGNER,
+	    "Keys whose signatures make a skill VERIFIED wherever it sits: "
+	    "NAME=KEY entries, KEY a minisign public key (RW...) or the path "
+	    "of a minisign .pub file. A skill is signed by SKILL.sha256 (the "
+	    "sha256sum of every file of its folder) and SKILL.sha256.minisig."),
 	ENUM("trust.min_tier_for_load", min_tier_for_load, "untrusted",
 	    val_tier, OPTF_ENUM_INT,
 	    "load_skill refuses skills below this tier: untrusted, user, "

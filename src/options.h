@@ -50,6 +50,7 @@ struct config {
 	struct strlist	 trusted_paths;		/* trust.trusted_paths */
 	struct strlist	 verified_paths;	/* trust.verified_paths */
 	int		 min_tier_for_load;	/* trust.min_tier_for_load (enum trust_tier) */
+	struct strlist	 signers;		/* trust.signers: NAME=KEY */
 
 	/* sanitization */
 	int		 strip_live_exec;	/* sanitization.strip_live_exec */
@@ -145,6 +146,7 @@ enum options_type {
 #define OPTF_NONEMPTY	0x4	/* OPT_STRING must not be empty */
 #define OPTF_DIRNAME	0x8	/* OPT_LIST items are names without '/' */
 #define OPTF_TAGNAME	0x10	/* OPT_LIST items are XML tag names (< 32 bytes) */
+#define OPTF_SIGNER	0x20	/* OPT_LIST items are NAME=KEY (trust.signers) */
 
 struct options_entry {
 	const char		*key;		/* dotted: "retrieval.miss_threshold" */

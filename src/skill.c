@@ -5,6 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <cjson/cJSON.h>
+
 #include "skill.h"
 #include "xmalloc.h"
 
@@ -66,7 +68,30 @@ skill_dup(const struct skill *o)
 	s->flag_ids = dup_or_null(o->flag_ids);
 	s->shadowed_by = dup_or_null(o->shadowed_by);
 	s->frontmatter = dup_or_null(o->frontmatter);
+	s->signature = dup_or_null(o->signature);
+	s->signer = dup_or_null(o->signer);
 	return s;
+}
+
+void
+skill_set_signature(struct skill *s, const char *json)
+{
+	cJSON		*o;
+	const char	*st, *who;
+
+	free(s->signature);
+	free(s->signer);
+	s->signature = s->signer = NULL;
+	if (json == NULL || *json == '\0')
+		return;
+	s->signature = xstrdup(json);
+	if ((o = cJSON_Parse(json)) == NULL)
+		return;
+	st = cJSON_GetStringValue(cJSON_GetObjectItem(o, "status"));
+	who = cJSON_GetStringValue(cJSON_GetObjectItem(o, "signer"));
+	if (st != NULL && strcmp(st, "valid") == 0 && who != NULL)
+		s->signer = xstrdup(who);
+	cJSON_Delete(o);
 }
 
 void
@@ -93,6 +118,8 @@ skill_free(struct skill *s)
 	free(s->flag_ids);
 	free(s->shadowed_by);
 	free(s->frontmatter);
+	free(s->signature);
+	free(s->signer);
 	free(s);
 }
 

@@ -58,6 +58,11 @@ struct skill {
 	char		*flag_ids;	/* comma-separated sanitiser rule ids */
 	char		*shadowed_by;	/* path of the winning duplicate, or NULL */
 	char		*frontmatter;	/* the frontmatter as JSON text */
+	char		*signature;	/* the folder's signature check as JSON
+					   {status, signer, key_id, detail},
+					   NULL: unsigned (sign.h) */
+	char		*signer;	/* its trust.signers name when it
+					   verified, else NULL */
 	unsigned	 refs;		/* owners besides the first (atomic) */
 };
 
@@ -75,6 +80,12 @@ struct skill	*skill_dup(const struct skill *);	/* one owner */
 void		 skill_set_init(struct skill_set *);
 void		 skill_set_done(struct skill_set *);
 void		 skill_set_add(struct skill_set *, struct skill *);
+
+/*
+ * Sets s->signature to a copy of json (NULL: unsigned) and s->signer to
+ * the signer it names when its status is "valid".
+ */
+void		 skill_set_signature(struct skill *, const char *json);
 
 const char	*kind_name(enum skill_kind);
 /* Returns the kind for "skill", "agent" or "command", or -1. */

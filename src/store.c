@@ -550,6 +550,7 @@ store_row_fill(struct store_row *r, const struct skill *s)
 	r->v[23] = s->flag_ids;
 	r->v[24] = s->shadowed_by;
 	r->v[25] = s->frontmatter;
+	r->v[26] = s->signature;
 	/* NULL and "" differ: a NUL-separated text with a marker for NULL. */
 	buf_init(&b, 0);
 	for (i = 0; i < STORE_NCOLS; i++) {
@@ -621,6 +622,7 @@ store_row_skill(const char *const *v)
 	s->flag_ids = dup_or(v[23], NULL);
 	s->shadowed_by = dup_or(v[24], NULL);
 	s->frontmatter = dup_or(v[25], NULL);
+	skill_set_signature(s, v[26]);
 	return s;
 }
 

@@ -17,7 +17,7 @@
 	" description, when_to_use, tags, platforms, requires_tools," \
 	" fallback_for_tools, disable_model_invocation, user_invocable," \
 	" size, mtime_ns, hash, warnings, flags, max_flag_sev, flag_ids," \
-	" shadowed_by, frontmatter"
+	" shadowed_by, frontmatter, signature"
 /* The SET list of an upsert on path (the same in both SQL dialects). */
 #define STORE_UPSERT_SET \
 	"uid = excluded.uid, kind = excluded.kind, name = excluded.name," \
@@ -34,9 +34,10 @@
 	" warnings = excluded.warnings, flags = excluded.flags," \
 	" max_flag_sev = excluded.max_flag_sev, flag_ids = excluded.flag_ids," \
 	" shadowed_by = excluded.shadowed_by," \
-	" frontmatter = excluded.frontmatter, version = excluded.version," \
+	" frontmatter = excluded.frontmatter, signature = excluded.signature,"\
+	" version = excluded.version," \
 	" rowhash = excluded.rowhash"
-#define STORE_NCOLS	26
+#define STORE_NCOLS	27
 /*
  * store_count(): one row per (trust, winner, user-only) with its count,
  * integers 0/1 rather than booleans so both backends read them alike.
@@ -103,6 +104,9 @@
 	"CREATE INDEX tombstones_version ON tombstones(version);" \
 	"CREATE TABLE replicas (name TEXT PRIMARY KEY," \
 	"  counter " INT64 " NOT NULL, seen " INT64 " NOT NULL);"
+/* 2 -> 3: the folder's signature check (sign.h), JSON; NULL: unsigned. */
+#define STORE_SCHEMA_V3 \
+	"ALTER TABLE entries ADD COLUMN signature TEXT;"
 
 /* One entry as text, ready to bind; filled by store_row_fill(). */
 struct store_row {
