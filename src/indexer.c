@@ -46,6 +46,18 @@ const struct validate_rule indexer_rules[] = {
 	  "while their files exist" },
 	{ "file-not-regular", SEV_ERROR,
 	  "the file is a FIFO, a device or a socket: never opened" },
+	{ "signature-mismatch", SEV_WARN,
+	  "the skill folder no longer matches its signed SKILL.sha256 (a file "
+	  "changed, added or removed, or a symlink leaves the folder): it keeps "
+	  "its path tier" },
+	{ "signature-unknown-key", SEV_WARN,
+	  "signed by a key trust.signers does not list: it keeps its path tier" },
+	{ "signature-invalid", SEV_WARN,
+	  "SKILL.sha256.minisig is malformed or does not verify: it keeps its "
+	  "path tier" },
+	{ "signer-key-invalid", SEV_WARN,
+	  "a trust.signers entry whose key could not be read; its signatures "
+	  "count as signed by an unknown key" },
 	{ NULL, 0, NULL }
 };
 
