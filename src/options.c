@@ -17,6 +17,7 @@ static const char *const def_paths[] = {
 	"~/.agents/skills",
 	"~/.agent/skills",
 	"$XDG_CONFIG_HOME/agents/skills",
+	"$XDG_DATA_HOME/skills-radar/imports",
 	NULL
 };
 static const char *const def_exclude[] = {
