@@ -37,7 +37,8 @@ static const char *const val_platform[] = {
 static const char *const val_tier[] = {
 	"untrusted", "user", "verified", "trusted", NULL
 };
-static const char *const val_embedder[] = { "builtin", "ollama", NULL };
+static const char *const val_embedder[] = { "builtin", "ollama", "openai",
+    "voyage", NULL };
 static const char *const val_rw_mode[] = { "replace", "expand", NULL };
 static const char *const val_rr_mode[] = { "pair", "batch", NULL };
 /* Indexed by enum telemetry_queries (telemetry.h). */
@@ -180,20 +181,35 @@ const struct options_entry options_table[] = {
 	    "ollama-vectors.db next to store.path, keyed by model, dimension "
 	    "and text, so only new or changed skills are sent and a model "
 	    "change re-embeds by itself. "
-	    "When Ollama cannot be reached at index time the builtin embedder "
-	    "is used instead, and a query that cannot be embedded at search "
-	    "time is ranked with builtin vectors; search results say so."),
+	    "openai and voyage ask the provider's /embeddings endpoint with the "
+	    "key from the variable embedder.api_key_env names, and cache the "
+	    "same way (openai-vectors.db, voyage-vectors.db). "
+	    "When the backend cannot be reached at index time the builtin "
+	    "embedder is used instead, and a query that cannot be embedded at "
+	    "search time is ranked with builtin vectors; search results say "
+	    "so."),
 	INT("embedder.dim", embed_dim, "256", 16, 4096,
 	    "Dimension of the builtin embedding vectors; any value in range. "
 	    "The ollama backend takes the model's own dimension. "
 	    "Changing it requires index --rebuild."),
 	STR("embedder.url", embed_url, "http://127.0.0.1:11434", OPTF_NONEMPTY,
-	    "Ollama server of the ollama embedder: scheme, host and port."),
+	    "Server of the embedder: for ollama scheme, host and port; for "
+	    "openai and voyage the API base (left at this default it means "
+	    "https://api.openai.com/v1 or https://api.voyageai.com/v1)."),
 	STR("embedder.model", embed_model, "nomic-embed-text", OPTF_NONEMPTY,
-	    "Ollama embedding model of the ollama embedder."),
+	    "Embedding model (left at this default with openai or voyage: "
+	    "text-embedding-3-small or voyage-3.5-lite)."),
+	STR("embedder.api_key_env", embed_key_env, "", 0,
+	    "Environment variable holding the openai or voyage API key "
+	    "(empty: OPENAI_API_KEY or VOYAGE_API_KEY); the key itself never "
+	    "goes in this file."),
+	DBL("embedder.price_per_mtok", embed_price, "-1", -1, 1000,
+	    "US dollars per million input tokens for doctor's cost estimate "
+	    "(-1: the built-in list price of embedder.model)."),
 	INT("embedder.timeout_ms", embed_timeout_ms, "30000", 100, 600000,
-	    "Timeout of one /api/embed request, in milliseconds (a query "
-	    "vector, or one batch of skill texts)."),
+	    "Timeout of one embedding request, in milliseconds (a query "
+	    "vector, or one batch of skill texts); with openai and voyage it "
+	    "includes waiting out rate limits."),
 	INT("embedder.batch", embed_batch, "64", 1, 256,
 	    "Skill texts sent in one /api/embed request while indexing."),
 	INT("embedder.cache_size", embed_cache, "512", 0, 1000000,

@@ -72,6 +72,8 @@ struct config {
 	int		 embed_timeout_ms;	/* embedder.timeout_ms */
 	int		 embed_batch;		/* embedder.batch */
 	int		 embed_cache;		/* embedder.cache_size (query vectors) */
+	char		*embed_key_env;		/* embedder.api_key_env (openai, voyage) */
+	double		 embed_price;		/* embedder.price_per_mtok, < 0: built in */
 	int		 rw_enabled;		/* retrieval.rewriter.enabled */
 	char		*rw_url;		/* retrieval.rewriter.url */
 	char		*rw_model;		/* retrieval.rewriter.model */
