@@ -125,7 +125,7 @@ test_defaults(void)
 
 	c = config_defaults();
 	ok(c->source == NULL, "defaults: no source");
-	is_int(c->paths.n, 7, "defaults: seven user roots");
+	is_int(c->paths.n, 8, "defaults: seven user roots and the imports folder");
 	p = home_join("/.claude/skills");
 	is_str(c->paths.v[0], p, "defaults: ~ expanded in paths");
 	free(p);
