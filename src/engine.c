@@ -536,7 +536,10 @@ suggestions(struct engine_snap *e, const char *name)
 static int
 not_found(struct engine_snap *e, const char *name, char **cause)
 {
-	char	*sug = suggestions(e, name);
+	char	*id = skill_name_id(name);
+	char	*sug = suggestions(e, id != NULL ? id : name);
+
+	free(id);	/* "Telegram Bot Buildr" is compared as an id */
 
 	xasprintf(cause, "no skill named '%s'%s", name, sug);
 	free(sug);

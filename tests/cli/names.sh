@@ -51,6 +51,8 @@ contains "$("$SR" load 数据分析 2>&1)" "先检查缺失值" "load: a CJK nam
 contains "$("$SR" read "PocketBase Deploy" references/systemd.md 2>&1)" "Description=PocketBase" \
 	"read: a bundled file of a skill named as written"
 status 4 "load: Claude was rejected, so it is not found" "$SR" load Claude
+status 4 "load: a misspelt name as written is not found" "$SR" load "Telegram Bot Buildr"
+contains "$(cat "$T/.out")" "did you mean 'telegram-bot-builder'" "load: ... and the suggestion compares it as an id"
 
 # MCP: load_skill and read_skill_file take either name.
 INIT='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}'
