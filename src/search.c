@@ -75,6 +75,7 @@
 #include "search_impl.h"
 #include "status.h"
 #include "text.h"
+#include "xlang.h"
 #include "xmalloc.h"
 
 #define SEARCH_QUERY_TERMS	64	/* distinct query terms kept */
@@ -359,6 +360,31 @@ add_field(struct bm25 *bm, struct text_ctx *tc, uint32_t d, int field,
 	text_tokenize_cb(tc, text, TEXT_INDEX, field_token, &fs, 0);
 }
 
+/*
+ * English glosses of a skill written in another language (xlang.h), as
+ * more description text: an English query then finds it by meaning. An
+ * English skill gets none.
+ */
+static void
+add_glosses(struct bm25 *bm, struct text_ctx *tc, uint32_t d,
+    const struct skill *s)
+{
+	struct strlist	 g;
+	char		*t, *j;
+
+	xasprintf(&t, "%s\n%s\n%s", s->name ? s->name : "",
+	    s->description ? s->description : "",
+	    s->when_to_use ? s->when_to_use : "");
+	strlist_init(&g);
+	if (xlang_gloss(xlang_default(), t, &g, XLANG_DOC_GLOSSES) > 0) {
+		j = strlist_join(&g, " ");
+		add_field(bm, tc, d, F_DESC, j);
+		free(j);
+	}
+	strlist_done(&g);
+	free(t);
+}
+
 /* The builtin vector space of a dense index (search_index.fb). */
 struct fallback {
 	struct embedder	*emb;
@@ -589,6 +615,7 @@ search_index_build_params(const struct skill_set *set,
 		    s->when_to_use ? s->when_to_use : "");
 		add_field(x->bm, tc, d, F_DESC,
 		    s->description ? s->description : "");
+		add_glosses(x->bm, tc, d, s);
 		bm25_add_token(x->bm, d, F_TAGS, NULL, 0);
 		for (j = 0; j < s->tags.n; j++)
 			add_field(x->bm, tc, d, F_TAGS, s->tags.v[j]);
@@ -699,6 +726,7 @@ struct query {
 	long		 tid[SEARCH_QUERY_TERMS][PARTS];
 	double		 idf[SEARCH_QUERY_TERMS];
 	uint64_t	 required;	/* bit i: terms.v[i] is required */
+	size_t		 nwritten;	/* terms below are typed, the rest glosses */
 	double		 idf_sum;
 	uint64_t	 compact;
 	long		(*gid)[PARTS];	/* n-gram term ids, -1 unknown */
@@ -805,6 +833,29 @@ query_pfx(const struct search_index *x, struct query *q, double maxidf)
 	}
 }
 
+/*
+ * Adds the English glosses of the query's foreign words as terms of
+ * their own, weighted XLANG_QUERY_WEIGHT in query_parse().
+ */
+static void
+query_glosses(struct text_ctx *tc, struct query *q)
+{
+	struct strlist	 g, tok;
+	size_t		 i;
+
+	q->nwritten = q->terms.n;
+	strlist_init(&g);
+	if (xlang_gloss(xlang_default(), q->text, &g,
+	    XLANG_QUERY_GLOSSES) > 0) {
+		strlist_init(&tok);
+		for (i = 0; i < g.n; i++)
+			text_tokenize(tc, g.v[i], TEXT_INDEX, &tok, 0);
+		query_add_terms(q, &tok, 0);
+		strlist_done(&tok);
+	}
+	strlist_done(&g);
+}
+
 static void
 query_parse(const struct search_index *x, const char *raw, struct query *q)
 {
@@ -843,6 +894,7 @@ query_parse(const struct search_index *x, const char *raw, struct query *q)
 	free(q->text);
 	q->text = buf_take(&b);
 	strlist_done(&words);
+	query_glosses(tc, q);
 	text_ctx_free(tc);
 
 	maxidf = log(1.0 + (x->nlive + 0.5) / 0.5);
@@ -852,6 +904,8 @@ query_parse(const struct search_index *x, const char *raw, struct query *q)
 	for (i = 0; i < q->terms.n; i++) {
 		q->idf[i] = term_idf(x, 0, q->terms.v[i], 0, q->tid[i],
 		    maxidf);
+		if (i >= q->nwritten)
+			q->idf[i] *= XLANG_QUERY_WEIGHT;
 		q->idf_sum += q->idf[i];
 	}
 }
