@@ -431,7 +431,7 @@ add_english(struct xlang *xl, struct stemmers *st, const char *en,
 	size_t		 i, n;
 	char		*norm = text_normalize(en, (size_t)-1);
 
-	n = segment(norm, v, 16);
+	n = segment(norm, v, 16);	/* "|" separates like a blank */
 	for (i = 0; i < n; i++) {
 		if (phrase(st, -1, v, i, 1, key, sizeof(key)))
 			ent_add(xl, "en", key, c);
@@ -638,7 +638,28 @@ struct gloss {
 	uint32_t		 seen[64];	/* concepts already glossed */
 	size_t			 dict_left;	/* dictionary lookups left */
 	size_t			 nseen;
+	struct buf		*render;	/* NULL, or the text in English */
+	int			 japanese;	/* the text has kana */
 };
+
+/* Appends n bytes of s to the rendering, blank-separated. */
+static void
+render_add(struct gloss *g, const char *s, size_t n)
+{
+	if (g->render == NULL || n == 0)
+		return;
+	if (g->render->len > 0)
+		buf_addc(g->render, ' ');
+	buf_add(g->render, s, n);
+}
+
+/* Renders the items of out from index from on (what a lookup added). */
+static void
+render_from(struct gloss *g, size_t from)
+{
+	for (; from < g->out->n; from++)
+		render_add(g, g->out->v[from], strlen(g->out->v[from]));
+}
 
 static void
 gloss_concept(void *arg, uint32_t c)
@@ -652,8 +673,9 @@ gloss_concept(void *arg, uint32_t c)
 			return;
 	if (g->nseen < sizeof(g->seen) / sizeof(g->seen[0]))
 		g->seen[g->nseen++] = c;
+	render_add(g, g->xl->en[c], strcspn(g->xl->en[c], "|"));
 	strlist_init(&w);
-	strlist_split(&w, g->xl->en[c], " ");
+	strlist_split(&w, g->xl->en[c], " |");
 	for (i = 0; i < w.n && g->out->n < g->max; i++)
 		if (strlist_add_unique(g->out, w.v[i], 1))
 			g->added++;
@@ -745,11 +767,70 @@ gloss_words(struct gloss *g, struct stemmers *st, int l, const struct seg *v,
 	return 0;
 }
 
+static int
+is_katakana(int32_t c)
+{
+	return (c >= 0x30A0 && c <= 0x30FF) || (c >= 0x31F0 && c <= 0x31FF);
+}
+
+static int
+is_han(int32_t c)
+{
+	return text_is_cjk(c) && !(c >= 0x3040 && c <= 0x30FF) &&
+	    !(c >= 0x31F0 && c <= 0x31FF);
+}
+
+/*
+ * Looks the kanji and katakana stretches of an unmatched span of
+ * Japanese up in the jpn-eng dictionaries, longest match first (at least
+ * two characters); renders what stays unmatched as written.
+ */
+static void
+dict_span(struct gloss *g, const char *s, size_t len)
+{
+	size_t	 at = 0, raw = 0, off[RUN_MAX + 1], nc, m, from;
+	int32_t	 c, c0;
+	int	 cl, matched;
+
+	while (at < len) {
+		cl = text_utf8_decode(s + at, len - at, &c0);
+		if (cl <= 0 || !g->japanese || g->dict_left == 0 ||
+		    (!is_katakana(c0) && !is_han(c0))) {
+			at += cl > 0 ? (size_t)cl : 1;
+			continue;
+		}
+		/* the next characters of the same script */
+		off[0] = at;
+		for (nc = 0; nc < RUN_MAX && off[nc] < len; nc++) {
+			cl = text_utf8_decode(s + off[nc], len - off[nc], &c);
+			if (cl <= 0 || is_katakana(c) != is_katakana(c0) ||
+			    (!is_katakana(c) && !is_han(c)))
+				break;
+			off[nc + 1] = off[nc] + (size_t)cl;
+		}
+		matched = 0;
+		for (m = nc; m >= 2 && g->dict_left > 0 && !matched; m--) {
+			g->dict_left--;
+			from = g->out->n;
+			if (xdict_gloss_word(g->xl->dict, g->xl->ndict, s + at,
+			    off[m] - at, "jpn", g->out, g->max) > 0) {
+				render_add(g, s + raw, at - raw);
+				g->added += g->out->n - from;
+				render_from(g, from);
+				raw = off[m];
+				matched = 1;
+			}
+		}
+		at = matched ? raw : off[1];
+	}
+	render_add(g, s + raw, len - raw);
+}
+
 /* Glosses a run of CJK ("c") or Hangul ("k") by longest match. */
 static void
 gloss_run(struct gloss *g, const char *tag, const struct seg *r)
 {
-	size_t	 at = 0, off[RUN_MAX + 1], nc, m;
+	size_t	 at = 0, raw = 0, off[RUN_MAX + 1], nc, m;
 	char	 key[RUN_MAX * 4 + 1];
 
 	while (at < r->len && g->out->n < g->max) {
@@ -768,23 +849,165 @@ gloss_run(struct gloss *g, const char *tag, const struct seg *r)
 
 			memcpy(key, r->s + at, kl);
 			key[kl] = '\0';
-			if (table_find(g->xl, tag, key, gloss_concept, g) > 0)
+			if (table_find(g->xl, tag, key, NULL, NULL) > 0)
 				break;
 		}
-		at = m >= 2 ? off[m] : off[1];
+		if (m < 2) {
+			at = off[1];
+			continue;
+		}
+		dict_span(g, r->s + raw, at - raw);
+		memcpy(key, r->s + at, off[m] - at);
+		key[off[m] - at] = '\0';
+		table_find(g->xl, tag, key, gloss_concept, g);
+		at = raw = off[m];
 	}
+	dict_span(g, r->s + raw, r->len - raw);
 }
 
-size_t
-xlang_gloss(const struct xlang *xl, const char *text, struct strlist *out,
-    size_t max)
+/* A dictionary lookup of word w in language l (xlang_dict.h). */
+static size_t
+gloss_dict(struct gloss *g, int l, const struct seg *w)
+{
+	size_t	 from = g->out->n, n;
+
+	if (g->dict_left == 0 || g->xl->ndict == 0 ||
+	    is_function_word(g->xl, l, w))
+		return 0;
+	g->dict_left--;
+	n = xdict_gloss_word(g->xl->dict, g->xl->ndict, w->s, w->len,
+	    lang_iso3[l], g->out, g->max);
+	g->added += n;
+	render_from(g, from);
+	return n;
+}
+
+/*
+ * The languages the Latin words of v read as (bit l), 0 when English or
+ * none does more.
+ */
+static unsigned
+vote(const struct xlang *xl, struct stemmers *st, const struct seg *v,
+    size_t n)
+{
+	int		 votes[L_LATIN + 1], best = 0, l;
+	unsigned	 langs = 0;
+	size_t		 i;
+
+	memset(votes, 0, sizeof(votes));
+	for (i = 0; i < n; i++)
+		if (v[i].kind == SEG_WORD)
+			word_vote(xl, st, &v[i], votes);
+	for (l = 0; l < L_LATIN; l++)
+		if (votes[l] > best)
+			best = votes[l];
+	if (best <= votes[L_LATIN])
+		return 0;
+	for (l = 0; l < L_LATIN; l++)
+		if (votes[l] == best)
+			langs |= 1u << l;
+	return langs;
+}
+
+/* Whether s (n bytes) is a word of language l, as written or stemmed. */
+static int
+lookup_word(struct gloss *g, struct stemmers *st, int l, const char *s,
+    size_t n, int emit)
+{
+	struct seg	 w = { SEG_WORD, s, n, 0 };
+	char		 key[128], tag[8];
+	void		(*fn)(void *, uint32_t) = emit ? gloss_concept : NULL;
+
+	if (n < 3 || n >= sizeof(key))
+		return 0;
+	if (phrase(st, -1, &w, 0, 1, key, sizeof(key)) &&
+	    table_find(g->xl, lang_code[l], key, fn, g) > 0)
+		return 1;
+	snprintf(tag, sizeof(tag), "%s~", lang_code[l]);
+	return phrase(st, l, &w, 0, 1, key, sizeof(key)) &&
+	    count_chars(key) >= STEM_MIN &&
+	    table_find(g->xl, tag, key, fn, g) > 0;
+}
+
+/*
+ * German and Dutch write compounds as one word: "Kundendatenbank" is
+ * glossed as its two parts when both are words of the lexicon (a linking
+ * "s" or "n" after the first part allowed), the longest head first.
+ */
+static int
+gloss_compound(struct gloss *g, struct stemmers *st, int l,
+    const struct seg *w)
+{
+	size_t	 i, k;
+
+	if (w->len < 8)
+		return 0;
+	for (i = 3; i + 4 <= w->len; i++) {
+		if (((unsigned char)w->s[i] & 0xC0) == 0x80)
+			continue;
+		for (k = 0; k <= 1; k++) {
+			size_t hl = i - k;
+
+			if (k == 1 && w->s[i - 1] != 's' && w->s[i - 1] != 'n')
+				continue;
+			if (!lookup_word(g, st, l, w->s + i, w->len - i, 0) ||
+			    !lookup_word(g, st, l, w->s, hl, 0))
+				continue;
+			lookup_word(g, st, l, w->s, hl, 1);
+			lookup_word(g, st, l, w->s + i, w->len - i, 1);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Glosses the Latin or Cyrillic word at v[i]; returns the words used. */
+static size_t
+gloss_word_at(struct gloss *g, struct stemmers *st, unsigned langs,
+    const struct seg *v, size_t i, size_t n)
+{
+	size_t	 used = 0;
+	int	 l;
+
+	if (v[i].kind == SEG_CYR)
+		langs = 1u << L_RU;
+	for (l = 0; l < L_LATIN && used == 0; l++)
+		if (langs & (1u << l))
+			used = gloss_words(g, st, l, v, i, n);
+	for (l = 0; l < L_LATIN && used == 0; l++)
+		if ((langs & (1u << l)) && (l == L_DE || l == L_NL) &&
+		    gloss_compound(g, st, l, &v[i]))
+			used = 1;
+	for (l = 0; l < L_LATIN && used == 0; l++)
+		if ((langs & (1u << l)) && gloss_dict(g, l, &v[i]) > 0)
+			used = 1;
+	return used;
+}
+
+static int
+has_kana(const char *s)
+{
+	size_t	 i, len = strlen(s);
+	int32_t	 c;
+	int	 l;
+
+	for (i = 0; i < len; i += l > 0 ? (size_t)l : 1)
+		if ((l = text_utf8_decode(s + i, len - i, &c)) > 0 &&
+		    c >= 0x3040 && c <= 0x30FF && c != 0x30FB && c != 0x30FC)
+			return 1;
+	return 0;
+}
+
+static size_t
+gloss_text(const struct xlang *xl, const char *text, struct strlist *out,
+    size_t max, struct buf *render)
 {
 	struct gloss	 g;
 	struct stemmers	 st;
 	struct seg	*v;
 	char		*norm;
 	size_t		 n, i, used;
-	int		 votes[L_LATIN + 1], best = 0, l;
+	unsigned	 langs;
 
 	if (xl == NULL || text == NULL || xl->nconcepts == 0 ||
 	    out->n >= max)
@@ -793,60 +1016,57 @@ xlang_gloss(const struct xlang *xl, const char *text, struct strlist *out,
 	g.xl = xl;
 	g.out = out;
 	g.max = max;
+	g.render = render;
 	g.dict_left = XLANG_DICT_LOOKUPS;
 	memset(&st, 0, sizeof(st));
-	memset(votes, 0, sizeof(votes));
 	norm = text_normalize(text, (size_t)-1);
 	v = xreallocarray(NULL, WORDS_MAX, sizeof(*v));
 	n = segment(norm, v, WORDS_MAX);
-
-	for (i = 0; i < n; i++)
-		if (v[i].kind == SEG_WORD)
-			word_vote(xl, &st, &v[i], votes);
-	for (l = 0; l < L_LATIN; l++)
-		if (votes[l] > best)
-			best = votes[l];
-	if (best <= votes[L_LATIN])
-		best = 0;	/* English, or no evidence: Latin words stay */
-
-	for (i = 0; i < n && out->n < max; i += used ? used : 1) {
+	langs = vote(xl, &st, v, n);
+	g.japanese = has_kana(norm);
+	for (i = 0; i < n; i += used ? used : 1) {
 		used = 0;
-		switch (v[i].kind) {
-		case SEG_CJK:
-			gloss_run(&g, "c", &v[i]);
-			break;
-		case SEG_HANGUL:
-			gloss_run(&g, "k", &v[i]);
-			break;
-		case SEG_CYR:
-			used = gloss_words(&g, &st, L_RU, v, i, n);
-			if (used == 0 && g.dict_left > 0) {
-				g.dict_left--;
-				g.added += xdict_gloss_word(xl->dict, xl->ndict,
-				    v[i].s, v[i].len, lang_iso3[L_RU], out, max);
-			}
-			break;
-		case SEG_WORD:
-			for (l = 0; best > 0 && l < L_LATIN && !used; l++)
-				if (votes[l] == best && l != L_RU)
-					used = gloss_words(&g, &st, l, v, i,
-					    n);
-			for (l = 0; best > 0 && l < L_LATIN && !used; l++)
-				if (votes[l] == best && l != L_RU &&
-				    g.dict_left > 0 &&
-				    !is_function_word(xl, l, &v[i])) {
-					g.dict_left--;
-					g.added += xdict_gloss_word(xl->dict,
-					    xl->ndict, v[i].s, v[i].len,
-					    lang_iso3[l], out, max);
-				}
-			break;
-		}
+		if (out->n >= max)
+			;	/* full: the rest as written */
+		else if (v[i].kind == SEG_CJK)
+			gloss_run(&g, "c", &v[i]), used = 1;
+		else if (v[i].kind == SEG_HANGUL)
+			gloss_run(&g, "k", &v[i]), used = 1;
+		else if (v[i].kind == SEG_CYR || langs != 0)
+			used = gloss_word_at(&g, &st, langs, v, i, n);
+		if (used == 0)
+			render_add(&g, v[i].s, v[i].len);
 	}
 	stemmers_done(&st);
 	free(v);
 	free(norm);
 	return g.added;
+}
+
+size_t
+xlang_gloss(const struct xlang *xl, const char *text, struct strlist *out,
+    size_t max)
+{
+	return gloss_text(xl, text, out, max, NULL);
+}
+
+char *
+xlang_render(const struct xlang *xl, const char *text, size_t max)
+{
+	struct strlist	 g;
+	struct buf	 b;
+	size_t		 n;
+
+	strlist_init(&g);
+	buf_init(&b, 0);
+	n = gloss_text(xl, text, &g, max, &b);
+	strlist_done(&g);
+	if (n == 0) {
+		buf_done(&b);
+		return NULL;
+	}
+	buf_addc(&b, '\0');
+	return buf_take(&b);
 }
 
 uint64_t

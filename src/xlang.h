@@ -36,11 +36,14 @@ struct strlist;
 struct xlang;
 
 /*
- * Weight of a translated query term relative to the words typed: below
- * one, so a word that matches as written counts more than its gloss,
- * and an English query (which gets no glosses) is scored as before.
+ * Weight of a query's English rendering against the query as typed
+ * (search scores both and keeps the better per skill): below one, as a
+ * translation word for word is less sure than the words typed, so it
+ * overrides them only with clearly better evidence and its scores stay
+ * lower (a translated query misses more readily). An English query has
+ * no rendering and is scored as before.
  */
-#define XLANG_QUERY_WEIGHT	0.6
+#define XLANG_QUERY_WEIGHT	0.7
 #define XLANG_QUERY_GLOSSES	24	/* glosses added to a query at most */
 #define XLANG_DOC_GLOSSES	48	/* glosses added to a skill at most */
 
@@ -71,6 +74,15 @@ const struct xlang *xlang_default(void);
  */
 size_t	 xlang_gloss(const struct xlang *, const char *text,
 	    struct strlist *out, size_t max);
+
+/*
+ * The text with its foreign words replaced by their English glosses and
+ * the rest as written (normalised), at most max glosses; NULL when
+ * nothing was translated (English text, or no word known). The caller
+ * frees it. Search runs a foreign query as this rendering, so the query
+ * and the skills (which carry the same glosses) meet in English.
+ */
+char	*xlang_render(const struct xlang *, const char *text, size_t max);
 
 /*
  * A hash of everything xlang_gloss() depends on (the lexicon's text, the

@@ -448,6 +448,19 @@ strip_spans(char *s)
 	}
 }
 
+/* A gloss word: letters only, and not a function word. */
+static int
+word_ok(const char *w)
+{
+	const char	*p;
+
+	for (p = w; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    *p == '-'))
+			return 0;
+	return p - w >= 2 && !text_is_stopword(w);
+}
+
 /*
  * The English words of the first sense: the first line after the
  * headword that is not an example, a note or a cross-reference, its
@@ -478,6 +491,8 @@ definition_words(const char *def, struct strlist *out, size_t max)
 				continue;
 			if (added == XDICT_GLOSSES)
 				break;
+			if (!word_ok(w.v[j]))
+				continue;
 			if (strlist_add_unique(out, w.v[j], 1))
 				added++;
 		}
