@@ -95,6 +95,7 @@ struct xlang {
 	uint64_t	  fp;
 	struct xdict	**dict;
 	size_t		  ndict;
+	char		 *dict_dir;	/* where they were looked for */
 };
 
 /* ------------------------------------------------------------------ */
@@ -594,8 +595,28 @@ xlang_free(struct xlang *xl)
 	for (i = 0; i < xl->ndict; i++)
 		xdict_free(xl->dict[i]);
 	free(xl->dict);
+	free(xl->dict_dir);
 	free(xl->path);
 	free(xl);
+}
+
+int
+xlang_open_default(struct xlang **out, char **cause)
+{
+	const char	*dd = getenv("SKILLS_RADAR_DICT_DIR");
+	char		*dir, *path;
+	int		 rv;
+
+	if (dd == NULL)
+		dd = XDICT_DIR;
+	dir = config_pkgdata_dir();
+	xasprintf(&path, "%s/xlang/lexicon.tsv", dir);
+	rv = xlang_open(path, *dd != '\0' ? dd : NULL, out, cause);
+	if (rv == SR_OK)
+		(*out)->dict_dir = *dd != '\0' ? xstrdup(dd) : NULL;
+	free(path);
+	free(dir);
+	return rv;
 }
 
 static struct xlang	*deflt;
@@ -604,21 +625,14 @@ static pthread_once_t	 deflt_once = PTHREAD_ONCE_INIT;
 static void
 deflt_init(void)
 {
-	const char	*dd = getenv("SKILLS_RADAR_DICT_DIR");
-	char		*dir, *path, *cause = NULL;
+	char	*cause = NULL;
 
-	if (dd == NULL)
-		dd = XDICT_DIR;
-	dir = config_pkgdata_dir();
-	xasprintf(&path, "%s/xlang/lexicon.tsv", dir);
-	if (xlang_open(path, *dd != '\0' ? dd : NULL, &deflt, &cause) != SR_OK) {
-		/* search must work without it; doctor reports the cause */
+	if (xlang_open_default(&deflt, &cause) != SR_OK) {
+		/* search works without it; doctor reports the cause */
 		free(cause);
-		(void)xlang_open(NULL, *dd != '\0' ? dd : NULL, &deflt, &cause);
+		(void)xlang_open(NULL, NULL, &deflt, &cause);
 		free(cause);
 	}
-	free(path);
-	free(dir);
 }
 
 const struct xlang *
@@ -1091,6 +1105,12 @@ const char *
 xlang_dict_name(const struct xlang *xl, size_t i)
 {
 	return xl != NULL && i < xl->ndict ? xdict_name(xl->dict[i]) : NULL;
+}
+
+const char *
+xlang_dict_dir(const struct xlang *xl)
+{
+	return xl != NULL ? xl->dict_dir : NULL;
 }
 
 const char *

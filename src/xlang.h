@@ -59,6 +59,12 @@ int	 xlang_open(const char *lexicon_path, const char *dict_dir,
 void	 xlang_free(struct xlang *);
 
 /*
+ * Opens what xlang_default() uses (below), reporting why it cannot: for
+ * doctor. The caller frees *out.
+ */
+int	 xlang_open_default(struct xlang **out, char **cause);
+
+/*
  * The instance search uses: the lexicon from the data directory
  * (config_pkgdata_dir(), so $SKILLS_RADAR_DATADIR) and the dictionaries
  * under $SKILLS_RADAR_DICT_DIR (default /usr/share/dictd; an empty value
@@ -95,6 +101,8 @@ size_t	 xlang_nconcepts(const struct xlang *);
 size_t	 xlang_ndicts(const struct xlang *);
 /* Dictionary i's name ("deu-eng", "edict"), or NULL past the end. */
 const char *xlang_dict_name(const struct xlang *, size_t i);
+/* Where dictionaries were looked for (NULL: turned off). */
+const char *xlang_dict_dir(const struct xlang *);
 /* Where the lexicon was read from (NULL: none). */
 const char *xlang_lexicon_path(const struct xlang *);
 
