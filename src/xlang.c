@@ -504,8 +504,8 @@ load_lexicon(struct xlang *xl, const char *path, char **cause)
 	size_t		 len, lineno = 0;
 	int		 err, rv = SR_OK;
 
-	if ((err = buf_read_file(path, LEX_MAX, &data, &len)) != 0) {
-		if (err == ENOENT)
+	if (buf_read_file(path, LEX_MAX, &data, &len) != 0) {
+		if ((err = errno) == ENOENT)
 			return SR_OK;
 		xasprintf(cause, "%s: %s", path, buf_strerror(path, err));
 		return SR_IO;

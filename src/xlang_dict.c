@@ -3,10 +3,9 @@
  *
  * NAME.index lines are "headword TAB offset TAB length", offset and
  * length in dictd's base64 (A-Z a-z 0-9 + /, most significant digit
- * first), sorted by headword (lower case, in the collation dictfmt
- * used). The binary search compares normalised headwords and then
- * looks at the lines around where it landed, so a collation that differs
- * from ours on accented letters only costs a few more comparisons.
+ * first), sorted by headword (lower case, as bytes). The binary search
+ * compares bytes, then the lines around where it landed are compared
+ * normalised (our words have their accents stripped).
  * NAME.dict.dz is gzip with dictzip's "RA" extra field: chunks of CHLEN
  * uncompressed bytes, each deflated on its own, their compressed sizes
  * listed in the field.
@@ -252,9 +251,26 @@ entry_loc(const struct xdict *d, size_t at, uint64_t *off, uint64_t *len)
 	return b64_num(&p, end, len);
 }
 
+/* strcmp() of word and the headword of the line at at, as bytes. */
+static int
+raw_cmp(const struct xdict *d, size_t at, const char *word)
+{
+	const unsigned char	*h = (const unsigned char *)d->idx + at;
+	const unsigned char	*w = (const unsigned char *)word;
+	const unsigned char	*end = (const unsigned char *)d->idx + d->idxlen;
+
+	for (; h < end && *h != '\t' && *h != '\n'; h++, w++)
+		if (*w != *h)
+			return *w < *h ? -1 : 1;
+	return *w != '\0';
+}
+
 /*
  * Finds the index line whose normalised headword is word; returns its
- * offset, or (size_t)-1.
+ * offset, or (size_t)-1. FreeDict sorts its lower-case headwords as
+ * bytes, which the search follows; a headword with accents sorts after
+ * the ASCII ones, so a word whose accents normalisation stripped is
+ * found only when it lands near (the window below).
  */
 static size_t
 index_find(const struct xdict *d, const char *word)
@@ -267,9 +283,7 @@ index_find(const struct xdict *d, const char *word)
 		at = line_start(d, lo + (hi - lo) / 2);
 		if (at <= lo)
 			break;
-		headword(d, at, hw, sizeof(hw));
-		c = strcmp(word, hw);
-		if (c == 0)
+		if ((c = raw_cmp(d, at, word)) == 0)
 			break;
 		if (c < 0)
 			hi = at;
