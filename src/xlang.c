@@ -92,7 +92,8 @@ struct xlang {
 	size_t		  nent, capent;
 	uint32_t	 *slot;		/* entry + 1, 0: empty */
 	size_t		  nslot;	/* a power of two */
-	uint64_t	  fp;
+	uint64_t	  fp;		/* the lexicon's and the dictionaries' */
+	uint64_t	  lexfp;	/* the lexicon's alone */
 	struct xdict	**dict;
 	size_t		  ndict;
 	char		 *dict_dir;	/* where they were looked for */
@@ -117,16 +118,11 @@ static void
 ent_add(struct xlang *xl, const char *tag, const char *key, uint32_t c)
 {
 	char	*k;
-	size_t	 i;
 
 	if (*key == '\0')
 		return;
+	/* a repeated key and concept is harmless: glosses are deduplicated */
 	xasprintf(&k, "%s\x1f%s", tag, key);
-	for (i = 0; i < xl->nent; i++)	/* only while loading */
-		if (xl->ent[i].concept == c && strcmp(xl->ent[i].key, k) == 0) {
-			free(k);
-			return;
-		}
 	if (xl->nent == xl->capent) {
 		xl->capent = xl->capent ? xl->capent * 2 : 1024;
 		xl->ent = xreallocarray(xl->ent, xl->capent, sizeof(*xl->ent));
@@ -572,6 +568,7 @@ xlang_open(const char *lexicon_path, const char *dict_dir,
 		return rv;
 	}
 	table_build(xl);
+	xl->lexfp = xl->fp;
 	if (dict_dir != NULL)
 		xl->dict = xdict_scan(dict_dir, &xl->ndict, &xl->fp);
 	*out = xl;
@@ -600,22 +597,179 @@ xlang_free(struct xlang *xl)
 	free(xl);
 }
 
+/* ------------------------------------------------------------------ */
+/*
+ * The parsed lexicon is cached in the data directory (xlang.cache):
+ * parsing stems every key in every language, about 10 ms, which a CLI
+ * search cannot afford; reading the cache is a fraction of that. The
+ * cache names the lexicon's path, size and mtime; any difference, or a
+ * damaged file, and the lexicon is parsed again (and the cache
+ * rewritten when the directory is writable).
+ *
+ * Format: "SRXLANG1", the u64 stamp, the u64 fingerprint, u32 concepts,
+ * u32 entries, then each concept's English (NUL-terminated), then each
+ * entry's u32 concept and key (NUL-terminated), native byte order.
+ */
+#define CACHE_MAGIC	"SRXLANG1"
+
+static uint64_t
+lexicon_stamp(const char *path, const struct stat *st)
+{
+	uint64_t	 h = 0xcbf29ce484222325ULL;
+	int64_t		 v[3];
+	size_t		 i;
+
+	for (; *path != '\0'; path++) {
+		h ^= (unsigned char)*path;
+		h *= 0x100000001b3ULL;
+	}
+	v[0] = (int64_t)st->st_size;
+	v[1] = (int64_t)st->st_mtime;
+	v[2] = (int64_t)st->st_mtim.tv_nsec;
+	for (i = 0; i < sizeof(v); i++) {
+		h ^= ((const unsigned char *)v)[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static void
+cache_write(const struct xlang *xl, const char *path, uint64_t stamp)
+{
+	struct buf	 b;
+	uint32_t	 n;
+	size_t		 i;
+	char		*cause = NULL;
+
+	buf_init(&b, 0);
+	buf_add(&b, CACHE_MAGIC, 8);
+	buf_add(&b, &stamp, sizeof(stamp));
+	buf_add(&b, &xl->fp, sizeof(xl->fp));
+	n = (uint32_t)xl->nconcepts;
+	buf_add(&b, &n, sizeof(n));
+	n = (uint32_t)xl->nent;
+	buf_add(&b, &n, sizeof(n));
+	for (i = 0; i < xl->nconcepts; i++)
+		buf_add(&b, xl->en[i], strlen(xl->en[i]) + 1);
+	for (i = 0; i < xl->nent; i++) {
+		buf_add(&b, &xl->ent[i].concept, sizeof(uint32_t));
+		buf_add(&b, xl->ent[i].key, strlen(xl->ent[i].key) + 1);
+	}
+	(void)buf_save(path, b.p, b.len, 0644, 1, &cause);	/* best effort */
+	free(cause);
+	buf_done(&b);
+}
+
+/* Reads a NUL-terminated string at *at of data (len); NULL past the end. */
+static const char *
+cache_str(const char *data, size_t len, size_t *at)
+{
+	const char	*s = data + *at, *z;
+
+	if (*at >= len || (z = memchr(s, '\0', len - *at)) == NULL)
+		return NULL;
+	*at += (size_t)(z - s) + 1;
+	return s;
+}
+
+static struct xlang *
+cache_read(const char *path, uint64_t stamp)
+{
+	struct xlang	*xl;
+	char		*data = NULL;
+	const char	*str;
+	size_t		 len, at;
+	uint64_t	 v;
+	uint32_t	 nc, ne, i, c;
+
+	if (buf_read_file(path, 4 * LEX_MAX, &data, &len) != 0)
+		return NULL;
+	if (len < 32 || memcmp(data, CACHE_MAGIC, 8) != 0 ||
+	    (memcpy(&v, data + 8, 8), v) != stamp) {
+		free(data);
+		return NULL;
+	}
+	xl = xcalloc(1, sizeof(*xl));
+	memcpy(&xl->fp, data + 16, 8);
+	xl->lexfp = xl->fp;
+	memcpy(&nc, data + 24, 4);
+	memcpy(&ne, data + 28, 4);
+	at = 32;
+	if (nc > len || ne > len)
+		goto bad;
+	xl->en = xreallocarray(NULL, nc + 1, sizeof(*xl->en));
+	for (i = 0; i < nc; i++) {
+		if ((str = cache_str(data, len, &at)) == NULL)
+			goto bad;
+		xl->en[xl->nconcepts++] = xstrdup(str);
+	}
+	xl->ent = xreallocarray(NULL, ne + 1, sizeof(*xl->ent));
+	xl->capent = ne + 1;
+	for (i = 0; i < ne; i++) {
+		if (at + 4 > len)
+			goto bad;
+		memcpy(&c, data + at, 4);
+		at += 4;
+		if ((str = cache_str(data, len, &at)) == NULL || c >= nc)
+			goto bad;
+		xl->ent[xl->nent].key = xstrdup(str);
+		xl->ent[xl->nent++].concept = c;
+	}
+	if (at != len)
+		goto bad;
+	free(data);
+	return xl;
+bad:
+	free(data);
+	xlang_free(xl);
+	return NULL;
+}
+
 int
 xlang_open_default(struct xlang **out, char **cause)
 {
 	const char	*dd = getenv("SKILLS_RADAR_DICT_DIR");
-	char		*dir, *path;
-	int		 rv;
+	char		*dir, *path, *cpath;
+	struct stat	 st;
+	uint64_t	 stamp = 0;
+	int		 rv = SR_OK, cached = 0;
 
+	*out = NULL;
+	*cause = NULL;
 	if (dd == NULL)
 		dd = XDICT_DIR;
 	dir = config_pkgdata_dir();
 	xasprintf(&path, "%s/xlang/lexicon.tsv", dir);
-	rv = xlang_open(path, *dd != '\0' ? dd : NULL, out, cause);
+	free(dir);
+	dir = config_data_dir();
+	xasprintf(&cpath, "%s/xlang.cache", dir);
+	free(dir);
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		stamp = lexicon_stamp(path, &st);
+		if ((*out = cache_read(cpath, stamp)) != NULL) {
+			cached = 1;
+			(*out)->path = xstrdup(path);
+			table_build(*out);
+			if (*dd != '\0')
+				(*out)->dict = xdict_scan(dd, &(*out)->ndict,
+				    &(*out)->fp);
+		}
+	}
+	if (!cached) {
+		rv = xlang_open(path, *dd != '\0' ? dd : NULL, out, cause);
+		if (rv == SR_OK && stamp != 0 && (*out)->nconcepts > 0) {
+			uint64_t fp = (*out)->fp;
+
+			/* the cache holds the lexicon's own fingerprint */
+			(*out)->fp = (*out)->lexfp;
+			cache_write(*out, cpath, stamp);
+			(*out)->fp = fp;
+		}
+	}
 	if (rv == SR_OK)
 		(*out)->dict_dir = *dd != '\0' ? xstrdup(dd) : NULL;
+	free(cpath);
 	free(path);
-	free(dir);
 	return rv;
 }
 
