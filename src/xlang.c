@@ -78,6 +78,10 @@ static const char *const stop_lang[L_LATIN] = {
 	"и в на с для по из от к как мой моя это что не или",
 };
 #define TAG_STOP	"s"	/* "s" + code: function words */
+#define TAG_ANY		"x"	/* a Latin-script word of any language */
+static const char *const stop_tag[L_LATIN] = {
+	"sde", "ses", "sfr", "spt", "sit", "snl", "spl", "sru"
+};
 
 struct xent {
 	char		*key;		/* "TAG\x1fKEY" */
@@ -158,14 +162,13 @@ table_find(const struct xlang *xl, const char *tag, const char *key,
     void (*fn)(void *, uint32_t), void *arg)
 {
 	char	 k[512];
-	size_t	 j, n = 0;
-	int	 len;
+	size_t	 j, n = 0, tl = strlen(tag), kl = strlen(key);
 
-	if (xl->nslot == 0 || *key == '\0')
+	if (xl->nslot == 0 || kl == 0 || tl + kl + 2 > sizeof(k))
 		return 0;
-	len = snprintf(k, sizeof(k), "%s\x1f%s", tag, key);
-	if (len < 0 || (size_t)len >= sizeof(k))
-		return 0;
+	memcpy(k, tag, tl);	/* "TAG\x1fKEY", as ent_add() stores it */
+	k[tl] = '\x1f';
+	memcpy(k + tl + 1, key, kl + 1);
 	j = key_hash(k) & (xl->nslot - 1);
 	while (xl->slot[j] != 0) {
 		const struct xent *e = &xl->ent[xl->slot[j] - 1];
@@ -407,8 +410,11 @@ add_cell(struct xlang *xl, struct stemmers *st, int l, const char *cell,
 				ent_add(xl, l == L_KO ? "k" : "c", b.p, c);
 			buf_done(&b);
 		} else if (n >= 1 && n <= PHRASE_MAX) {
-			if (phrase(st, -1, v, 0, n, key, sizeof(key)))
+			if (phrase(st, -1, v, 0, n, key, sizeof(key))) {
 				ent_add(xl, lang_code[l], key, c);
+				if (l != L_RU)
+					ent_add(xl, TAG_ANY, key, c);
+			}
 			snprintf(tag, sizeof(tag), "%s~", lang_code[l]);
 			if (phrase(st, l, v, 0, n, key, sizeof(key)) &&
 			    count_chars(key) >= STEM_MIN)
@@ -549,15 +555,15 @@ xlang_open(const char *lexicon_path, const char *dict_dir,
 {
 	struct xlang	*xl;
 	int		 rv = SR_OK, l;
-	char		 tag[8];
 
 	*out = NULL;
 	*cause = NULL;
 	xl = xcalloc(1, sizeof(*xl));
 	add_stopwords(xl, "sen", stop_en);
 	for (l = 0; l < L_LATIN; l++) {
-		snprintf(tag, sizeof(tag), TAG_STOP "%s", lang_code[l]);
-		add_stopwords(xl, tag, stop_lang[l]);
+		add_stopwords(xl, stop_tag[l], stop_lang[l]);
+		if (l != L_RU)
+			add_stopwords(xl, TAG_ANY, stop_lang[l]);
 	}
 	if (lexicon_path != NULL) {
 		xl->path = xstrdup(lexicon_path);
@@ -1051,6 +1057,64 @@ gloss_dict(struct gloss *g, int l, const struct seg *w)
 }
 
 /*
+ * Whether some Latin word of v is, as written, a word of another language
+ * and not an English one: without such a word no language can outvote
+ * English, and the stemming vote is skipped.
+ */
+static int
+foreign_evidence(const struct xlang *xl, const struct seg *v, size_t n)
+{
+	char	 w[64];
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].kind != SEG_WORD || v[i].len >= sizeof(w))
+			continue;
+		memcpy(w, v[i].s, v[i].len);
+		w[v[i].len] = '\0';
+		if (table_find(xl, TAG_ANY, w, NULL, NULL) > 0 &&
+		    table_find(xl, "en", w, NULL, NULL) == 0 &&
+		    table_find(xl, "sen", w, NULL, NULL) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Whether function words alone show the Latin words of v to be English:
+ * two English ones at least, more than twice any other language's. Most
+ * skill descriptions are settled so, without stemming every word in
+ * every language (which made building the search index ten times
+ * slower).
+ */
+static int
+reads_english(const struct xlang *xl, const struct seg *v, size_t n)
+{
+	char	 w[64];
+	size_t	 i, en = 0, other[L_LATIN];
+	int	 l;
+
+	memset(other, 0, sizeof(other));
+	for (i = 0; i < n; i++) {
+		if (v[i].kind != SEG_WORD || v[i].len >= sizeof(w))
+			continue;
+		memcpy(w, v[i].s, v[i].len);
+		w[v[i].len] = '\0';
+		if (table_find(xl, "sen", w, NULL, NULL) > 0)
+			en++;
+		for (l = 0; l < L_LATIN; l++)
+			if (table_find(xl, stop_tag[l], w, NULL, NULL) > 0)
+				other[l]++;
+	}
+	if (en < 2)
+		return 0;
+	for (l = 0; l < L_LATIN; l++)
+		if (2 * other[l] >= en)
+			return 0;
+	return 1;
+}
+
+/*
  * The languages the Latin words of v read as (bit l), 0 when English or
  * none does more.
  */
@@ -1062,6 +1126,8 @@ vote(const struct xlang *xl, struct stemmers *st, const struct seg *v,
 	unsigned	 langs = 0;
 	size_t		 i;
 
+	if (!foreign_evidence(xl, v, n) || reads_english(xl, v, n))
+		return 0;
 	memset(votes, 0, sizeof(votes));
 	for (i = 0; i < n; i++)
 		if (v[i].kind == SEG_WORD)
