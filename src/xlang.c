@@ -62,7 +62,11 @@ static const char *const stop_en =
 static const char *const stop_lang[L_LATIN] = {
 	"der die das den dem des und oder für mit von zu zum zur ist sind "
 	"ein eine einen einem einer nicht auf aus bei wie was ich wir mein "
-	"meine im am als nach über",
+	"meine im am als nach über aber alle auch bin bis damit dann dass "
+	"dich dies diese dieser dieses dir doch dort durch etwas habe haben "
+	"hat ihr ihre jede jeder jetzt kann kein keine mich mir muss müssen "
+	"noch nur ob ohne sehr sein seine sich sie soll sollen um uns unser "
+	"unsere unter vom vor wann warum weil welche wenn werden wird wo",
 	"el la los las de del y o para con por un una unos unas que en es "
 	"son como mi mis al se lo quiero necesito",
 	"le la les des du de et ou pour avec par un une est sont comme mon "
@@ -74,7 +78,9 @@ static const char *const stop_lang[L_LATIN] = {
 	"de het een en of voor met van op te in is zijn hoe mijn ik wij naar "
 	"bij",
 	"i w z na do dla oraz lub jest są się od przez jak mój moja mi mnie "
-	"czy to ze po",
+	"czy to ze po za pod nad przy bez aby ale by być ich im jakie je jego "
+	"jej już która które który ma mu nam nas nie ta tak tam te tego tej tu "
+	"ty we wg żeby nasz nasza naszego naszej nasze moim moimi",
 	"и в на с для по из от к как мой моя это что не или",
 };
 #define TAG_STOP	"s"	/* "s" + code: function words */
