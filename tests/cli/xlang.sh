@@ -30,9 +30,11 @@ is "$(top "weekly customer data analysis report")" "kehu-shuju-fenxi" \
     "an English query finds the skill written in Chinese"
 is "$(top "Rechnungen nach Lieferant ablegen")" "rechnungsablage" \
     "a German query still finds the German skill first"
+out=$("$SR" search --json --explain "Rechnungen nach Lieferant ablegen")
+lacks "$out" '"translated"' "a query found as typed is not translated"
 
-out=$("$SR" search --json --explain "Rechnungen extrahieren")
-contains "$out" '"translated":	"invoice extract' "--explain shows the rendering that matched"
+out=$("$SR" search --json --explain "extraer las facturas")
+contains "$out" '"translated":	"extract' "--explain shows the rendering that matched"
 out=$("$SR" search --json --explain "extract invoice totals")
 lacks "$out" '"translated"' "an English query is not translated"
 out=$("$SR" search --json "+Rechnungen extrahieren")
