@@ -114,6 +114,17 @@ void	 search_set_mean(struct search_index *x);
  */
 int	 search_path_cmp(const void *a, const void *b);
 
+/* Links each shadowed doc of x to the doc of its winner (by path). */
+void	 search_link_winners(struct search_index *x);
+
+/*
+ * "select:a,b": fills res with the exact names in list (uid first, then
+ * the bare name, case-insensitive), in order, score 1; returns SR_OK.
+ */
+int	 search_select(const struct search_index *x,
+	    const struct search_opts *o, const char *list,
+	    struct search_result *res);
+
 /*
  * Copies b's winners by path into b->bkeys (owned by b, freed by
  * search_index_free()), once: after the snapshot the base was built for
