@@ -24,7 +24,7 @@
 
 #define USAGE_ROWS	20000	/* rows read per statement and step */
 #define USAGE_TERMS	64	/* distinct words of a query looked up */
-#define USAGE_SAT	2.0	/* learned weight w counts w / (w + USAGE_SAT) */
+#define USAGE_SAT	1.0	/* learned weight w counts w / (w + USAGE_SAT) */
 #define USAGE_FLOOR	0.1	/* decay floor of a load count (Claude Code) */
 #define DAY		86400.0
 
@@ -600,25 +600,31 @@ explain_usage(struct usage *u, long s, const struct uq *q, double base,
 }
 
 /*
- * The new score of a match with calibrated score base: the usage boost
- * (never across the miss threshold), then the learned evidence.
+ * The new score of a match with calibrated score base. The score reads
+ * as a probability (search.c), so each kind of evidence is combined as
+ * one: use shifts the log-odds by at most retrieval.usage_boost (a prior:
+ * 0 stays 0, and a score under the miss threshold stays under it), and
+ * learned words join as a noisy-OR, 1 - (1 - s)(1 - weight * evidence),
+ * so they matter most where the skill's own text says least.
  */
 static double
 rescore(struct usage *u, long s, const struct uq *q, double base,
     double now, double *boost, double *learned)
 {
 	const struct config	*cfg = u->cfg;
-	double			 pop = 0, v = base, thr = cfg->miss_threshold;
+	double			 pop = 0, v = base, thr = cfg->miss_threshold, l;
 
 	if (s >= 0 && u->max_use > 0 && cfg->usage_boost > 0)
 		pop = log1p(use_count(u, &u->sk[s], now)) / log1p(u->max_use);
 	if (pop > 1)
 		pop = 1;
-	v = base * (1 + cfg->usage_boost * pop);
+	if (pop > 0 && base > 0 && base < 1)
+		v = 1 / (1 + (1 - base) / base * exp(-cfg->usage_boost * pop));
 	if (base < thr && v >= thr)
 		v = base > thr - 1e-4 ? base : thr - 1e-4;
 	*boost = v - base;
-	*learned = s >= 0 && q->ev != NULL ? cfg->learn_weight * q->ev[s] : 0;
+	l = s >= 0 && q->ev != NULL ? cfg->learn_weight * q->ev[s] : 0;
+	*learned = (1 - v) * l;
 	v += *learned;
 	return v > 1 ? 1 : v;
 }
