@@ -26,6 +26,7 @@
 #define USAGE_TERMS	64	/* distinct words of a query looked up */
 #define USAGE_SAT	1.0	/* learned weight w counts w / (w + USAGE_SAT) */
 #define USAGE_FLOOR	0.1	/* decay floor of a load count (Claude Code) */
+#define USAGE_ADD	5	/* skills added by learned words alone, at most */
 #define DAY		86400.0
 
 /* A word learned for a skill: its weight at the model's epoch. */
@@ -659,8 +660,10 @@ has_required(const char *q)
 
 /*
  * Adds the skills the learned words point to that retrieval did not
- * return, with score 0 before rescoring: found by their uid in idx
- * ("select:"), so shadowed and hidden entries stay out.
+ * return, with score 0 before rescoring: the USAGE_ADD with the most
+ * evidence, and only those whose learned score alone would beat the
+ * weakest result retrieved (a full pool, else any). They are found by
+ * uid in idx ("select:"), so shadowed and hidden entries stay out.
  */
 static void
 add_learned(struct usage *u, const struct search_index *idx,
@@ -670,40 +673,55 @@ add_learned(struct usage *u, const struct search_index *idx,
 	struct search_opts	 so;
 	struct search_result	 sel;
 	struct buf		 b;
+	uint32_t		 best[USAGE_ADD];
 	char			*cause = NULL;
+	double			 floor = 0;
 	size_t			 i, j, n = 0;
 
-	buf_init(&b, 0);
-	buf_addstr(&b, "select:");
-	for (i = 0; i < q->nhit && n < SEARCH_TOP_K_MAX; i++) {
-		const char *uid = u->sk[q->hit[i]].uid;
+	if (res->n >= USAGE_POOL)
+		for (i = 0; i < res->n; i++)
+			if (i == 0 || res->v[i].score < floor)
+				floor = res->v[i].score;
+	for (i = 0; i < q->nhit; i++) {
+		uint32_t s = q->hit[i];
 
-		for (j = 0; j < res->n; j++)
-			if (strcmp(res->v[j].skill->uid, uid) == 0)
-				break;
-		if (j < res->n || strchr(uid, ',') != NULL)
+		if (u->cfg->learn_weight * q->ev[s] <= floor)
 			continue;
-		buf_printf(&b, "%s%s", n ? "," : "", uid);
-		n++;
+		for (j = 0; j < res->n; j++)
+			if (strcmp(res->v[j].skill->uid, u->sk[s].uid) == 0)
+				break;
+		if (j < res->n || strchr(u->sk[s].uid, ',') != NULL)
+			continue;
+		/* insertion into the best USAGE_ADD by evidence */
+		for (j = n < USAGE_ADD ? n++ : USAGE_ADD; j > 0 &&
+		    q->ev[best[j - 1]] < q->ev[s]; j--)
+			if (j < USAGE_ADD)
+				best[j] = best[j - 1];
+		if (j < USAGE_ADD)
+			best[j] = s;
 	}
 	if (n == 0)
-		goto out;
+		return;
+	buf_init(&b, 0);
+	buf_addstr(&b, "select:");
+	for (i = 0; i < n; i++)
+		buf_printf(&b, "%s%s", i ? "," : "", u->sk[best[i]].uid);
 	memset(&so, 0, sizeof(so));
 	so.query = b.p;
 	so.top_k = (int)n;
 	so.kind = -1;
-	if (search_run(idx, &so, &sel, &cause) != SR_OK)
-		goto out;
-	res->v = xreallocarray(res->v, res->n + sel.n + 1, sizeof(*res->v));
-	for (i = 0; i < sel.n; i++) {
-		if (!kind_tags_ok(o, sel.v[i].skill))
-			continue;
-		memset(&res->v[res->n], 0, sizeof(*res->v));
-		res->v[res->n].skill = sel.v[i].skill;
-		res->v[res->n++].score = 0;
+	if (search_run(idx, &so, &sel, &cause) == SR_OK) {
+		res->v = xreallocarray(res->v, res->n + sel.n + 1,
+		    sizeof(*res->v));
+		for (i = 0; i < sel.n; i++) {
+			if (!kind_tags_ok(o, sel.v[i].skill))
+				continue;
+			memset(&res->v[res->n], 0, sizeof(*res->v));
+			res->v[res->n].skill = sel.v[i].skill;
+			res->v[res->n++].score = 0;
+		}
 	}
 	search_result_done(&sel);
-out:
 	free(cause);
 	buf_done(&b);
 }

@@ -51,7 +51,7 @@ struct search_result;
 struct usage;
 
 #define USAGE_REFRESH_SEC	10.0	/* a search re-reads at most this often */
-#define USAGE_POOL		20	/* results retrieved for re-ranking */
+#define USAGE_POOL		10	/* results retrieved for re-ranking */
 
 /*
  * Returns a new model, or NULL when there is nothing to learn from:
