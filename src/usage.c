@@ -275,34 +275,37 @@ decay(double age, double half_life_days)
 	return pow(0.5, age / (half_life_days * DAY));
 }
 
-/* Found loads after last_load; returns rows read or -1. */
-static long
+/*
+ * The found loads after last_load, counted per skill by the database (a
+ * covering index: cheap however long the log). 0, or -1 on an error.
+ */
+static int
 read_loads(struct usage *u)
 {
 	struct sqlq_stmt	*st;
 	struct uskill		*s;
 	uint32_t		 id;
-	long			 n = 0;
+	long long		 last = u->last_load;
 	int			 r;
 
-	if (sqlq_prepare(u->db, "SELECT id, ts, skill FROM events WHERE "
-	    "kind = 'load' AND found = 1 AND id > ?1 AND ts > ?2 AND "
-	    "skill IS NOT NULL ORDER BY id LIMIT ?3", &st) != 0)
+	if (sqlq_prepare(u->db, "SELECT skill, count(*), max(ts), max(id) "
+	    "FROM events WHERE kind = 'load' AND found = 1 AND id > ?1 AND "
+	    "ts > ?2 AND skill IS NOT NULL GROUP BY skill", &st) != 0)
 		return -1;
 	sqlq_bind_int64(st, 1, u->last_load);
 	sqlq_bind_double(st, 2, u->reset);
-	sqlq_bind_int64(st, 3, USAGE_ROWS);
 	while ((r = sqlq_step(st)) == SQLQ_ROW) {
-		u->last_load = sqlq_int64(st, 0);
-		id = skill_id(u, sqlq_text(st, 2));	/* may move u->sk */
+		id = skill_id(u, sqlq_text(st, 0));	/* may move u->sk */
 		s = &u->sk[id];
-		s->loads += 1;
-		if (sqlq_double(st, 1) > s->last)
-			s->last = sqlq_double(st, 1);
-		n++;
+		s->loads += (double)sqlq_int64(st, 1);
+		if (sqlq_double(st, 2) > s->last)
+			s->last = sqlq_double(st, 2);
+		if (sqlq_int64(st, 3) > last)
+			last = sqlq_int64(st, 3);
 	}
 	sqlq_finalize(st);
-	return r == SQLQ_ERROR ? -1 : n;
+	u->last_load = last;
+	return r == SQLQ_ERROR ? -1 : 0;
 }
 
 /* Adds weight w of word t to skill s (once per session: the caller). */
@@ -490,8 +493,7 @@ usage_refresh(struct usage *u, double now, int force)
 	if (sqlq_begin_read(u->db) != 0)
 		goto done;
 	if (cfg->usage_boost > 0)
-		while ((n = read_loads(u)) == USAGE_ROWS)
-			;
+		read_loads(u);
 	if (cfg->learn_enabled && cfg->learn_weight > 0)
 		while ((n = read_pairs(u)) == USAGE_ROWS)
 			;
