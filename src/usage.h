@@ -6,11 +6,12 @@
  *   usage boost  a skill's decayed load count, as Claude Code ranks its
  *                own listing: loads * max(0.5^(days since the last load /
  *                retrieval.usage_half_life_days), 0.1). Its share of the
- *                largest such count, on a log scale, multiplies the score
- *                by at most 1 + retrieval.usage_boost. A skill never
- *                loaded keeps its score; a score under
- *                retrieval.miss_threshold stays under it (popularity is
- *                not evidence that this query is answered).
+ *                largest such count, on a log scale, shifts the score's
+ *                log-odds by at most retrieval.usage_boost (the score is
+ *                a calibrated probability: a prior moves odds). A skill
+ *                never loaded keeps its score, 0 stays 0, and a score
+ *                under retrieval.miss_threshold stays under it
+ *                (popularity is no evidence that this query is answered).
  *   learned      each found load paired (table conv) with the search
  *                before it in the same session, at most
  *                retrieval.learning.window_seconds earlier, teaches the
@@ -18,15 +19,17 @@
  *                the loaded skill: one unit per session and word, decayed
  *                with retrieval.learning.half_life_days, the heaviest
  *                retrieval.learning.max_terms words kept per skill. A
- *                query's learned evidence for a skill is the idf-weighted
- *                share of its words learned for that skill, each
- *                saturated as w / (w + 2) so one session gives a third of
- *                the most; retrieval.learning.weight times it is added to
- *                the score. This may lift a result over the miss
- *                threshold: it is evidence about this query's own words.
- *                A skill that learned words match but retrieval did not
- *                find is added with only that score (not with a "+word"
- *                query, whose required words it lacks).
+ *                query's evidence for a skill is the idf-weighted share of
+ *                its words learned for that skill, each saturated as
+ *                w / (w + 1) (one session: at most a half); the score s
+ *                becomes 1 - (1 - s)(1 - retrieval.learning.weight *
+ *                evidence), a noisy-OR, so learned words count most where
+ *                the skill's own text says least. This may lift a result
+ *                over the miss threshold: it is evidence about this
+ *                query's own words (at weight <= 0.8 one session alone
+ *                cannot). A skill that learned words point to but
+ *                retrieval did not return is added with only that score
+ *                (at most USAGE_ADD, and not for a "+word" query).
  *
  * The model is read from the telemetry database (SQLite or PostgreSQL,
  * through sqlq) with no schema of its own: loads from events, pairs from
