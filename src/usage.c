@@ -138,40 +138,52 @@ umap_find(struct umap *m, const char *key, const void *names, size_t elt,
 	return (long)n;
 }
 
+/*
+ * The index of key in the array *arr of *n elements of size elt whose
+ * first member is the key string, appending a zeroed element with a copy
+ * of key when missing (which may move *arr).
+ */
 static uint32_t
-skill_id(struct usage *u, const char *uid)
+intern(struct umap *m, void **arr, size_t *n, size_t *cap, size_t elt,
+    const char *key)
 {
 	long	 i;
+	char	*e;
 
-	i = umap_find(&u->skmap, uid, u->sk,
-	    sizeof(*u->sk), 1, u->nsk);
-	if ((size_t)i == u->nsk) {
-		if (u->nsk == u->capsk) {
-			u->capsk = u->capsk ? 2 * u->capsk : 64;
-			u->sk = xreallocarray(u->sk, u->capsk, sizeof(*u->sk));
+	i = umap_find(m, key, *arr, elt, 1, *n);
+	if ((size_t)i == *n) {
+		if (*n == *cap) {
+			*cap = *cap ? 2 * *cap : 64;
+			*arr = xreallocarray(*arr, *cap, elt);
 		}
-		memset(&u->sk[u->nsk], 0, sizeof(*u->sk));
-		u->sk[u->nsk++].uid = xstrdup(uid);
+		e = (char *)*arr + *n * elt;
+		memset(e, 0, elt);
+		*(char **)e = xstrdup(key);
+		(*n)++;
 	}
 	return (uint32_t)i;
 }
 
 static uint32_t
+skill_id(struct usage *u, const char *uid)
+{
+	void		*a = u->sk;
+	uint32_t	 i;
+
+	i = intern(&u->skmap, &a, &u->nsk, &u->capsk, sizeof(*u->sk), uid);
+	u->sk = a;
+	return i;
+}
+
+static uint32_t
 term_id(struct usage *u, const char *t)
 {
-	long	 i;
+	void		*a = u->tm;
+	uint32_t	 i;
 
-	i = umap_find(&u->tmmap, t, u->tm,
-	    sizeof(*u->tm), 1, u->ntm);
-	if ((size_t)i == u->ntm) {
-		if (u->ntm == u->captm) {
-			u->captm = u->captm ? 2 * u->captm : 64;
-			u->tm = xreallocarray(u->tm, u->captm, sizeof(*u->tm));
-		}
-		memset(&u->tm[u->ntm], 0, sizeof(*u->tm));
-		u->tm[u->ntm++].s = xstrdup(t);
-	}
-	return (uint32_t)i;
+	i = intern(&u->tmmap, &a, &u->ntm, &u->captm, sizeof(*u->tm), t);
+	u->tm = a;
+	return i;
 }
 
 struct usage *
