@@ -53,7 +53,9 @@ static const char migrate_2_sql[] =
  * that wrote the row; telemetry.replica): the public schema of DESIGN §10 (table events) with its
  * indexes, and two internal tables that may change between versions:
  * meta (key/value: query_key, the hash key of store_queries: hash;
- * last_prune, unix time; write_failures, events writers lost) and conv,
+ * last_prune, unix time; write_failures, events writers lost;
+ * learn_reset, unix time before which search learns nothing from the
+ * events, set by stats --reset-learning, absent until then) and conv,
  * which a trigger fills as loads are inserted: each found load with the
  * latest search of its session at most a day before it, the time between
  * them, the rank of the loaded skill in that search's detail.top and the
