@@ -502,14 +502,23 @@ usage_refresh(struct usage *u, double now, int force)
 		forget(u);
 		u->reset = reset;
 	}
-	if (sqlq_begin_read(u->db) != 0)
+	if (sqlq_begin_read(u->db) != 0) {
+		sqlq_close(u->db);
+		u->db = NULL;
 		goto done;
+	}
 	if (cfg->usage_boost > 0)
 		read_loads(u);
 	if (cfg->learn_enabled && cfg->learn_weight > 0)
 		while ((n = read_pairs(u)) == USAGE_ROWS)
 			;
 	sqlq_end_read(u->db);
+	/*
+	 * Closed between refreshes: a reader left open would outlive the
+	 * telemetry writer at exit and keep stats.db's -wal and -shm.
+	 */
+	sqlq_close(u->db);
+	u->db = NULL;
 	u->max_use = 0;
 	for (i = 0; i < u->nsk; i++)
 		if (use_count(u, &u->sk[i], now) > u->max_use)
