@@ -281,6 +281,22 @@ read_reset(struct usage *u)
 	return r == SQLQ_ERROR ? -1 : v;
 }
 
+/* The largest event id, 0 when none; -1 on a read error. */
+static long long
+read_max_id(struct usage *u)
+{
+	struct sqlq_stmt	*st;
+	long long		 v = 0;
+	int			 r;
+
+	if (sqlq_prepare(u->db, "SELECT max(id) FROM events", &st) != 0)
+		return -1;
+	if ((r = sqlq_step(st)) == SQLQ_ROW)
+		v = sqlq_int64(st, 0);
+	sqlq_finalize(st);
+	return r == SQLQ_ERROR ? -1 : v;
+}
+
 static double
 decay(double age, double half_life_days)
 {
@@ -498,7 +514,9 @@ usage_refresh(struct usage *u, double now, int force)
 		u->db = NULL;
 		goto done;
 	}
-	if (reset != u->reset) {
+	/* reset, or a new database in its place (its ids start again) */
+	if (reset != u->reset || read_max_id(u) < (u->last_load >
+	    u->last_conv ? u->last_load : u->last_conv)) {
 		forget(u);
 		u->reset = reset;
 	}
