@@ -84,6 +84,7 @@
 #include "status.h"
 #include "store.h"
 #include "strlist.h"
+#include "usage.h"
 #include "xmalloc.h"
 
 #define KEY_W	44	/* columns of a list's key */
@@ -588,6 +589,29 @@ out:
 	return rv;
 }
 
+/*
+ * stats --reset-learning: what was learned from use (usage.h) starts
+ * again from the next event; the events themselves stay for stats.
+ */
+static int
+reset_learning(const struct config *cfg, const char *db_path,
+    const char *since)
+{
+	char	*cause = NULL;
+	int	 rv, changed;
+
+	if (db_path != NULL || since != NULL)
+		return cmd_usage("stats", "--reset-learning acts on the "
+		    "configured telemetry database and takes no --db or "
+		    "--since");
+	if ((rv = usage_reset(cfg, &changed, &cause)) != 0)
+		return cmd_fail(rv, cause);
+	printf("%s\n", changed ? "learning reset: loads and searches so far "
+	    "no longer boost or teach any skill" : "nothing recorded yet: "
+	    "nothing to reset");
+	return 0;
+}
+
 int
 cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -596,6 +620,7 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "limit", required_argument, NULL, 'n' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "reset-learning", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -608,7 +633,7 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 	const char		*db_path = NULL, *since_arg = NULL, *open_as;
 	char			*cause = NULL, *cfgpath, *shown;
 	long			 limit = 10;
-	int			 ch, stop, json = 0, rv, pg;
+	int			 ch, stop, json = 0, rv, pg, reset = 0;
 
 	while ((ch = cmd_getopt("stats", argc, argv, "s:n:d:jh", longopts,
 	    &stop)) != -1) {
@@ -629,10 +654,15 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
+		case 'R':
+			reset = 1;
+			break;
 		}
 	}
 	if (stop != -1 || (stop = cmd_no_args("stats", argc, argv)) != 0)
 		return stop;
+	if (reset)
+		return reset_learning(cfg, db_path, since_arg);
 
 	memset(&q, 0, sizeof q);
 	memset(&r, 0, sizeof r);

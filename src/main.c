@@ -47,7 +47,8 @@ static const struct cmd_entry cmds[] = {
 	  "[--check] [--install] [--uninstall] [--stdout]",
 	  "write the Tier-1 skill index for CLAUDE.md" },
 	{ "stats", cmd_stats, CMD_NEEDS_CONFIG,
-	  "[--since 24h|7d|DATE] [--limit N] [--db PATH] [--json]",
+	  "[--since 24h|7d|DATE] [--limit N] [--db PATH] [--json] "
+	  "[--reset-learning]",
 	  "report on the telemetry log" },
 	{ "tui", cmd_tui, CMD_NEEDS_CONFIG,
 	  "[--once] [--color|--no-color] [--range 1h|24h|7d|all] [--db PATH] "

@@ -30,7 +30,7 @@
 /* list_skills answers in pages of this many entries. */
 #define MCP_LIST_PAGE	100
 
-enum arg_type { ARG_STRING, ARG_INT, ARG_STRLIST, ARG_ENUM };
+enum arg_type { ARG_STRING, ARG_INT, ARG_STRLIST, ARG_ENUM, ARG_BOOL };
 
 struct tool_arg {
 	const char		*name;
@@ -60,6 +60,7 @@ static const struct tool_arg search_args[] = {
 	{ "top_k", ARG_INT, 0, 1, SEARCH_TOP_K_MAX, NULL, NULL },
 	{ "tags", ARG_STRLIST, 0, 1, 20, NULL, NULL },
 	{ "kind", ARG_ENUM, 0, 0, 0, kinds, NULL },
+	{ "explain", ARG_BOOL, 0, 0, 0, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 static const struct tool_arg load_args[] = {
@@ -92,7 +93,7 @@ static int	run_list(const struct mcp_tool_ctx *, const cJSON *, cJSON **,
 
 static const struct tool_def tools[] = {
 	{ "search_skills",
-	  "Find skills by intent when no known name fits. Returns ranked "
+	  "Find skills by intent when no name fits. Returns ranked "
 	  "matches, score 0-1 (<0.4 is weak).",
 	  search_args,
 	  "{\"type\":\"object\",\"properties\":{\"matches\":{\"type\":"
@@ -151,6 +152,9 @@ tool_schema(const struct tool_def *t)
 			items = cJSON_AddObjectToObject(p, "items");
 			cJSON_AddStringToObject(items, "type", "string");
 			cJSON_AddNumberToObject(p, "maxItems", a->max);
+			break;
+		case ARG_BOOL:
+			cJSON_AddStringToObject(p, "type", "boolean");
 			break;
 		case ARG_ENUM:
 			cJSON_AddStringToObject(p, "type", "string");
@@ -258,6 +262,14 @@ tool_validate(const struct tool_def *t, const cJSON *args, char **cause)
 			continue;
 		}
 		switch (a->type) {
+		case ARG_BOOL:
+			if (!cJSON_IsBool(v)) {
+				xasprintf(cause, "%s: '%s' must be true or "
+				    "false, not %s", t->name, a->name,
+				    type_name(v));
+				return SR_USAGE;
+			}
+			break;
 		case ARG_STRING:
 		case ARG_ENUM:
 			if (!cJSON_IsString(v)) {
@@ -387,6 +399,8 @@ run_search(const struct mcp_tool_ctx *c, const cJSON *args, cJSON **out,
 	}
 	kind = arg_str(args, "kind");
 	o.kind = kind ? kind_from_name(kind) : -1;
+	o.explain = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(args,
+	    "explain"));
 	/* The caller records the event (DESIGN §2), under the session. */
 	if ((rv = engine_search(c->engine, &o, out, &ev, cause)) == 0) {
 		ev.session = c->session;

@@ -183,6 +183,39 @@ const struct options_entry options_table[] = {
 	    "Score added to skills found under the current project."),
 	INT("retrieval.default_top_k", default_top_k, "5", 1, 50,
 	    "Results returned by a search that does not ask for a number."),
+	DBL("retrieval.usage_boost", usage_boost, "0.3", 0, 5,
+	    "With telemetry on, favour skills that are actually loaded: the "
+	    "score's odds are multiplied by at most e^usage_boost, for the "
+	    "skill with the largest decayed load count (others by their "
+	    "share of it, on a log scale). A skill never loaded keeps its "
+	    "score, and the boost never lifts a result over "
+	    "retrieval.miss_threshold. 0 is off."),
+	DBL("retrieval.usage_half_life_days", usage_half_life, "7", 0.01, 3650,
+	    "Half-life of a load in retrieval.usage_boost, in days (as "
+	    "Claude Code ranks its own skill listing: count times "
+	    "max(0.5^(days since last use / half-life), 0.1))."),
+	BOOL("retrieval.learning.enabled", learn_enabled, "true",
+	    "With telemetry on and telemetry.store_queries: true, a search "
+	    "followed by a load in the same session within "
+	    "retrieval.learning.window_seconds teaches the search's words to "
+	    "the loaded skill; later queries with those words rank it higher "
+	    "(search --explain shows the learned terms). Reset with "
+	    "stats --reset-learning."),
+	INT("retrieval.learning.window_seconds", learn_window, "120", 1, 86400,
+	    "A load teaches the words of the search before it in the same "
+	    "session only if it came at most this many seconds later."),
+	INT("retrieval.learning.max_terms", learn_max_terms, "24", 1, 256,
+	    "Learned words kept per skill (the heaviest)."),
+	DBL("retrieval.learning.half_life_days", learn_half_life, "30", 0.01,
+	    3650,
+	    "Half-life of what one search and load taught, in days."),
+	DBL("retrieval.learning.weight", learn_weight, "0.8", 0, 1,
+	    "How much learned words can add: the score s becomes "
+	    "1 - (1 - s)(1 - weight * evidence), where evidence (0 to 1) is "
+	    "the idf-weighted share of the query's words learned for the "
+	    "skill, each counted w / (w + 1) for w sessions that taught it "
+	    "(decayed). At 0.8 or less one session alone cannot lift a skill "
+	    "over the default miss threshold."),
 	ENUM("embedder.backend", embedder, "builtin", val_embedder, 0,
 	    "Embedding backend for semantic search: builtin is a hashed "
 	    "feature embedder with no model files; ollama asks embedder.url "

@@ -66,6 +66,13 @@ struct config {
 	double		 miss_threshold;	/* retrieval.miss_threshold */
 	double		 project_boost;		/* retrieval.project_boost */
 	int		 default_top_k;		/* retrieval.default_top_k */
+	double		 usage_boost;		/* retrieval.usage_boost */
+	double		 usage_half_life;	/* retrieval.usage_half_life_days */
+	int		 learn_enabled;		/* retrieval.learning.enabled */
+	int		 learn_window;		/* retrieval.learning.window_seconds */
+	int		 learn_max_terms;	/* retrieval.learning.max_terms */
+	double		 learn_half_life;	/* retrieval.learning.half_life_days */
+	double		 learn_weight;		/* retrieval.learning.weight */
 	char		*embedder;		/* embedder.backend: builtin|ollama */
 	int		 embed_dim;		/* embedder.dim */
 

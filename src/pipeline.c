@@ -15,12 +15,14 @@
 #include "rerank.h"
 #include "rewrite.h"
 #include "status.h"
+#include "usage.h"
 #include "xmalloc.h"
 
 struct pipeline {
 	const struct config	*cfg;
 	struct lru		*rewrites;
 	struct lru		*pairs;
+	struct usage		*usage;		/* NULL: telemetry or learning off */
 };
 
 struct pipeline *
@@ -31,6 +33,7 @@ pipeline_new(const struct config *cfg)
 	p->cfg = cfg;
 	p->rewrites = lru_new(cfg->rw_cache > 0 ? (size_t)cfg->rw_cache : 0);
 	p->pairs = lru_new(cfg->rr_cache > 0 ? (size_t)cfg->rr_cache : 0);
+	p->usage = usage_new(cfg);
 	return p;
 }
 
@@ -41,6 +44,7 @@ pipeline_free(struct pipeline *p)
 		return;
 	lru_free(p->rewrites);
 	lru_free(p->pairs);
+	usage_free(p->usage);
 	free(p);
 }
 
@@ -329,7 +333,7 @@ pipeline_search(struct pipeline *p, const struct search_index *idx,
 	const char		*qs = o->query != NULL ? o->query : "";
 	cJSON			*st = NULL, *rw = NULL, *emb;
 	char			*rewritten = NULL;
-	int			 do_rw, do_rr, k, rv;
+	int			 do_rw, do_rr, use, k, rv;
 
 	*stages = NULL;
 	memset(rep, 0, sizeof(*rep));
@@ -339,12 +343,17 @@ pipeline_search(struct pipeline *p, const struct search_index *idx,
 	    strncmp(qs, "select:", 7) != 0;
 	do_rr = stage_on(o->rerank, cfg->rr_enabled) &&
 	    strncmp(qs, "select:", 7) != 0;
-	if (!do_rw && !do_rr && strcmp(cfg->embedder, "builtin") == 0)
+	/* learning from use: after calibration, over a pool (usage.h) */
+	use = strncmp(qs, "select:", 7) != 0 && usage_refresh(p->usage,
+	    clock_wall(), 0);
+	if (!do_rw && !do_rr && !use && strcmp(cfg->embedder, "builtin") == 0)
 		return search_run(idx, o, res, cause);
 
 	k = o->top_k;
 	if (do_rr && k >= 1 && k <= SEARCH_TOP_K_MAX && cfg->rr_pool > k)
 		k = cfg->rr_pool;
+	if (use && k >= 1 && k <= SEARCH_TOP_K_MAX && k < USAGE_POOL)
+		k = USAGE_POOL;
 	if (do_rw && *qs != '\0' && o->top_k >= 1 &&
 	    o->top_k <= SEARCH_TOP_K_MAX)
 		rw = run_rewriter(p, o->query, &rewritten);
@@ -362,10 +371,18 @@ pipeline_search(struct pipeline *p, const struct search_index *idx,
 		cJSON_AddItemToObject(st, "reranker", run_reranker(p, o->query,
 		    res, &rep->reranked));
 	}
+	if (use) {
+		usage_apply(p->usage, idx, o, res, clock_wall());
+		sort_matches(res->v, res->n);
+	}
 	truncate_result(res, (size_t)o->top_k, cfg->miss_threshold);
 	if ((emb = embedder_stage(cfg, idx, res)) != NULL)
 		cJSON_AddItemToObject(st, "embedder", emb);
 	free(rewritten);
+	if (st->child == NULL) {	/* only learning ran: no stage to report */
+		cJSON_Delete(st);
+		st = NULL;
+	}
 	*stages = st;
 	return SR_OK;
 }

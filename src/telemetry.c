@@ -53,7 +53,9 @@ static const char migrate_2_sql[] =
  * that wrote the row; telemetry.replica): the public schema of DESIGN §10 (table events) with its
  * indexes, and two internal tables that may change between versions:
  * meta (key/value: query_key, the hash key of store_queries: hash;
- * last_prune, unix time; write_failures, events writers lost) and conv,
+ * last_prune, unix time; write_failures, events writers lost;
+ * learn_reset, unix time before which search learns nothing from the
+ * events, set by stats --reset-learning, absent until then) and conv,
  * which a trigger fills as loads are inserted: each found load with the
  * latest search of its session at most a day before it, the time between
  * them, the rank of the loaded skill in that search's detail.top and the
@@ -1131,4 +1133,53 @@ telemetry_close(struct telemetry *t)
 		    t->failures > t->failures_saved ? " (the count could not "
 		    "be stored)" : "");
 	handle_free(t);
+}
+
+int
+telemetry_meta_set(const struct config *cfg, const char *key,
+    const char *value, int *changed, char **cause)
+{
+	struct tm_pg	*g = NULL;
+	sqlite3		*db = NULL;
+	sqlite3_stmt	*st = NULL;
+	uint8_t		 k[32];
+	int		 rv;
+
+	*changed = 0;
+	*cause = NULL;
+	if (cfg->telemetry_backend == TELEMETRY_BACKEND_POSTGRES) {
+		if ((rv = tm_pg_new(cfg->telemetry_dsn, &g, cause)) != 0)
+			return rv;
+		rv = tm_pg_ready(g, k, cause) == 0 &&
+		    tm_pg_meta_set(g, key, value, cause) == 0 ? 0 : SR_IO;
+		tm_pg_free(g);
+		*changed = rv == 0;
+		return rv;
+	}
+	if (access(cfg->telemetry_path, F_OK) == -1 && errno == ENOENT)
+		return 0;
+	if (sqlite3_open_v2(cfg->telemetry_path, &db, SQLITE_OPEN_READWRITE,
+	    NULL) != SQLITE_OK) {
+		rv = db_fail(db, cfg->telemetry_path, "cannot open", cause);
+		goto out;
+	}
+	sqlite3_busy_timeout(db, TM_BUSY_MS);
+	if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO meta (key, value) "
+	    "VALUES (?1, ?2)", -1, &st, NULL) != SQLITE_OK) {
+		rv = db_fail(db, cfg->telemetry_path, "not a stats database",
+		    cause);
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		rv = db_fail(db, cfg->telemetry_path, "writing meta", cause);
+		goto out;
+	}
+	*changed = 1;
+	rv = 0;
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rv;
 }

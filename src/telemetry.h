@@ -177,6 +177,17 @@ void	 telemetry_set_verbose(struct telemetry *, int verbose);
  */
 void	 telemetry_flush(struct telemetry *);
 
+/*
+ * Sets one row of the meta table (key/value) in the configured telemetry
+ * database, for commands that change what readers derive from the events
+ * (stats --reset-learning sets learn_reset). SQLite: the file must exist
+ * already (nothing recorded: nothing to change, *changed 0); PostgreSQL:
+ * the schema is created when missing. Returns 0, or SR_IO / SR_CONFIG
+ * with *cause.
+ */
+int	 telemetry_meta_set(const struct config *, const char *key,
+	    const char *value, int *changed, char **cause);
+
 /* Flushes, stops the writer thread and frees the handle. NULL is a no-op. */
 void	 telemetry_close(struct telemetry *);
 

@@ -465,6 +465,27 @@ tm_pg_prune(struct tm_pg *g, int days)
 		drop_conn(g);
 }
 
+int
+tm_pg_meta_set(struct tm_pg *g, const char *key, const char *value,
+    char **cause)
+{
+	const char	*p[2];
+	PGresult	*r;
+	int		 ok;
+
+	p[0] = key;
+	p[1] = value;
+	r = PQexecParams(g->conn, "INSERT INTO meta (key, value) VALUES "
+	    "($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+	    2, NULL, p, NULL, NULL, 0);
+	ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+	PQclear(r);
+	if (ok)
+		return 0;
+	pg_cause(g, "setting meta", cause);
+	return -1;
+}
+
 void
 tm_pg_free(struct tm_pg *g)
 {

@@ -47,6 +47,13 @@ int	 tm_pg_write(struct tm_pg *, const struct tm_event *v, size_t n,
 /* Deletes events older than days (0: never), at most once a day. */
 void	 tm_pg_prune(struct tm_pg *, int days);
 
+/*
+ * Sets meta.key to value (inserting the row when missing); connected by
+ * tm_pg_ready(). 0, or -1 with *cause.
+ */
+int	 tm_pg_meta_set(struct tm_pg *, const char *key, const char *value,
+	    char **cause);
+
 void	 tm_pg_free(struct tm_pg *);
 
 

@@ -76,7 +76,7 @@ _skills_radar()
 	    --watch --no-watch" ;;
 	mini-index) opts="--output --budget --group-by --check --install
 	    --uninstall --stdout" ;;
-	stats) opts="--since --limit --db --json" ;;
+	stats) opts="--since --limit --db --json --reset-learning" ;;
 	tui) opts="--once --color --no-color --range --db --refresh" ;;
 	client) opts="--scope --http --token-env" ;;
 	doctor) opts="--context-tokens --json" ;;

@@ -5,6 +5,10 @@
  * search latency p50/p99 over a fixed query mix, and the resident memory
  * (VmRSS and VmHWM from /proc/self/status) after the build.
  * The target is p50 <= 1 ms at 10k skills.
+ * A second table times the same searches through the pipeline with
+ * learning from use active (usage.h): a stats.db with BENCH_PAIRS (5000)
+ * sessions, each a search of the query mix followed by a load of a
+ * random skill; it shows the first build of the model and p50/p99.
  * Usage: bench_search [queries-per-size] [size ...]   (default 300)
  */
 #include "autoconfig.h"
@@ -14,8 +18,14 @@
 #include <string.h>
 #include <time.h>
 
+#include <sqlite3.h>
+#include <unistd.h>
+
 #include "config.h"
+#include "pipeline.h"
 #include "search.h"
+#include "telemetry.h"
+#include "usage.h"
 #include "skill.h"
 #include "status.h"
 #include "xmalloc.h"
@@ -123,6 +133,106 @@ make_query(const struct skill_set *set, int i)
 	return xstrdup(q);
 }
 
+/* A stats.db at path with npairs search-then-load sessions. */
+static int
+make_stats(const char *path, const struct skill_set *set, char **qs, int nq,
+    int npairs)
+{
+	sqlite3		*h = NULL;
+	sqlite3_stmt	*st = NULL;
+	double		 t = 1.7e9;
+	char		 sess[32];
+	int		 i, rv = -1;
+
+	unlink(path);
+	if (sqlite3_open(path, &h) != SQLITE_OK ||
+	    sqlite3_exec(h, telemetry_schema_sql, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(h, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(h, "INSERT INTO events (ts, kind, session, "
+	    "query, skill, found) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &st,
+	    NULL) != SQLITE_OK)
+		goto out;
+	for (i = 0; i < npairs; i++) {
+		snprintf(sess, sizeof(sess), "s%d", i);
+		t += 60;
+		sqlite3_bind_double(st, 1, t);
+		sqlite3_bind_text(st, 2, "search", -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, sess, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, qs[bench_rnd(&rng, (unsigned)nq)], -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_null(st, 5);
+		sqlite3_bind_null(st, 6);
+		sqlite3_step(st);
+		sqlite3_reset(st);
+		sqlite3_bind_double(st, 1, t + 5);
+		sqlite3_bind_text(st, 2, "load", -1, SQLITE_STATIC);
+		sqlite3_bind_null(st, 4);
+		sqlite3_bind_text(st, 5, set->v[bench_rnd(&rng,
+		    (unsigned)set->n)]->uid, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 6, 1);
+		sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	rv = sqlite3_exec(h, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return rv;
+}
+
+/* The learned path: pipeline_search() with the usage model active. */
+static void
+bench_learned(const struct skill_set *set, const struct search_index *ix,
+    char **qs, int nq, double *lat)
+{
+	struct config		*cfg = config_defaults();
+	struct pipeline		*p;
+	struct search_result	 r;
+	struct search_opts	 o;
+	struct pipeline_report	 rep;
+	cJSON			*stages;
+	char			*cause = NULL, path[] = "/tmp/sr-bench-usage.XXXXXX";
+	const char		*env = getenv("BENCH_PAIRS");
+	double			 t0, first;
+	int			 i, fd, npairs = env != NULL ? atoi(env) : 5000;
+
+	if ((fd = mkstemp(path)) == -1)
+		return;
+	close(fd);
+	if (make_stats(path, set, qs, nq, npairs > 0 ? npairs : 5000) != 0) {
+		fprintf(stderr, "bench_search: cannot write %s\n", path);
+		goto out;
+	}
+	cfg->telemetry_enabled = 1;
+	free(cfg->telemetry_path);
+	cfg->telemetry_path = xstrdup(path);
+	p = pipeline_new(cfg);
+	memset(&o, 0, sizeof(o));
+	o.top_k = 5;
+	o.kind = -1;
+	for (i = 0; i < nq; i++) {
+		o.query = qs[i];
+		t0 = bench_now_ms();
+		if (pipeline_search(p, ix, &o, &r, &stages, &rep, &cause) !=
+		    SR_OK) {
+			free(cause);
+			cause = NULL;
+		}
+		lat[i] = bench_now_ms() - t0;
+		cJSON_Delete(stages);
+		search_result_done(&r);
+	}
+	first = lat[0];
+	qsort(lat, (size_t)nq, sizeof(*lat), bench_cmp_double);
+	printf("%8zu %8d %10.1f %9.3f %9.3f   (learned, usage boost)\n",
+	    set->n, npairs > 0 ? npairs : 5000, first, lat[nq / 2],
+	    lat[(nq * 99) / 100 < nq ? (nq * 99) / 100 : nq - 1]);
+	pipeline_free(p);
+out:
+	unlink(path);
+	config_free(cfg);
+}
+
 static int
 bench(size_t n, int nq, struct config *cfg)
 {
@@ -165,6 +275,7 @@ bench(size_t n, int nq, struct config *cfg)
 	printf("%8zu %10.1f %9.3f %9.3f %10ld %10ld\n", n, build,
 	    lat[nq / 2], lat[(nq * 99) / 100 < nq ? (nq * 99) / 100 : nq - 1],
 	    bench_proc_kb(0, "VmRSS"), bench_proc_kb(0, "VmHWM"));
+	bench_learned(&set, ix, qs, nq, lat);
 	fflush(stdout);
 	for (i = 0; i < nq; i++)
 		free(qs[i]);
@@ -191,6 +302,8 @@ main(int argc, char **argv)
 	    cfg->embed_dim, nq);
 	printf("%8s %10s %9s %9s %10s %10s\n", "skills", "build_ms", "p50_ms",
 	    "p99_ms", "rss_kb", "hwm_kb");
+	printf("%8s %8s %10s %9s %9s   (learning from use rows)\n", "skills",
+	    "pairs", "first_ms", "p50_ms", "p99_ms");
 	if (argc > 2) {
 		for (i = 2; i < argc; i++)
 			if (bench((size_t)strtoul(argv[i], NULL, 10), nq, cfg) != 0)
