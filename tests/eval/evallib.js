@@ -73,17 +73,20 @@ function rel(p, bases) {
 }
 
 // 1-based rank of the first match that answers q (path first, then
-// name), 0 when none does. matches: [{ name, path }].
+// name), 0 when none does. matches: [{ name, path, display_name }]. A
+// name in the queries is the frontmatter name as the author wrote it: the
+// id, its bare form, or display_name for a name indexed under a
+// normalised id.
 function rankOf(q, matches, bases) {
 	const epaths = new Set(q.expected_paths || []);
 	const enames = new Set(q.expected || []);
+	const names = x => [x.name, String(x.name).replace(/^(agent|cmd):(.*:)?/, ''),
+		x.display_name].filter(n => n !== undefined);
 	if (epaths.size)
 		for (let i = 0; i < matches.length; i++)
 			if (epaths.has(rel(matches[i].path, bases))) return i + 1;
-	for (let i = 0; i < matches.length; i++) {
-		const bare = String(matches[i].name).replace(/^(agent|cmd):(.*:)?/, '');
-		if (enames.has(matches[i].name) || enames.has(bare)) return i + 1;
-	}
+	for (let i = 0; i < matches.length; i++)
+		if (names(matches[i]).some(n => enames.has(n))) return i + 1;
 	return 0;
 }
 
