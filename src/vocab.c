@@ -124,12 +124,29 @@ vocab_free(struct vocab *v)
 	free(v);
 }
 
+/* w without the ASCII punctuation around it ("deck," -> "deck"), owned. */
+static char *
+bare_word(const char *w)
+{
+	static const char	 punct[] = ".,;:!?\"'()[]{}<>";
+	size_t			 n = strlen(w);
+
+	while (*w != '\0' && strchr(punct, *w) != NULL) {
+		w++;
+		n--;
+	}
+	while (n > 0 && strchr(punct, w[n - 1]) != NULL)
+		n--;
+	return xstrndup(w, n);
+}
+
 size_t
 vocab_unknown(const struct vocab *v, const char *query, struct strlist *out)
 {
 	struct text_ctx	*tc;
 	struct strlist	 words, tok;
 	size_t		 i, k, added = 0;
+	char		*w;
 
 	if (query == NULL || strncmp(query, "hmac:", 5) == 0)
 		return 0;
@@ -142,11 +159,13 @@ vocab_unknown(const struct vocab *v, const char *query, struct strlist *out)
 		for (k = 0; k < tok.n; k++)
 			if (has(v, hash_token(tok.v[k], strlen(tok.v[k]))))
 				break;
-		if (tok.n > 0 && k == tok.n &&
-		    !strlist_contains(out, words.v[i], 0)) {
-			strlist_add(out, words.v[i]);
+		w = bare_word(words.v[i]);
+		if (tok.n > 0 && k == tok.n && *w != '\0' &&
+		    !strlist_contains(out, w, 0)) {
+			strlist_add(out, w);
 			added++;
 		}
+		free(w);
 		strlist_done(&tok);
 	}
 	strlist_done(&words);

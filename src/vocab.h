@@ -23,8 +23,9 @@ struct vocab	*vocab_new(const struct skill_set *set);
 void		 vocab_free(struct vocab *);
 
 /*
- * Appends to out each word of query (split at white space, as typed,
- * once) that has tokens and none of which any entry has; stop-words and
+ * Appends to out each word of query (split at white space, as typed
+ * without the punctuation around it, once) that has tokens and none of
+ * which any entry has; stop-words and
  * punctuation have no tokens and are never listed. Returns how many were
  * added. A query stored as a hash ("hmac:...") has no words to compare.
  */
