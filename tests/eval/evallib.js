@@ -90,6 +90,16 @@ function rankOf(q, matches, bases) {
 	return 0;
 }
 
+// The share of q's expected names in the top 5 of matches, null for a
+// negative.
+function all5(q, matches) {
+	const enames = q.expected || [];
+	if (!enames.length) return null;
+	const top = matches.slice(0, 5);
+	return enames.filter(w => top.some(x => x.name === w ||
+		x.display_name === w)).length / enames.length;
+}
+
 function isNegative(q) {
 	return !(q.expected || []).length && !(q.expected_paths || []).length;
 }
@@ -104,6 +114,8 @@ function metrics(rs) {
 		r1: frac(p, x => x.rank === 1), r5: frac(p, x => x.rank >= 1 && x.rank <= 5),
 		mrr: p.length ? p.reduce((s, x) => s + (x.rank ? 1 / x.rank : 0), 0) / p.length : null,
 		false_miss: frac(p, x => x.miss), correct_miss: frac(n, x => x.miss),
+		all5: p.length && p.every(x => x.all5 !== undefined) ?
+			p.reduce((s, x) => s + (x.all5 || 0), 0) / p.length : null,
 	};
 }
 
@@ -211,6 +223,6 @@ function bm25Engine(dir) {
 }
 
 module.exports = {
-	readQueries, openCorpus, search, rankOf, isNegative, metrics, group,
+	readQueries, openCorpus, search, rankOf, all5, isNegative, metrics, group,
 	bm25Engine,
 };
