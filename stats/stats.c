@@ -704,7 +704,7 @@ loads_pass(struct stats_db *d, const struct stats_query *q,
 static const char near_sql[] =
 	"SELECT detail FROM events INDEXED BY events_query WHERE kind = 'search' "
 	"AND query = ?5 AND ts >= ?1 AND coalesce(top1_score, 0) < ?2 "
-	"ORDER BY ts DESC LIMIT 1";
+	"ORDER BY ts DESC, id DESC LIMIT 1";
 
 /* Fills n from a search's detail JSON ("top", "scores"); bad JSON: none. */
 static void
@@ -741,33 +741,65 @@ near_free(struct stats_near *v, size_t n)
 	free(v);
 }
 
-/*
- * s->near for s->missed: one probe of events_query per missed query (at
- * most the row limit), so a refresh pays for the list it shows.
- */
+/* n: the close candidates of query key, one probe of events_query. */
 static int
-near_pass(struct stats_db *d, const struct stats_query *q,
-    struct stats_snap *s, char **cause)
+near_probe(struct stats_db *d, const struct stats_query *q, const char *key,
+    struct stats_near *n, char **cause)
 {
 	struct sqlq_stmt	*st;
 	char			*detail;
-	size_t			 i;
-	int			 rc, rv = 0;
+	int			 rc, rv;
+
+	if ((rv = prep(d, q, near_sql, key, &st, cause)) != 0)
+		return rv;
+	if ((rc = sqlq_step(st)) == SQLQ_ROW) {
+		detail = col_str(st, 0);
+		near_parse(detail, n);
+		free(detail);
+	} else if (rc != SQLQ_DONE)
+		rv = db_fail(d, "close candidates", cause);
+	sqlq_finalize(st);
+	return rv;
+}
+
+static void
+near_copy(struct stats_near *dst, const struct stats_near *src)
+{
+	size_t	 k;
+
+	*dst = *src;
+	for (k = 0; k < src->n; k++)
+		dst->skill[k] = xstrdup(src->skill[k]);
+}
+
+/*
+ * s->near for s->missed: a probe per missed query (at most the row
+ * limit), except that a query keep() says is unchanged copies the
+ * candidates prev had for it (a fold: the rows it did not touch).
+ */
+static int
+near_pass(struct stats_db *d, const struct stats_query *q,
+    struct stats_snap *s, const struct stats_snap *prev,
+    int (*keep)(const void *, const char *), const void *arg, char **cause)
+{
+	size_t	 i, j;
+	int	 rv = 0;
 
 	near_free(s->near, s->n_near);
 	s->near = s->n_missed ? xcalloc(s->n_missed, sizeof *s->near) : NULL;
 	s->n_near = s->n_missed;
 	for (i = 0; i < s->n_missed && rv == 0; i++) {
-		if ((rv = prep(d, q, near_sql, s->missed[i].key, &st,
-		    cause)) != 0)
-			break;
-		if ((rc = sqlq_step(st)) == SQLQ_ROW) {
-			detail = col_str(st, 0);
-			near_parse(detail, &s->near[i]);
-			free(detail);
-		} else if (rc != SQLQ_DONE)
-			rv = db_fail(d, "close candidates", cause);
-		sqlq_finalize(st);
+		if (prev != NULL && keep(arg, s->missed[i].key)) {
+			for (j = 0; j < prev->n_near; j++)
+				if (strcmp(prev->missed[j].key,
+				    s->missed[i].key) == 0)
+					break;
+			if (j < prev->n_near) {
+				near_copy(&s->near[i], &prev->near[j]);
+				continue;
+			}
+		}
+		rv = near_probe(d, q, s->missed[i].key, &s->near[i], cause);
 	}
 	return rv;
 }
@@ -841,7 +873,7 @@ stats_snapshot(struct stats_db *d, const struct stats_query *q,
 	if ((rv = id_range(d, &s->min_id, &s->last_id, cause)) != 0 ||
 	    (rv = totals(d, q, s, cause)) != 0 ||
 	    (rv = searches_pass(d, q, s, cause)) != 0 ||
-	    (rv = near_pass(d, q, s, cause)) != 0 ||
+	    (rv = near_pass(d, q, s, NULL, NULL, NULL, cause)) != 0 ||
 	    (rv = loads_pass(d, q, s, cause)) != 0)
 		goto out;
 	s->searches = s->by_kind[STATS_SEARCH];
@@ -959,7 +991,7 @@ event_free(struct stats_event *e)
 void
 stats_snap_copy(struct stats_snap *dst, const struct stats_snap *src)
 {
-	size_t	 i, k;
+	size_t	 i;
 
 	*dst = *src;
 	dst->top_queries = counts_copy(src->top_queries, src->n_top_queries);
@@ -968,12 +1000,8 @@ stats_snap_copy(struct stats_snap *dst, const struct stats_snap *src)
 	dst->near = NULL;
 	if (src->near != NULL && src->n_near > 0) {
 		dst->near = xcalloc(src->n_near, sizeof *dst->near);
-		for (i = 0; i < src->n_near; i++) {
-			dst->near[i] = src->near[i];
-			for (k = 0; k < src->near[i].n; k++)
-				dst->near[i].skill[k] =
-				    xstrdup(src->near[i].skill[k]);
-		}
+		for (i = 0; i < src->n_near; i++)
+			near_copy(&dst->near[i], &src->near[i]);
 	}
 	dst->after_miss = counts_copy(src->after_miss, src->n_after_miss);
 	dst->load_ranks = counts_copy(src->load_ranks, src->n_load_ranks);
@@ -1008,6 +1036,19 @@ keyset_add(struct keyset *ks, const char *key)
 	}
 	ks->v = xreallocarray(ks->v, ks->n + 1, sizeof *ks->v);
 	ks->v[ks->n++] = xstrdup(key);
+}
+
+/* 1 when no new row touched key (ks: the keys the new rows touched). */
+static int
+untouched(const void *arg, const char *key)
+{
+	const struct keyset	*ks = arg;
+	size_t			 i;
+
+	for (i = 0; i < ks->n; i++)
+		if (strcmp(ks->v[i], key) == 0)
+			return 0;
+	return 1;
 }
 
 static void
@@ -1284,7 +1325,8 @@ stats_since_id(struct stats_db *d, const struct stats_query *q,
 		    (rv = refold_queries(d, q, &t, &queries, limit,
 		    cause)) != 0 ||
 		    (rv = refold_skills(d, q, &t, &skills, limit, cause)) != 0 ||
-		    (rv = near_pass(d, q, &t, cause)) != 0)
+		    (rv = near_pass(d, q, &t, s, untouched, &queries,
+		    cause)) != 0)
 			goto out;
 		t.n_folded += max_id - s->last_id;
 		if (n_new != NULL)
