@@ -27,7 +27,11 @@ print_table(cJSON *arr, int width)
 	int		 n = 0, left;
 
 	cJSON_ArrayForEach(it, arr) {
-		name = cJSON_GetStringValue(cJSON_GetObjectItem(it, "name"));
+		/* The name as written, when it is not the id. */
+		if ((name = cJSON_GetStringValue(cJSON_GetObjectItem(it,
+		    "display_name"))) == NULL)
+			name = cJSON_GetStringValue(cJSON_GetObjectItem(it,
+			    "name"));
 		kind = cJSON_GetStringValue(cJSON_GetObjectItem(it, "kind"));
 		trust = cJSON_GetStringValue(cJSON_GetObjectItem(it, "trust"));
 		desc = cJSON_GetStringValue(cJSON_GetObjectItem(it,

@@ -441,14 +441,13 @@ find_uid(struct engine_snap *e, const char *uid)
 	return hit != NULL ? *hit : NULL;
 }
 
+/* The winner whose uid is name as a skill's, an agent's or a command's. */
 static const struct skill *
-resolve(struct engine_snap *e, const char *name)
+resolve_id(struct engine_snap *e, const char *name)
 {
 	struct skill	*s;
 	char		*uid;
 
-	if (name == NULL || *name == '\0')
-		return NULL;
 	if ((s = find_uid(e, name)) != NULL)
 		return s;
 	xasprintf(&uid, "agent:%s", name);
@@ -459,6 +458,35 @@ resolve(struct engine_snap *e, const char *name)
 	xasprintf(&uid, "cmd:%s", name);
 	s = find_uid(e, uid);
 	free(uid);
+	return s;
+}
+
+/*
+ * The winner a load asks for: by id (the uid, or the bare name of a
+ * skill, agent or command); else by the name as written of an entry
+ * indexed under a normalised id (ASCII case ignored: "PocketBase
+ * Deploy"); else by the normalised id of what was asked.
+ */
+static const struct skill *
+resolve(struct engine_snap *e, const char *name)
+{
+	const struct skill	*s;
+	char			*id;
+	size_t			 i;
+
+	if (name == NULL || *name == '\0')
+		return NULL;
+	if ((s = resolve_id(e, name)) != NULL)
+		return s;
+	for (i = 0; i < e->n_winners; i++) {
+		s = e->winners[i];
+		if (s->display != NULL && strcasecmp(s->display, name) == 0)
+			return s;
+	}
+	s = NULL;
+	if ((id = skill_name_id(name)) != NULL && strcmp(id, name) != 0)
+		s = resolve_id(e, id);
+	free(id);
 	return s;
 }
 
@@ -508,7 +536,10 @@ suggestions(struct engine_snap *e, const char *name)
 static int
 not_found(struct engine_snap *e, const char *name, char **cause)
 {
-	char	*sug = suggestions(e, name);
+	char	*id = skill_name_id(name);
+	char	*sug = suggestions(e, id != NULL ? id : name);
+
+	free(id);	/* "Telegram Bot Buildr" is compared as an id */
 
 	xasprintf(cause, "no skill named '%s'%s", name, sug);
 	free(sug);
@@ -526,11 +557,23 @@ strlist_json(const struct strlist *l)
 	return a;
 }
 
+/*
+ * "name" is the id to load it by; "display_name", only when the author
+ * wrote a name that breaks the naming rule, is that name as written.
+ */
+static void
+name_fields(cJSON *o, const struct skill *s)
+{
+	cJSON_AddStringToObject(o, "name", s->uid);
+	if (s->display != NULL)
+		cJSON_AddStringToObject(o, "display_name", s->display);
+}
+
 /* The fields every entry carries in search, list and load results. */
 static void
 entry_fields(cJSON *o, const struct skill *s)
 {
-	cJSON_AddStringToObject(o, "name", s->uid);
+	name_fields(o, s);
 	cJSON_AddStringToObject(o, "kind", kind_name(s->kind));
 	cJSON_AddStringToObject(o, "trust", tier_name(s->trust));
 	cJSON_AddStringToObject(o, "scope", s->scope);
@@ -545,7 +588,7 @@ match_json(const struct search_match *m)
 	size_t			 i;
 
 	o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "name", s->uid);
+	name_fields(o, s);
 	cJSON_AddStringToObject(o, "kind", kind_name(s->kind));
 	cJSON_AddNumberToObject(o, "score",
 	    (double)(long long)(m->score * 10000 + 0.5) / 10000);
@@ -961,7 +1004,7 @@ engine_read(struct engine *e, const char *name, const char *relpath,
 	if ((rv = check_injection(e, s, &f, cause)) != 0)
 		goto out;
 	o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "name", s->uid);
+	name_fields(o, s);
 	cJSON_AddStringToObject(o, "path", relpath);
 	cJSON_AddNumberToObject(o, "size", (double)clen);
 	page = xstrndup(clean, clen);

@@ -78,6 +78,12 @@ fingerprint(const struct config *cfg)
 	    cfg->max_skill_size_kb, cfg->allow_large, cfg->platform,
 	    cfg->reject_untrusted_on_injection, cfg->builtin_patterns,
 	    cfg->strip_live_exec);
+	/*
+	 * Names that break the rule were rejected (and their rejection kept)
+	 * before they were normalised: the marker re-parses an older index.
+	 */
+	buf_printf(&b, "names:%s|", cfg->strict_names ? "strict" :
+	    "normalised");
 	list = strlist_join(&cfg->trusted_paths, ",");
 	buf_printf(&b, "%s|", list);
 	free(list);
@@ -169,6 +175,9 @@ struct ctx {
 	const struct config	*cfg;
 	struct sanitizer	*san;		/* NULL only when nothing is parsed */
 	pthread_mutex_t		 lock;		/* rep->rejects, rep->warnings */
+	int			 strict_names;	/* names that break the rule
+						   reject (validate, or
+						   validation.strict_names) */
 	struct trust		 trust;
 	struct index_report	*rep;
 };
@@ -237,7 +246,8 @@ parse_item(struct ctx *c, const struct scan_item *it)
 	struct fm		 fm;
 	struct skill		*s = NULL;
 	const struct finding	*err;
-	char			*text = NULL, *name = NULL, hash[17] = "";
+	char			*text = NULL, *name = NULL, *display = NULL;
+	char			 hash[17] = "";
 	size_t			 len, max, i;
 	const char		*plat;
 
@@ -279,8 +289,8 @@ parse_item(struct ctx *c, const struct scan_item *it)
 	}
 	skill_hash(text, len, hash);
 	fm_parse(text, len, &fm);
-	if (validate_entry(&fm, it->kind, it->fallback, len, cfg, &vf,
-	    &name) != 0 || name == NULL) {
+	if (validate_entry_index(&fm, it->kind, it->fallback, len, cfg,
+	    !c->strict_names, &vf, &name, &display) != 0 || name == NULL) {
 		err = findings_first_error(&vf);
 		reject(c, it, hash, err != NULL ? err->rule : "invalid",
 		    err != NULL ? err->message : "rejected by validation", 0);
@@ -304,6 +314,8 @@ parse_item(struct ctx *c, const struct scan_item *it)
 	s->kind = it->kind;
 	s->name = name;
 	name = NULL;
+	s->display = display;
+	display = NULL;
 	s->uid = make_uid(it->kind, it->ns, s->name);
 	s->path = xstrdup(it->path);
 	fill_trust(c, s, it);
@@ -364,6 +376,7 @@ parse_item(struct ctx *c, const struct scan_item *it)
 	pthread_mutex_unlock(&c->lock);
 out:
 	free(name);
+	free(display);
 	free(text);
 	fm_done(&fm);
 	findings_done(&vf);
@@ -869,6 +882,7 @@ indexer_run(const struct config *cfg, struct sanitizer *san,
 	store_rejects_init(&oldrej);
 	c.cfg = cfg;
 	c.rep = rep;
+	c.strict_names = cfg->strict_names;
 	trust_init(&c.trust, cfg);
 
 	scan_roots(cfg, extra, &rep->scan);
@@ -955,6 +969,7 @@ indexer_validate_paths(const struct config *cfg, struct sanitizer *san,
 	c.cfg = cfg;
 	c.san = san;
 	c.rep = rep;
+	c.strict_names = 1;	/* authors see the naming rule as an error */
 	trust_init(&c.trust, cfg);
 	for (i = 0; i < npaths; i++) {
 		if (stat(paths[i], &st) == -1) {
@@ -1231,6 +1246,7 @@ indexer_scan_paths(const struct config *cfg, struct sanitizer *san,
 	c.cfg = cfg;
 	c.san = san;
 	c.rep = &rep;
+	c.strict_names = cfg->strict_names;
 	trust_init(&c.trust, cfg);
 
 	/* Settings that shape parsing changed: everything is re-parsed. */

@@ -130,6 +130,15 @@ const struct options_entry options_table[] = {
 	    "Directory depth below a root at which the scan stops descending "
 	    "and reports the cap."),
 
+	BOOL("validation.strict_names", strict_names, "false",
+	    "Reject at index time a skill whose name breaks the naming rule "
+	    "(capitals, spaces, underscores, other punctuation, over 64 "
+	    "characters). Off, such a skill is indexed under a normalised id "
+	    "(\"PocketBase Deploy\" becomes pocketbase-deploy) with a "
+	    "name-normalised warning, and keeps its name as written for "
+	    "display, search and load. validate reports the name as an "
+	    "error either way."),
+
 	PATHS("trust.trusted_paths", trusted_paths, def_empty,
 	    "Files under these paths are TRUSTED, the highest tier. "
 	    "The tier is decided on the path as found and on its real path; "

@@ -46,6 +46,9 @@ struct config {
 	int		 max_entries;		/* limits.max_entries */
 	int		 max_depth;		/* limits.max_depth */
 
+	/* validation */
+	int		 strict_names;		/* validation.strict_names */
+
 	/* trust */
 	struct strlist	 trusted_paths;		/* trust.trusted_paths */
 	struct strlist	 verified_paths;	/* trust.verified_paths */

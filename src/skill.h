@@ -34,7 +34,9 @@ struct skill {
 	int64_t		 id;		/* index.db rowid, 0 when not stored */
 	enum skill_kind	 kind;
 	char		*uid;		/* name | agent:name | cmd:[dir:]name */
-	char		*name;		/* bare name */
+	char		*name;		/* bare name: the id part of uid */
+	char		*display;	/* the name as written when it is not
+					   the id (name-normalised), or NULL */
 	char		*path;		/* absolute path as discovered */
 	char		*realpath;	/* resolved path of the file */
 	char		*root;		/* the scan root it was found under */
@@ -95,6 +97,31 @@ int		 tier_from_name(const char *);
  */
 int		 skill_cmp_precedence(const struct skill *a,
 		    const struct skill *b);
+
+/*
+ * The id a name that breaks the naming rule is indexed under: the name
+ * normalised as text_normalize() does (NFKC, case folded, marks
+ * stripped: "Größe Über" -> "grosse uber"), every run of characters
+ * other than [a-z0-9] turned into one hyphen, edge hyphens dropped,
+ * and cut to SKILL_NAME_MAX bytes at the last hyphen that fits (else
+ * hard). Returns an allocated string, or NULL when nothing of [a-z0-9]
+ * is left (a name written only in CJK, say); the caller then falls back
+ * on the directory name or file stem.
+ */
+#define SKILL_NAME_MAX	64
+char		*skill_name_id(const char *name);
+
+/* The name to show: the display name when there is one, else the name. */
+const char	*skill_display(const struct skill *);
+
+/*
+ * The name column of the store holds the name as written (the display
+ * name); the bare id is the uid without its "agent:" or "cmd:[dir:]"
+ * prefix. Called on an entry read back from a store: when the column
+ * differs from the uid's id, moves it to s->display and sets s->name to
+ * the id. Rows written before display names existed are unchanged.
+ */
+void		 skill_split_display(struct skill *);
 
 /* FNV-1a 64 of data, written as 16 hex digits plus NUL into out. */
 void		 skill_hash(const void *data, size_t len, char out[17]);

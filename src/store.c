@@ -528,7 +528,7 @@ store_row_fill(struct store_row *r, const struct skill *s)
 	r->lists[3] = list_json(&s->fallback_for_tools);
 	r->v[0] = s->uid;
 	r->v[1] = kind_name(s->kind);
-	r->v[2] = s->name;
+	r->v[2] = skill_display(s);	/* the name as written */
 	r->v[3] = s->path;
 	r->v[4] = s->realpath;
 	r->v[5] = s->root;
@@ -621,6 +621,7 @@ store_row_skill(const char *const *v)
 	s->flag_ids = dup_or(v[23], NULL);
 	s->shadowed_by = dup_or(v[24], NULL);
 	s->frontmatter = dup_or(v[25], NULL);
+	skill_split_display(s);
 	return s;
 }
 

@@ -4,6 +4,9 @@
  * starts with struct store; the ops table is its only entry point. Text
  * rows: every entry column as a string (NULL for SQL NULL) in the order
  * of STORE_ENTRY_COLS, which both backends bind and read the same way.
+ * The name column holds the name as the author wrote it (skill_display());
+ * an entry indexed under a normalised id has its id in the uid only, and
+ * skill_split_display() separates the two on read.
  */
 #ifndef SR_STORE_BACKEND_H
 #define SR_STORE_BACKEND_H

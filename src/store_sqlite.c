@@ -265,6 +265,7 @@ read_entries(struct store_sqlite *st, sqlite3_stmt *stmt,
 			skill_free(s);
 			continue;
 		}
+		skill_split_display(s);
 		if (s->description == NULL)
 			s->description = xstrdup("");
 		if (s->when_to_use == NULL)
