@@ -24,6 +24,7 @@
 #include "status.h"
 #include "store.h"
 #include "telemetry.h"
+#include "xlang.h"
 #include "xmalloc.h"
 
 /*
@@ -511,6 +512,38 @@ check_budget(struct doctor *d, cJSON *o)
 		    d->cfg, d->san, d->context_tokens));
 }
 
+/*
+ * The cross-lingual lexicon and the dictionaries search reads (xlang.h):
+ * a lexicon that does not load is a problem (search then works in the
+ * query's language only); missing dictionaries are not.
+ */
+static void
+check_xlang(struct doctor *d, cJSON *o)
+{
+	struct xlang	*xl;
+	cJSON		*x, *a;
+	char		*cause = NULL;
+	size_t		 i;
+
+	x = cJSON_AddObjectToObject(o, "xlang");
+	if (xlang_open_default(&xl, &cause) != 0) {
+		cJSON_AddStringToObject(x, "problem", cause);
+		d->problems++;
+		free(cause);
+		return;
+	}
+	if (xlang_lexicon_path(xl) != NULL)
+		cJSON_AddStringToObject(x, "lexicon", xlang_lexicon_path(xl));
+	cJSON_AddNumberToObject(x, "concepts", (double)xlang_nconcepts(xl));
+	if (xlang_dict_dir(xl) != NULL)
+		cJSON_AddStringToObject(x, "dict_dir", xlang_dict_dir(xl));
+	a = cJSON_AddArrayToObject(x, "dictionaries");
+	for (i = 0; i < xlang_ndicts(xl); i++)
+		cJSON_AddItemToArray(a,
+		    cJSON_CreateString(xlang_dict_name(xl, i)));
+	xlang_free(xl);
+}
+
 static void
 check_ollama(struct doctor *d, cJSON *o)
 {
@@ -537,6 +570,7 @@ static const struct doctor_check {
 	{ "roots",	check_roots },
 	{ "index",	check_index },
 	{ "sanitizer",	check_sanitizer },
+	{ "xlang",	check_xlang },
 	{ "clients",	check_clients },
 	{ "budget",	check_budget },
 	{ "ollama",	check_ollama },
@@ -633,6 +667,38 @@ clients_print(const cJSON *clients)
 		    "CLIENT'\n");
 }
 
+/* The cross-lingual lexicon and the dictionaries found. */
+static void
+xlang_print(const cJSON *x)
+{
+	const cJSON	*a, *n;
+	int		 first = 1;
+
+	if (cJSON_GetObjectItem(x, "problem") != NULL) {
+		printf("languages: problem: %s\n", jstr(x, "problem"));
+		return;
+	}
+	printf("languages: %.0f concepts in the lexicon", jnum(x, "concepts"));
+	if (cJSON_GetObjectItem(x, "lexicon") != NULL)
+		printf(" (%s)", jstr(x, "lexicon"));
+	printf("\n  dictionaries:");
+	a = cJSON_GetObjectItem(x, "dictionaries");
+	cJSON_ArrayForEach(n, a) {
+		printf("%s %s", first ? "" : ",", cJSON_GetStringValue(n));
+		first = 0;
+	}
+	if (first)
+		printf(" none");
+	if (cJSON_GetObjectItem(x, "dict_dir") != NULL)
+		printf(" (under %s)", jstr(x, "dict_dir"));
+	else
+		printf(" (turned off: SKILLS_RADAR_DICT_DIR is empty)");
+	printf("\n");
+	if (first && cJSON_GetObjectItem(x, "dict_dir") != NULL)
+		printf("  more words: apt-get install dict-freedict-deu-eng "
+		    "dict-freedict-spa-eng dict-freedict-jpn-eng ...\n");
+}
+
 /* The text report, from the same object --json prints. */
 static void
 doctor_print(const cJSON *o)
@@ -651,6 +717,7 @@ doctor_print(const cJSON *o)
 		printf("sanitiser: %.0f patterns\n", cJSON_GetNumberValue(v));
 	else
 		printf("sanitiser: %s\n", jstr(o, "sanitizer_problem"));
+	xlang_print(cJSON_GetObjectItem(o, "xlang"));
 	clients_print(cJSON_GetObjectItem(o, "clients"));
 	ollama_print(cJSON_GetObjectItem(o, "ollama"));
 	telemetry_print(cJSON_GetObjectItem(o, "telemetry"));

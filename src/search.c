@@ -85,6 +85,7 @@
 #include "search_impl.h"
 #include "status.h"
 #include "text.h"
+#include "xlang.h"
 #include "xmalloc.h"
 
 #define SEARCH_QUERY_TERMS	64	/* distinct query terms kept */
@@ -392,6 +393,31 @@ add_field(struct bm25 *bm, struct text_ctx *tc, uint32_t d, int field,
 	text_tokenize_cb(tc, text, TEXT_INDEX, field_token, &fs, 0);
 }
 
+/*
+ * English glosses of a skill written in another language (xlang.h), as
+ * more description text: an English query then finds it by meaning. An
+ * English skill gets none.
+ */
+static void
+add_glosses(struct bm25 *bm, struct text_ctx *tc, uint32_t d,
+    const struct skill *s)
+{
+	struct strlist	 g;
+	char		*t, *j;
+
+	xasprintf(&t, "%s\n%s\n%s", s->name ? s->name : "",
+	    s->description ? s->description : "",
+	    s->when_to_use ? s->when_to_use : "");
+	strlist_init(&g);
+	if (xlang_gloss(xlang_default(), t, &g, XLANG_DOC_GLOSSES) > 0) {
+		j = strlist_join(&g, " ");
+		add_field(bm, tc, d, F_DESC, j);
+		free(j);
+	}
+	strlist_done(&g);
+	free(t);
+}
+
 /* The builtin vector space of a dense index (search_index.fb). */
 struct fallback {
 	struct embedder	*emb;
@@ -622,6 +648,7 @@ search_index_build_params(const struct skill_set *set,
 		    s->when_to_use ? s->when_to_use : "");
 		add_field(x->bm, tc, d, F_DESC,
 		    s->description ? s->description : "");
+		add_glosses(x->bm, tc, d, s);
 		bm25_add_token(x->bm, d, F_TAGS, NULL, 0);
 		for (j = 0; j < s->tags.n; j++)
 			add_field(x->bm, tc, d, F_TAGS, s->tags.v[j]);
@@ -1433,44 +1460,111 @@ group_scores(const struct search_index *x, const struct search_opts *o,
 	}
 }
 
+/*
+ * Scores every entry for the query text raw: q and sc are set up (the
+ * caller frees them with query_done() and scratch_free(), whatever this
+ * returns) and sc->graw holds each entry's group raw score.
+ */
+static int
+text_pass(const struct search_index *x, const struct search_opts *o,
+    const char *raw, struct query *q, struct scratch *sc, size_t k,
+    char **cause)
+{
+	int	 rv;
+
+	query_parse(x, raw, q);
+	memset(sc, 0, sizeof(*sc));
+	if (x->ndocs == 0)
+		return SR_OK;
+	sc->lex = xcalloc(x->ndocs, sizeof(*sc->lex));
+	sc->cov = xcalloc(x->ndocs, sizeof(*sc->cov));
+	sc->mask = xcalloc(x->ndocs, sizeof(*sc->mask));
+	sc->nmask = xcalloc(x->ndocs, sizeof(*sc->nmask));
+	sc->cos = xcalloc(x->ndocs, sizeof(*sc->cos));
+	sc->gram = xcalloc(x->ndocs, sizeof(*sc->gram));
+	sc->pfx = xcalloc(x->ndocs, sizeof(*sc->pfx));
+	sc->graw = xcalloc(x->ndocs, sizeof(*sc->graw));
+	sc->via = xcalloc(x->ndocs, sizeof(*sc->via));
+	sc->hascos = xcalloc(x->ndocs, sizeof(*sc->hascos));
+	sc->part = xcalloc(x->ndocs, sizeof(*sc->part));
+	lexical_pass(x, q, sc);
+	if ((rv = vector_pass(x, o, q, sc, k, cause)) != SR_OK)
+		return rv;
+	group_scores(x, o, q, sc);
+	return SR_OK;
+}
+
+/*
+ * A query with words in another language is also scored as its English
+ * rendering (xlang.h; skills in other languages carry the same English
+ * glosses), and each entry keeps the better of its two scores: a skill
+ * matches a query by meaning in English or as written. Sets *won[d] for
+ * the entries whose score came from the rendering (NULL: no rendering).
+ */
+static int
+rendered_pass(const struct search_index *x, const struct search_opts *o,
+    struct query *q2, struct scratch *sc2, struct scratch *sc, size_t k,
+    uint8_t **won, char **cause)
+{
+	const char	*p;
+	char		*r;
+	uint32_t	 d;
+	int		 rv;
+
+	*won = NULL;
+	for (p = o->query; (p = strchr(p, '+')) != NULL; p++)
+		if (p == o->query || strchr(" \t\r\n", p[-1]) != NULL)
+			return SR_OK;	/* "+term" queries run as typed */
+	if (x->ndocs == 0 || (r = xlang_render(xlang_default(), o->query,
+	    XLANG_QUERY_GLOSSES)) == NULL)
+		return SR_OK;
+	rv = text_pass(x, o, r, q2, sc2, k, cause);
+	free(r);
+	if (rv != SR_OK)
+		return rv;
+	*won = xcalloc(x->ndocs, 1);
+	for (d = 0; d < x->ndocs; d++) {
+		if (isfinite(sc2->graw[d]))
+			sc2->graw[d] *= (float)XLANG_QUERY_WEIGHT;
+		if (isfinite(sc2->graw[d]) && (!isfinite(sc->graw[d]) ||
+		    sc2->graw[d] > sc->graw[d])) {
+			sc->graw[d] = sc2->graw[d];
+			sc->via[d] = sc2->via[d];
+			(*won)[d] = 1;
+		}
+	}
+	return SR_OK;
+}
+
 static int
 run_text(const struct search_index *x, const struct search_opts *o,
     struct search_result *res, char **cause)
 {
-	struct query	 q;
-	struct scratch	 sc;
+	struct query	 q, q2;
+	struct scratch	 sc, sc2;
 	struct cand	*heap = NULL, c;
 	struct feat	 f;
 	size_t		 nheap = 0, k, i;
 	uint32_t	 d;
+	uint8_t		*won = NULL;
 	double		 boost, margin;
 	int		 rv = SR_OK;
 
-	query_parse(x, o->query, &q);
-	if (q.terms.n == 0 && q.compact == 0) {
-		query_done(&q);
-		*cause = xstrdup("the query has no searchable words");
-		return SR_USAGE;
-	}
-	memset(&sc, 0, sizeof(sc));
 	k = (size_t)o->top_k + 1;	/* one more for the margin */
+	memset(&q2, 0, sizeof(q2));
+	memset(&sc2, 0, sizeof(sc2));
+	if ((rv = text_pass(x, o, o->query, &q, &sc, k, cause)) != SR_OK)
+		goto out;
+	if (q.terms.n == 0 && q.compact == 0) {
+		rv = SR_USAGE;
+		*cause = xstrdup("the query has no searchable words");
+		goto out;
+	}
 	if (x->ndocs == 0)
 		goto out;
-	sc.lex = xcalloc(x->ndocs, sizeof(*sc.lex));
-	sc.cov = xcalloc(x->ndocs, sizeof(*sc.cov));
-	sc.mask = xcalloc(x->ndocs, sizeof(*sc.mask));
-	sc.nmask = xcalloc(x->ndocs, sizeof(*sc.nmask));
-	sc.cos = xcalloc(x->ndocs, sizeof(*sc.cos));
-	sc.gram = xcalloc(x->ndocs, sizeof(*sc.gram));
-	sc.pfx = xcalloc(x->ndocs, sizeof(*sc.pfx));
-	sc.graw = xcalloc(x->ndocs, sizeof(*sc.graw));
-	sc.via = xcalloc(x->ndocs, sizeof(*sc.via));
-	sc.hascos = xcalloc(x->ndocs, sizeof(*sc.hascos));
-	sc.part = xcalloc(x->ndocs, sizeof(*sc.part));
-	lexical_pass(x, &q, &sc);
-	if ((rv = vector_pass(x, o, &q, &sc, k, cause)) != SR_OK)
+	if ((rv = rendered_pass(x, o, &q2, &sc2, &sc, k, &won, cause)) !=
+	    SR_OK)
 		goto out;
-	group_scores(x, o, &q, &sc);
 
 	heap = xreallocarray(NULL, k, sizeof(*heap));
 	for (d = 0; d < x->ndocs; d++) {
@@ -1508,10 +1602,15 @@ run_text(const struct search_index *x, const struct search_opts *o,
 		}
 		if (o->explain) {
 			uint32_t v = (uint32_t)sc.via[d];
+			int r2 = won != NULL && won[d];
 
-			features(x, &q, &sc, v, &f);
-			res->v[i].explain = explain_json(x, &q, &sc, v, &f,
-			    margin, boost, res->v[i].score);
+			features(x, r2 ? &q2 : &q, r2 ? &sc2 : &sc, v, &f);
+			res->v[i].explain = explain_json(x, r2 ? &q2 : &q,
+			    r2 ? &sc2 : &sc, v, &f, margin, boost,
+			    res->v[i].score);
+			if (r2)
+				cJSON_AddStringToObject(res->v[i].explain,
+				    "translated", q2.text);
 			if (v != d)
 				cJSON_AddStringToObject(res->v[i].explain,
 				    "matched_via",
@@ -1526,9 +1625,13 @@ run_text(const struct search_index *x, const struct search_opts *o,
 out:
 	res->embed_error = sc.vec_error;
 	sc.vec_error = NULL;
+	free(won);
 	free(heap);
 	scratch_free(&sc);
+	scratch_free(&sc2);
 	query_done(&q);
+	if (q2.text != NULL)
+		query_done(&q2);
 	return rv;
 }
 

@@ -23,6 +23,7 @@
 #include "search_cache.h"
 #include "search_impl.h"
 #include "status.h"
+#include "xlang.h"
 #include "xmalloc.h"
 
 #define CACHE_MAGIC	"srsearch"
@@ -93,6 +94,9 @@ cache_key(const struct skill_set *set, const struct search_params *p,
 	v[0] = p->w_pfx > 0;
 	key_bytes(&h, v, sizeof(v[0]));
 	key_str(&h, e->name);
+	v[0] = (int)(xlang_fingerprint(xlang_default()) >> 32);
+	v[1] = (int)(xlang_fingerprint(xlang_default()) & 0xffffffffu);
+	key_bytes(&h, v, 2 * sizeof(v[0]));
 	for (i = 0; i < set->n; i++) {
 		const struct skill *s = set->v[i];
 

@@ -1,0 +1,1120 @@
+/*
+ * The bilingual lexicon and the glossing of foreign text (xlang.h).
+ *
+ * Every key is stored in one open-addressing table as "TAG\x1fKEY" with
+ * the concept it names; a key may name several concepts. Tags: a
+ * language code for its words as written (normalised), "code~" for the
+ * same words through the language's stemmer (Polish: their first five
+ * letters), "c" for Chinese and Japanese, "k" for Korean, "en" and "en~"
+ * for the English glosses (the English side of the language vote).
+ */
+#include "autoconfig.h"
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <libstemmer.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "config.h"
+#include "status.h"
+#include "strlist.h"
+#include "text.h"
+#include "xlang.h"
+#include "xlang_dict.h"
+#include "xmalloc.h"
+
+#define LEX_MAX		(4u << 20)	/* a sanity cap on the lexicon file */
+#define PHRASE_MAX	4		/* words in a multi-word key */
+#define RUN_MAX		8		/* characters in a CJK or Hangul key */
+#define WORDS_MAX	512		/* words of a text looked at */
+#define PFX_LEN		5		/* the Polish "stem" */
+#define STEM_MIN	4		/* shorter stems are too ambiguous */
+#define XLANG_DICT_LOOKUPS 16		/* dictionary lookups per text */
+
+/* The columns after the English one, in file order. */
+enum { L_DE, L_ES, L_FR, L_PT, L_IT, L_NL, L_PL, L_RU, L_ZH, L_JA, L_KO,
+	L_N };
+#define L_LATIN	L_ZH		/* below: word languages, voted on */
+
+static const char *const lang_code[L_N] = {
+	"de", "es", "fr", "pt", "it", "nl", "pl", "ru", "zh", "ja", "ko"
+};
+static const char *const lang_iso3[L_LATIN] = {
+	"deu", "spa", "fra", "por", "ita", "nld", "pol", "rus"
+};
+static const char *const lang_stemmer[L_LATIN] = {
+	"german", "spanish", "french", "portuguese", "italian", "dutch",
+	NULL, "russian"
+};
+
+/*
+ * Function words: evidence of a language that the lexicon's content
+ * words alone would often miss in a short text.
+ */
+static const char *const stop_en =
+    "the a an and or of to for in on with from by is are be this that how "
+    "what when which use using my our your i we it into about as at do "
+    "does can need want should";
+static const char *const stop_lang[L_LATIN] = {
+	"der die das den dem des und oder für mit von zu zum zur ist sind "
+	"ein eine einen einem einer nicht auf aus bei wie was ich wir mein "
+	"meine im am als nach über",
+	"el la los las de del y o para con por un una unos unas que en es "
+	"son como mi mis al se lo quiero necesito",
+	"le la les des du de et ou pour avec par un une est sont comme mon "
+	"ma mes au aux en dans sur que qui je nous",
+	"o a os as de do da dos das e ou para com por um uma que em no na "
+	"nos nas é são como meu minha ao quero preciso",
+	"il lo la gli le di del della e o per con da un una che in nel è "
+	"sono come mio mia voglio",
+	"de het een en of voor met van op te in is zijn hoe mijn ik wij naar "
+	"bij",
+	"i w z na do dla oraz lub jest są się od przez jak mój moja mi mnie "
+	"czy to ze po",
+	"и в на с для по из от к как мой моя это что не или",
+};
+#define TAG_STOP	"s"	/* "s" + code: function words */
+
+struct xent {
+	char		*key;		/* "TAG\x1fKEY" */
+	uint32_t	 concept;
+};
+
+struct xlang {
+	char		 *path;
+	char		**en;		/* per concept: its English words */
+	size_t		  nconcepts;
+	struct xent	 *ent;
+	size_t		  nent, capent;
+	uint32_t	 *slot;		/* entry + 1, 0: empty */
+	size_t		  nslot;	/* a power of two */
+	uint64_t	  fp;
+	struct xdict	**dict;
+	size_t		  ndict;
+	char		 *dict_dir;	/* where they were looked for */
+};
+
+/* ------------------------------------------------------------------ */
+/* The table. */
+
+static uint64_t
+key_hash(const char *s)
+{
+	uint64_t	 h = 0xcbf29ce484222325ULL;
+
+	for (; *s != '\0'; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h ^ (h >> 32);
+}
+
+static void
+ent_add(struct xlang *xl, const char *tag, const char *key, uint32_t c)
+{
+	char	*k;
+	size_t	 i;
+
+	if (*key == '\0')
+		return;
+	xasprintf(&k, "%s\x1f%s", tag, key);
+	for (i = 0; i < xl->nent; i++)	/* only while loading */
+		if (xl->ent[i].concept == c && strcmp(xl->ent[i].key, k) == 0) {
+			free(k);
+			return;
+		}
+	if (xl->nent == xl->capent) {
+		xl->capent = xl->capent ? xl->capent * 2 : 1024;
+		xl->ent = xreallocarray(xl->ent, xl->capent, sizeof(*xl->ent));
+	}
+	xl->ent[xl->nent].key = k;
+	xl->ent[xl->nent].concept = c;
+	xl->nent++;
+}
+
+static void
+table_build(struct xlang *xl)
+{
+	size_t	 i, j;
+
+	xl->nslot = 64;
+	while (xl->nslot < xl->nent * 2)
+		xl->nslot *= 2;
+	xl->slot = xcalloc(xl->nslot, sizeof(*xl->slot));
+	for (i = 0; i < xl->nent; i++) {
+		j = key_hash(xl->ent[i].key) & (xl->nslot - 1);
+		while (xl->slot[j] != 0)
+			j = (j + 1) & (xl->nslot - 1);
+		xl->slot[j] = (uint32_t)i + 1;
+	}
+}
+
+/*
+ * Calls fn(arg, concept) for every concept of TAG\x1fKEY; returns how
+ * many there were.
+ */
+static size_t
+table_find(const struct xlang *xl, const char *tag, const char *key,
+    void (*fn)(void *, uint32_t), void *arg)
+{
+	char	 k[512];
+	size_t	 j, n = 0;
+	int	 len;
+
+	if (xl->nslot == 0 || *key == '\0')
+		return 0;
+	len = snprintf(k, sizeof(k), "%s\x1f%s", tag, key);
+	if (len < 0 || (size_t)len >= sizeof(k))
+		return 0;
+	j = key_hash(k) & (xl->nslot - 1);
+	while (xl->slot[j] != 0) {
+		const struct xent *e = &xl->ent[xl->slot[j] - 1];
+
+		if (strcmp(e->key, k) == 0) {
+			if (fn != NULL)
+				fn(arg, e->concept);
+			n++;
+		}
+		j = (j + 1) & (xl->nslot - 1);
+	}
+	return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Cutting normalised text into words and runs. */
+
+enum seg_kind { SEG_WORD, SEG_CYR, SEG_CJK, SEG_HANGUL };
+
+struct seg {
+	enum seg_kind	 kind;
+	const char	*s;
+	size_t		 len;
+	int		 brk;	/* punctuation before it: no phrase across */
+};
+
+static int
+is_hangul(int32_t c)
+{
+	return (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0x1100 && c <= 0x11FF) ||
+	    (c >= 0x3130 && c <= 0x318F);
+}
+
+static int
+is_letter(int32_t c)
+{
+	if (c < 0x80)
+		return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9');
+	if (c <= 0xBF || c == 0xD7 || c == 0xF7)
+		return 0;
+	if ((c >= 0x2000 && c <= 0x2BFF) || (c >= 0x3000 && c <= 0x303F) ||
+	    (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF0F) ||
+	    (c >= 0xFF1A && c <= 0xFF20) || (c >= 0xFF3B && c <= 0xFF40) ||
+	    (c >= 0xFF5B && c <= 0xFF65))
+		return 0;
+	return 1;
+}
+
+static enum seg_kind
+cp_kind(int32_t c)
+{
+	if (text_is_cjk(c))
+		return SEG_CJK;
+	if (is_hangul(c))
+		return SEG_HANGUL;
+	if (c >= 0x0400 && c <= 0x052F)
+		return SEG_CYR;
+	return SEG_WORD;
+}
+
+/*
+ * Cuts normalised text into at most max segments: words of letters (a
+ * Cyrillic word is one whose first letter is), and runs of CJK or of
+ * Hangul characters. Returns the number of segments.
+ */
+static size_t
+segment(const char *s, struct seg *v, size_t max)
+{
+	size_t		 n = 0, i = 0, len = strlen(s);
+	int		 brk = 1;
+
+	while (i < len && n < max) {
+		int32_t		 c;
+		int		 l = text_utf8_decode(s + i, len - i, &c);
+		enum seg_kind	 k;
+		size_t		 start;
+
+		if (l <= 0) {
+			i++;
+			brk = 1;
+			continue;
+		}
+		if (!is_letter(c) && !text_is_cjk(c) && !is_hangul(c)) {
+			if (c != ' ')
+				brk = 1;
+			i += (size_t)l;
+			continue;
+		}
+		k = cp_kind(c);
+		start = i;
+		i += (size_t)l;
+		while (i < len) {
+			int32_t		 d;
+			int		 m = text_utf8_decode(s + i, len - i, &d);
+			enum seg_kind	 dk;
+
+			if (m <= 0)
+				break;
+			dk = cp_kind(d);
+			if (k == SEG_CJK || k == SEG_HANGUL ? dk != k :
+			    (!is_letter(d) || dk == SEG_CJK || dk == SEG_HANGUL))
+				break;
+			i += (size_t)m;
+		}
+		v[n].kind = k;
+		v[n].s = s + start;
+		v[n].len = i - start;
+		v[n].brk = brk;
+		brk = 0;
+		n++;
+	}
+	return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Stemming. */
+
+struct stemmers {
+	struct sb_stemmer	*sb[L_LATIN + 1];	/* [L_LATIN]: English */
+};
+
+static void
+stemmers_done(struct stemmers *st)
+{
+	size_t	 i;
+
+	for (i = 0; i <= L_LATIN; i++)
+		if (st->sb[i] != NULL)
+			sb_stemmer_delete(st->sb[i]);
+}
+
+/* Writes the stem of word (n bytes) for language l into out (cap). */
+static void
+stem_word(struct stemmers *st, int l, const char *w, size_t n, char *out,
+    size_t cap)
+{
+	const sb_symbol	*r;
+	size_t		 m;
+
+	if (l == L_PL) {
+		m = n > PFX_LEN ? text_utf8_cut(w, PFX_LEN) : n;
+		if (m > n)
+			m = n;
+	} else {
+		if (st->sb[l] == NULL)
+			st->sb[l] = sb_stemmer_new(l == L_LATIN ? "english" :
+			    lang_stemmer[l], "UTF_8");
+		if (st->sb[l] == NULL ||
+		    (r = sb_stemmer_stem(st->sb[l], (const sb_symbol *)w,
+		    (int)n)) == NULL) {
+			m = n;
+		} else {
+			w = (const char *)r;
+			m = (size_t)sb_stemmer_length(st->sb[l]);
+		}
+	}
+	if (m >= cap)
+		m = cap - 1;
+	memcpy(out, w, m);
+	out[m] = '\0';
+}
+
+/*
+ * Joins words k..k+n-1 of v into out (cap), stemmed for language l when
+ * l >= 0. Returns 0 when they do not fit.
+ */
+static int
+phrase(struct stemmers *st, int l, const struct seg *v, size_t k, size_t n,
+    char *out, size_t cap)
+{
+	size_t	 i, at = 0;
+	char	 w[128];
+
+	for (i = 0; i < n; i++) {
+		const struct seg *g = &v[k + i];
+		size_t wl;
+
+		if (g->len >= sizeof(w))
+			return 0;
+		if (l >= 0)
+			stem_word(st, l, g->s, g->len, w, sizeof(w));
+		else {
+			memcpy(w, g->s, g->len);
+			w[g->len] = '\0';
+		}
+		wl = strlen(w);
+		if (at + wl + 2 > cap)
+			return 0;
+		if (i > 0)
+			out[at++] = ' ';
+		memcpy(out + at, w, wl);
+		at += wl;
+	}
+	out[at] = '\0';
+	return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Loading. */
+
+static size_t
+count_chars(const char *s)
+{
+	size_t	 n = 0;
+
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			n++;
+	return n;
+}
+
+/* Adds the keys of one cell (variants separated by '|') for language l. */
+static void
+add_cell(struct xlang *xl, struct stemmers *st, int l, const char *cell,
+    uint32_t c)
+{
+	struct strlist	 var;
+	struct seg	 v[PHRASE_MAX + 1];
+	char		 key[512], tag[8];
+	size_t		 i, n;
+
+	strlist_init(&var);
+	strlist_split(&var, cell, "|");
+	for (i = 0; i < var.n; i++) {
+		char *norm = text_normalize(var.v[i], (size_t)-1);
+
+		n = segment(norm, v, PHRASE_MAX + 1);
+		if (l >= L_LATIN) {
+			/* a CJK or Hangul key: its characters, without blanks */
+			struct buf b;
+			size_t k;
+
+			buf_init(&b, 0);
+			for (k = 0; k < n; k++)
+				buf_add(&b, v[k].s, v[k].len);
+			buf_addc(&b, '\0');
+			if (count_chars(b.p) >= 2)
+				ent_add(xl, l == L_KO ? "k" : "c", b.p, c);
+			buf_done(&b);
+		} else if (n >= 1 && n <= PHRASE_MAX) {
+			if (phrase(st, -1, v, 0, n, key, sizeof(key)))
+				ent_add(xl, lang_code[l], key, c);
+			snprintf(tag, sizeof(tag), "%s~", lang_code[l]);
+			if (phrase(st, l, v, 0, n, key, sizeof(key)) &&
+			    count_chars(key) >= STEM_MIN)
+				ent_add(xl, tag, key, c);
+		}
+		free(norm);
+	}
+	strlist_done(&var);
+}
+
+static void
+add_english(struct xlang *xl, struct stemmers *st, const char *en,
+    uint32_t c)
+{
+	struct seg	 v[16];
+	char		 key[128];
+	size_t		 i, n;
+	char		*norm = text_normalize(en, (size_t)-1);
+
+	n = segment(norm, v, 16);	/* "|" separates like a blank */
+	for (i = 0; i < n; i++) {
+		if (phrase(st, -1, v, i, 1, key, sizeof(key)))
+			ent_add(xl, "en", key, c);
+		if (phrase(st, L_LATIN, v, i, 1, key, sizeof(key)))
+			ent_add(xl, "en~", key, c);
+	}
+	free(norm);
+}
+
+static void
+add_stopwords(struct xlang *xl, const char *tag, const char *words)
+{
+	char		*norm = text_normalize(words, (size_t)-1);
+	struct seg	 v[128];
+	char		 key[64];
+	size_t		 i, n;
+
+	n = segment(norm, v, 128);
+	for (i = 0; i < n; i++)
+		if (v[i].len < sizeof(key)) {
+			memcpy(key, v[i].s, v[i].len);
+			key[v[i].len] = '\0';
+			ent_add(xl, tag, key, 0);
+		}
+	free(norm);
+}
+
+static int
+parse_line(struct xlang *xl, struct stemmers *st, char *line, size_t lineno,
+    char **cause)
+{
+	char		*col[1 + L_N], *p = line;
+	size_t		 n = 0;
+	uint32_t	 c;
+	int		 l;
+
+	while (n < 1 + L_N) {
+		col[n++] = p;
+		if ((p = strchr(p, '\t')) == NULL)
+			break;
+		*p++ = '\0';
+	}
+	if (n != 1 + L_N || p != NULL) {
+		xasprintf(cause, "line %zu: %zu columns, expected %d "
+		    "(en and the 11 languages, separated by one tab)", lineno,
+		    p != NULL ? n + 1 : n, 1 + L_N);
+		return SR_CONFIG;
+	}
+	if (*col[0] == '\0' || strcmp(col[0], "-") == 0) {
+		xasprintf(cause, "line %zu: the English column is empty",
+		    lineno);
+		return SR_CONFIG;
+	}
+	c = (uint32_t)xl->nconcepts;
+	xl->en = xreallocarray(xl->en, xl->nconcepts + 1, sizeof(*xl->en));
+	xl->en[xl->nconcepts++] = xstrdup(col[0]);
+	add_english(xl, st, col[0], c);
+	for (l = 0; l < L_N; l++)
+		if (strcmp(col[1 + l], "-") != 0)
+			add_cell(xl, st, l, col[1 + l], c);
+	return SR_OK;
+}
+
+static int
+load_lexicon(struct xlang *xl, const char *path, char **cause)
+{
+	struct stemmers	 st;
+	char		*data = NULL, *line, *next;
+	size_t		 len, lineno = 0;
+	int		 err, rv = SR_OK;
+
+	if (buf_read_file(path, LEX_MAX, &data, &len) != 0) {
+		if ((err = errno) == ENOENT)
+			return SR_OK;
+		xasprintf(cause, "%s: %s", path, buf_strerror(path, err));
+		return SR_IO;
+	}
+	if (text_utf8_valid(data, len) != len) {
+		xasprintf(cause, "%s: not valid UTF-8", path);
+		free(data);
+		return SR_CONFIG;
+	}
+	{
+		uint64_t h = 0xcbf29ce484222325ULL;
+		size_t i;
+
+		for (i = 0; i < len; i++) {
+			h ^= (unsigned char)data[i];
+			h *= 0x100000001b3ULL;
+		}
+		xl->fp ^= h;
+	}
+	memset(&st, 0, sizeof(st));
+	for (line = data; line != NULL && *line != '\0'; line = next) {
+		lineno++;
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (*line != '\0' && line[strlen(line) - 1] == '\r')
+			line[strlen(line) - 1] = '\0';
+		if (*line == '#' || *line == '\0')
+			continue;
+		if ((rv = parse_line(xl, &st, line, lineno, cause)) != SR_OK) {
+			char *c = *cause;
+
+			xasprintf(cause, "%s: %s", path, c);
+			free(c);
+			break;
+		}
+	}
+	stemmers_done(&st);
+	free(data);
+	return rv;
+}
+
+int
+xlang_open(const char *lexicon_path, const char *dict_dir,
+    struct xlang **out, char **cause)
+{
+	struct xlang	*xl;
+	int		 rv = SR_OK, l;
+	char		 tag[8];
+
+	*out = NULL;
+	*cause = NULL;
+	xl = xcalloc(1, sizeof(*xl));
+	add_stopwords(xl, "sen", stop_en);
+	for (l = 0; l < L_LATIN; l++) {
+		snprintf(tag, sizeof(tag), TAG_STOP "%s", lang_code[l]);
+		add_stopwords(xl, tag, stop_lang[l]);
+	}
+	if (lexicon_path != NULL) {
+		xl->path = xstrdup(lexicon_path);
+		rv = load_lexicon(xl, lexicon_path, cause);
+	}
+	if (rv != SR_OK) {
+		xlang_free(xl);
+		return rv;
+	}
+	table_build(xl);
+	if (dict_dir != NULL)
+		xl->dict = xdict_scan(dict_dir, &xl->ndict, &xl->fp);
+	*out = xl;
+	return SR_OK;
+}
+
+void
+xlang_free(struct xlang *xl)
+{
+	size_t	 i;
+
+	if (xl == NULL)
+		return;
+	for (i = 0; i < xl->nconcepts; i++)
+		free(xl->en[i]);
+	free(xl->en);
+	for (i = 0; i < xl->nent; i++)
+		free(xl->ent[i].key);
+	free(xl->ent);
+	free(xl->slot);
+	for (i = 0; i < xl->ndict; i++)
+		xdict_free(xl->dict[i]);
+	free(xl->dict);
+	free(xl->dict_dir);
+	free(xl->path);
+	free(xl);
+}
+
+int
+xlang_open_default(struct xlang **out, char **cause)
+{
+	const char	*dd = getenv("SKILLS_RADAR_DICT_DIR");
+	char		*dir, *path;
+	int		 rv;
+
+	if (dd == NULL)
+		dd = XDICT_DIR;
+	dir = config_pkgdata_dir();
+	xasprintf(&path, "%s/xlang/lexicon.tsv", dir);
+	rv = xlang_open(path, *dd != '\0' ? dd : NULL, out, cause);
+	if (rv == SR_OK)
+		(*out)->dict_dir = *dd != '\0' ? xstrdup(dd) : NULL;
+	free(path);
+	free(dir);
+	return rv;
+}
+
+static struct xlang	*deflt;
+static pthread_once_t	 deflt_once = PTHREAD_ONCE_INIT;
+
+static void
+deflt_init(void)
+{
+	char	*cause = NULL;
+
+	if (xlang_open_default(&deflt, &cause) != SR_OK) {
+		/* search works without it; doctor reports the cause */
+		free(cause);
+		(void)xlang_open(NULL, NULL, &deflt, &cause);
+		free(cause);
+	}
+}
+
+const struct xlang *
+xlang_default(void)
+{
+	pthread_once(&deflt_once, deflt_init);
+	return deflt;
+}
+
+/* ------------------------------------------------------------------ */
+/* Glossing. */
+
+struct gloss {
+	const struct xlang	*xl;
+	struct strlist		*out;
+	size_t			 max, added;
+	uint32_t		 seen[64];	/* concepts already glossed */
+	size_t			 dict_left;	/* dictionary lookups left */
+	size_t			 nseen;
+	struct buf		*render;	/* NULL, or the text in English */
+	int			 japanese;	/* the text has kana */
+};
+
+/* Appends n bytes of s to the rendering, blank-separated. */
+static void
+render_add(struct gloss *g, const char *s, size_t n)
+{
+	if (g->render == NULL || n == 0)
+		return;
+	if (g->render->len > 0)
+		buf_addc(g->render, ' ');
+	buf_add(g->render, s, n);
+}
+
+/* Renders the items of out from index from on (what a lookup added). */
+static void
+render_from(struct gloss *g, size_t from)
+{
+	for (; from < g->out->n; from++)
+		render_add(g, g->out->v[from], strlen(g->out->v[from]));
+}
+
+static void
+gloss_concept(void *arg, uint32_t c)
+{
+	struct gloss	*g = arg;
+	struct strlist	 w;
+	size_t		 i;
+
+	for (i = 0; i < g->nseen; i++)
+		if (g->seen[i] == c)
+			return;
+	if (g->nseen < sizeof(g->seen) / sizeof(g->seen[0]))
+		g->seen[g->nseen++] = c;
+	render_add(g, g->xl->en[c], strcspn(g->xl->en[c], "|"));
+	strlist_init(&w);
+	strlist_split(&w, g->xl->en[c], " |");
+	for (i = 0; i < w.n && g->out->n < g->max; i++)
+		if (strlist_add_unique(g->out, w.v[i], 1))
+			g->added++;
+	strlist_done(&w);
+}
+
+/* Whether word g is one of language l's function words. */
+static int
+is_function_word(const struct xlang *xl, int l, const struct seg *g)
+{
+	char	 w[64], tag[8];
+
+	if (g->len >= sizeof(w))
+		return 0;
+	memcpy(w, g->s, g->len);
+	w[g->len] = '\0';
+	snprintf(tag, sizeof(tag), TAG_STOP "%s", lang_code[l]);
+	return table_find(xl, tag, w, NULL, NULL) > 0 ||
+	    table_find(xl, "sen", w, NULL, NULL) > 0;
+}
+
+/* One vote per language for a word found in its column or stop list. */
+static int
+word_vote(const struct xlang *xl, struct stemmers *st, const struct seg *g,
+    int votes[L_LATIN + 1])
+{
+	char	 w[128], s[128], tag[8];
+	int	 l, hit = 0, en;
+
+	if (g->len >= sizeof(w))
+		return 0;
+	memcpy(w, g->s, g->len);
+	w[g->len] = '\0';
+	stem_word(st, L_LATIN, w, g->len, s, sizeof(s));
+	en = table_find(xl, "en", w, NULL, NULL) > 0 ||
+	    table_find(xl, "en~", s, NULL, NULL) > 0 ||
+	    table_find(xl, "sen", w, NULL, NULL) > 0;
+	for (l = 0; l < L_LATIN; l++) {
+		int	 h;
+
+		if (l == L_RU)
+			continue;	/* Cyrillic words are never English */
+		snprintf(tag, sizeof(tag), TAG_STOP "%s", lang_code[l]);
+		h = table_find(xl, tag, w, NULL, NULL) > 0 ||
+		    table_find(xl, lang_code[l], w, NULL, NULL) > 0;
+		if (!h) {
+			stem_word(st, l, w, g->len, s, sizeof(s));
+			snprintf(tag, sizeof(tag), "%s~", lang_code[l]);
+			h = count_chars(s) >= STEM_MIN &&
+			    table_find(xl, tag, s, NULL, NULL) > 0;
+		}
+		if (h && !en)
+			votes[l]++;
+		hit |= h;
+	}
+	if (en && !hit)
+		votes[L_LATIN]++;
+	return hit;
+}
+
+/*
+ * Glosses words from v[k] in language l, longest phrase first; returns
+ * how many words were consumed (0: none matched).
+ */
+static size_t
+gloss_words(struct gloss *g, struct stemmers *st, int l, const struct seg *v,
+    size_t k, size_t n)
+{
+	char	 key[512], tag[8];
+	size_t	 m, i;
+
+	for (m = PHRASE_MAX; m >= 1; m--) {
+		if (k + m > n)
+			continue;
+		for (i = 1; i < m; i++)
+			if (v[k + i].brk || v[k + i].kind != v[k].kind)
+				break;
+		if (i < m)
+			continue;
+		if (phrase(st, -1, v, k, m, key, sizeof(key)) &&
+		    table_find(g->xl, lang_code[l], key, gloss_concept, g) > 0)
+			return m;
+		snprintf(tag, sizeof(tag), "%s~", lang_code[l]);
+		if (phrase(st, l, v, k, m, key, sizeof(key)) &&
+		    count_chars(key) >= STEM_MIN &&
+		    table_find(g->xl, tag, key, gloss_concept, g) > 0)
+			return m;
+	}
+	return 0;
+}
+
+static int
+is_katakana(int32_t c)
+{
+	return (c >= 0x30A0 && c <= 0x30FF) || (c >= 0x31F0 && c <= 0x31FF);
+}
+
+static int
+is_han(int32_t c)
+{
+	return text_is_cjk(c) && !(c >= 0x3040 && c <= 0x30FF) &&
+	    !(c >= 0x31F0 && c <= 0x31FF);
+}
+
+/*
+ * Looks the kanji and katakana stretches of an unmatched span of
+ * Japanese up in the jpn-eng dictionaries, longest match first (at least
+ * two characters); renders what stays unmatched as written.
+ */
+static void
+dict_span(struct gloss *g, const char *s, size_t len)
+{
+	size_t	 at = 0, raw = 0, off[RUN_MAX + 1], nc, m, from;
+	int32_t	 c, c0;
+	int	 cl, matched;
+
+	while (at < len) {
+		cl = text_utf8_decode(s + at, len - at, &c0);
+		if (cl <= 0 || !g->japanese || g->dict_left == 0 ||
+		    (!is_katakana(c0) && !is_han(c0))) {
+			at += cl > 0 ? (size_t)cl : 1;
+			continue;
+		}
+		/* the next characters of the same script */
+		off[0] = at;
+		for (nc = 0; nc < RUN_MAX && off[nc] < len; nc++) {
+			cl = text_utf8_decode(s + off[nc], len - off[nc], &c);
+			if (cl <= 0 || is_katakana(c) != is_katakana(c0) ||
+			    (!is_katakana(c) && !is_han(c)))
+				break;
+			off[nc + 1] = off[nc] + (size_t)cl;
+		}
+		matched = 0;
+		for (m = nc; m >= 2 && g->dict_left > 0 && !matched; m--) {
+			g->dict_left--;
+			from = g->out->n;
+			if (xdict_gloss_word(g->xl->dict, g->xl->ndict, s + at,
+			    off[m] - at, "jpn", g->out, g->max) > 0) {
+				render_add(g, s + raw, at - raw);
+				g->added += g->out->n - from;
+				render_from(g, from);
+				raw = off[m];
+				matched = 1;
+			}
+		}
+		at = matched ? raw : off[1];
+	}
+	render_add(g, s + raw, len - raw);
+}
+
+/* Glosses a run of CJK ("c") or Hangul ("k") by longest match. */
+static void
+gloss_run(struct gloss *g, const char *tag, const struct seg *r)
+{
+	size_t	 at = 0, raw = 0, off[RUN_MAX + 1], nc, m;
+	char	 key[RUN_MAX * 4 + 1];
+
+	while (at < r->len && g->out->n < g->max) {
+		int32_t	 c;
+		int	 cl;
+
+		/* the offsets of the next RUN_MAX characters */
+		off[0] = at;
+		for (nc = 0; nc < RUN_MAX && off[nc] < r->len; nc++) {
+			cl = text_utf8_decode(r->s + off[nc], r->len - off[nc],
+			    &c);
+			off[nc + 1] = off[nc] + (size_t)(cl > 0 ? cl : 1);
+		}
+		for (m = nc; m >= 2; m--) {
+			size_t kl = off[m] - at;
+
+			memcpy(key, r->s + at, kl);
+			key[kl] = '\0';
+			if (table_find(g->xl, tag, key, NULL, NULL) > 0)
+				break;
+		}
+		if (m < 2) {
+			at = off[1];
+			continue;
+		}
+		dict_span(g, r->s + raw, at - raw);
+		memcpy(key, r->s + at, off[m] - at);
+		key[off[m] - at] = '\0';
+		table_find(g->xl, tag, key, gloss_concept, g);
+		at = raw = off[m];
+	}
+	dict_span(g, r->s + raw, r->len - raw);
+}
+
+/* A dictionary lookup of word w in language l (xlang_dict.h). */
+static size_t
+gloss_dict(struct gloss *g, int l, const struct seg *w)
+{
+	size_t	 from = g->out->n, n;
+
+	if (g->dict_left == 0 || g->xl->ndict == 0 ||
+	    is_function_word(g->xl, l, w))
+		return 0;
+	g->dict_left--;
+	n = xdict_gloss_word(g->xl->dict, g->xl->ndict, w->s, w->len,
+	    lang_iso3[l], g->out, g->max);
+	g->added += n;
+	render_from(g, from);
+	return n;
+}
+
+/*
+ * The languages the Latin words of v read as (bit l), 0 when English or
+ * none does more.
+ */
+static unsigned
+vote(const struct xlang *xl, struct stemmers *st, const struct seg *v,
+    size_t n)
+{
+	int		 votes[L_LATIN + 1], best = 0, l;
+	unsigned	 langs = 0;
+	size_t		 i;
+
+	memset(votes, 0, sizeof(votes));
+	for (i = 0; i < n; i++)
+		if (v[i].kind == SEG_WORD)
+			word_vote(xl, st, &v[i], votes);
+	for (l = 0; l < L_LATIN; l++)
+		if (votes[l] > best)
+			best = votes[l];
+	if (best <= votes[L_LATIN])
+		return 0;
+	for (l = 0; l < L_LATIN; l++)
+		if (votes[l] == best)
+			langs |= 1u << l;
+	return langs;
+}
+
+/* Whether s (n bytes) is a word of language l, as written or stemmed. */
+static int
+lookup_word(struct gloss *g, struct stemmers *st, int l, const char *s,
+    size_t n, int emit)
+{
+	struct seg	 w = { SEG_WORD, s, n, 0 };
+	char		 key[128], tag[8];
+	void		(*fn)(void *, uint32_t) = emit ? gloss_concept : NULL;
+
+	if (n < 3 || n >= sizeof(key))
+		return 0;
+	if (phrase(st, -1, &w, 0, 1, key, sizeof(key)) &&
+	    table_find(g->xl, lang_code[l], key, fn, g) > 0)
+		return 1;
+	snprintf(tag, sizeof(tag), "%s~", lang_code[l]);
+	return phrase(st, l, &w, 0, 1, key, sizeof(key)) &&
+	    count_chars(key) >= STEM_MIN &&
+	    table_find(g->xl, tag, key, fn, g) > 0;
+}
+
+/*
+ * German and Dutch write compounds as one word: "Kundendatenbank" is
+ * glossed as its two parts when both are words of the lexicon (a linking
+ * "s" or "n" after the first part allowed), the longest head first.
+ */
+static int
+gloss_compound(struct gloss *g, struct stemmers *st, int l,
+    const struct seg *w)
+{
+	size_t	 i, k;
+
+	if (w->len < 8)
+		return 0;
+	for (i = 3; i + 4 <= w->len; i++) {
+		if (((unsigned char)w->s[i] & 0xC0) == 0x80)
+			continue;
+		for (k = 0; k <= 1; k++) {
+			size_t hl = i - k;
+
+			if (k == 1 && w->s[i - 1] != 's' && w->s[i - 1] != 'n')
+				continue;
+			if (!lookup_word(g, st, l, w->s + i, w->len - i, 0) ||
+			    !lookup_word(g, st, l, w->s, hl, 0))
+				continue;
+			lookup_word(g, st, l, w->s, hl, 1);
+			lookup_word(g, st, l, w->s + i, w->len - i, 1);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Glosses the Latin or Cyrillic word at v[i]; returns the words used. */
+static size_t
+gloss_word_at(struct gloss *g, struct stemmers *st, unsigned langs,
+    const struct seg *v, size_t i, size_t n)
+{
+	size_t	 used = 0;
+	int	 l;
+
+	if (v[i].kind == SEG_CYR)
+		langs = 1u << L_RU;
+	for (l = 0; l < L_LATIN && used == 0; l++)
+		if (langs & (1u << l))
+			used = gloss_words(g, st, l, v, i, n);
+	for (l = 0; l < L_LATIN && used == 0; l++)
+		if ((langs & (1u << l)) && (l == L_DE || l == L_NL) &&
+		    gloss_compound(g, st, l, &v[i]))
+			used = 1;
+	for (l = 0; l < L_LATIN && used == 0; l++)
+		if ((langs & (1u << l)) && gloss_dict(g, l, &v[i]) > 0)
+			used = 1;
+	return used;
+}
+
+static int
+has_kana(const char *s)
+{
+	size_t	 i, len = strlen(s);
+	int32_t	 c;
+	int	 l;
+
+	for (i = 0; i < len; i += l > 0 ? (size_t)l : 1)
+		if ((l = text_utf8_decode(s + i, len - i, &c)) > 0 &&
+		    c >= 0x3040 && c <= 0x30FF && c != 0x30FB && c != 0x30FC)
+			return 1;
+	return 0;
+}
+
+static size_t
+gloss_text(const struct xlang *xl, const char *text, struct strlist *out,
+    size_t max, struct buf *render)
+{
+	struct gloss	 g;
+	struct stemmers	 st;
+	struct seg	*v;
+	char		*norm;
+	size_t		 n, i, used;
+	unsigned	 langs;
+
+	if (xl == NULL || text == NULL || xl->nconcepts == 0 ||
+	    out->n >= max)
+		return 0;
+	memset(&g, 0, sizeof(g));
+	g.xl = xl;
+	g.out = out;
+	g.max = max;
+	g.render = render;
+	g.dict_left = XLANG_DICT_LOOKUPS;
+	memset(&st, 0, sizeof(st));
+	norm = text_normalize(text, (size_t)-1);
+	v = xreallocarray(NULL, WORDS_MAX, sizeof(*v));
+	n = segment(norm, v, WORDS_MAX);
+	langs = vote(xl, &st, v, n);
+	g.japanese = has_kana(norm);
+	for (i = 0; i < n; i += used ? used : 1) {
+		used = 0;
+		if (out->n >= max)
+			;	/* full: the rest as written */
+		else if (v[i].kind == SEG_CJK)
+			gloss_run(&g, "c", &v[i]), used = 1;
+		else if (v[i].kind == SEG_HANGUL)
+			gloss_run(&g, "k", &v[i]), used = 1;
+		else if (v[i].kind == SEG_CYR || langs != 0)
+			used = gloss_word_at(&g, &st, langs, v, i, n);
+		if (used == 0)
+			render_add(&g, v[i].s, v[i].len);
+	}
+	stemmers_done(&st);
+	free(v);
+	free(norm);
+	return g.added;
+}
+
+size_t
+xlang_gloss(const struct xlang *xl, const char *text, struct strlist *out,
+    size_t max)
+{
+	return gloss_text(xl, text, out, max, NULL);
+}
+
+char *
+xlang_render(const struct xlang *xl, const char *text, size_t max)
+{
+	struct strlist	 g;
+	struct buf	 b;
+	size_t		 n;
+
+	strlist_init(&g);
+	buf_init(&b, 0);
+	n = gloss_text(xl, text, &g, max, &b);
+	strlist_done(&g);
+	if (n == 0) {
+		buf_done(&b);
+		return NULL;
+	}
+	buf_addc(&b, '\0');
+	return buf_take(&b);
+}
+
+uint64_t
+xlang_fingerprint(const struct xlang *xl)
+{
+	return xl != NULL ? xl->fp ^ xl->nconcepts : 0;
+}
+
+size_t
+xlang_nconcepts(const struct xlang *xl)
+{
+	return xl != NULL ? xl->nconcepts : 0;
+}
+
+size_t
+xlang_ndicts(const struct xlang *xl)
+{
+	return xl != NULL ? xl->ndict : 0;
+}
+
+const char *
+xlang_dict_name(const struct xlang *xl, size_t i)
+{
+	return xl != NULL && i < xl->ndict ? xdict_name(xl->dict[i]) : NULL;
+}
+
+const char *
+xlang_dict_dir(const struct xlang *xl)
+{
+	return xl != NULL ? xl->dict_dir : NULL;
+}
+
+const char *
+xlang_lexicon_path(const struct xlang *xl)
+{
+	return xl != NULL ? xl->path : NULL;
+}

@@ -1,0 +1,542 @@
+/*
+ * dictd dictionaries read in place (xlang_dict.h).
+ *
+ * NAME.index lines are "headword TAB offset TAB length", offset and
+ * length in dictd's base64 (A-Z a-z 0-9 + /, most significant digit
+ * first), sorted by headword (lower case, as bytes). The binary search
+ * compares bytes, then the lines around where it landed are compared
+ * normalised (our words have their accents stripped).
+ * NAME.dict.dz is gzip with dictzip's "RA" extra field: chunks of CHLEN
+ * uncompressed bytes, each deflated on its own, their compressed sizes
+ * listed in the field.
+ */
+#include "autoconfig.h"
+
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "buf.h"
+#include "status.h"
+#include "strlist.h"
+#include "text.h"
+#include "xlang_dict.h"
+#include "xmalloc.h"
+
+#define ENTRY_MAX	(64u << 10)	/* bytes of one definition read */
+#define WINDOW		48		/* index lines looked at around a landing */
+#define DZ_HEAD_MAX	(1u << 20)	/* the gzip header with the chunk table */
+
+struct xdict {
+	char		 name[64];	/* "deu-eng" */
+	char		 lang[8];	/* "deu" */
+	char		*dict_path;
+	int		 dz;		/* dict_path is dictzip */
+	const char	*idx;		/* the mapped index */
+	size_t		 idxlen;
+};
+
+static int
+regular(const char *path, struct stat *st)
+{
+	return stat(path, st) == 0 && S_ISREG(st->st_mode);
+}
+
+static void
+fp_mix(uint64_t *fp, const void *p, size_t n)
+{
+	const unsigned char	*c = p;
+	size_t			 i;
+
+	for (i = 0; i < n; i++) {
+		*fp ^= c[i];
+		*fp *= 0x100000001b3ULL;
+	}
+}
+
+static struct xdict *
+dict_open(const char *dir, const char *base, uint64_t *fp)
+{
+	struct xdict	*d;
+	struct stat	 si, sd;
+	char		*ip, *dp;
+	int		 fd, dz = 1;
+	void		*m;
+
+	xasprintf(&ip, "%s/%s.index", dir, base);
+	xasprintf(&dp, "%s/%s.dict.dz", dir, base);
+	if (!regular(dp, &sd)) {
+		free(dp);
+		xasprintf(&dp, "%s/%s.dict", dir, base);
+		dz = 0;
+	}
+	if (!regular(ip, &si) || !regular(dp, &sd) || si.st_size == 0 ||
+	    (fd = open(ip, O_RDONLY | O_CLOEXEC)) == -1) {
+		free(ip);
+		free(dp);
+		return NULL;
+	}
+	m = mmap(NULL, (size_t)si.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	free(ip);
+	if (m == MAP_FAILED) {
+		free(dp);
+		return NULL;
+	}
+	d = xcalloc(1, sizeof(*d));
+	d->idx = m;
+	d->idxlen = (size_t)si.st_size;
+	d->dict_path = dp;
+	d->dz = dz;
+	snprintf(d->name, sizeof(d->name), "%s", base +
+	    (strncmp(base, "freedict-", 9) == 0 ? 9 : 0));
+	snprintf(d->lang, sizeof(d->lang), "%.3s", d->name);
+	fp_mix(fp, d->name, strlen(d->name));
+	fp_mix(fp, &si.st_size, sizeof(si.st_size));
+	fp_mix(fp, &si.st_mtime, sizeof(si.st_mtime));
+	fp_mix(fp, &sd.st_size, sizeof(sd.st_size));
+	fp_mix(fp, &sd.st_mtime, sizeof(sd.st_mtime));
+	return d;
+}
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct xdict **
+xdict_scan(const char *dir, size_t *n, uint64_t *fp)
+{
+	struct xdict	**v = NULL, *d;
+	struct strlist	  names;
+	DIR		 *dh;
+	struct dirent	 *de;
+	size_t		  i;
+
+	*n = 0;
+	strlist_init(&names);
+	if ((dh = opendir(dir)) != NULL) {
+		while ((de = readdir(dh)) != NULL) {
+			size_t l = strlen(de->d_name);
+
+			/* XXX-eng.index, with or without "freedict-" */
+			if (l > 14 && strcmp(de->d_name + l - 10,
+			    "-eng.index") == 0)
+				strlist_add_take(&names, xstrndup(de->d_name,
+				    l - 6));
+		}
+		closedir(dh);
+	}
+	if (names.n > 1)
+		qsort(names.v, names.n, sizeof(*names.v), name_cmp);
+	v = xreallocarray(NULL, names.n + 1, sizeof(*v));
+	for (i = 0; i < names.n; i++)
+		if ((d = dict_open(dir, names.v[i], fp)) != NULL)
+			v[(*n)++] = d;
+	strlist_done(&names);
+	return v;
+}
+
+void
+xdict_free(struct xdict *d)
+{
+	if (d == NULL)
+		return;
+	if (d->idx != NULL)
+		munmap((void *)d->idx, d->idxlen);
+	free(d->dict_path);
+	free(d);
+}
+
+const char *
+xdict_name(const struct xdict *d)
+{
+	return d->name;
+}
+
+const char *
+xdict_lang(const struct xdict *d)
+{
+	return d->lang;
+}
+
+/* ------------------------------------------------------------------ */
+/* The index. */
+
+/* The start of the line holding byte at. */
+static size_t
+line_start(const struct xdict *d, size_t at)
+{
+	while (at > 0 && d->idx[at - 1] != '\n')
+		at--;
+	return at;
+}
+
+static size_t
+line_next(const struct xdict *d, size_t at)
+{
+	const char *nl = memchr(d->idx + at, '\n', d->idxlen - at);
+
+	return nl != NULL ? (size_t)(nl - d->idx) + 1 : d->idxlen;
+}
+
+/* The normalised headword of the line at at, in out (cap). */
+static void
+headword(const struct xdict *d, size_t at, char *out, size_t cap)
+{
+	const char	*tab;
+	size_t		 end = line_next(d, at), n;
+	char		*norm;
+
+	tab = memchr(d->idx + at, '\t', end - at);
+	n = tab != NULL ? (size_t)(tab - (d->idx + at)) : 0;
+	norm = text_normalize(d->idx + at, n);
+	snprintf(out, cap, "%s", norm);
+	free(norm);
+}
+
+static int
+b64_digit(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+/* Parses a base64 number from p up to a tab or newline. */
+static int
+b64_num(const char **p, const char *end, uint64_t *out)
+{
+	int	 k, n = 0;
+
+	*out = 0;
+	while (*p < end && (k = b64_digit((unsigned char)**p)) >= 0) {
+		if (++n > 10)
+			return -1;
+		*out = *out * 64 + (uint64_t)k;
+		(*p)++;
+	}
+	return n > 0 ? 0 : -1;
+}
+
+/* Offset and length of the entry on the line at at. */
+static int
+entry_loc(const struct xdict *d, size_t at, uint64_t *off, uint64_t *len)
+{
+	const char	*p = d->idx + at, *end = d->idx + line_next(d, at);
+
+	if ((p = memchr(p, '\t', (size_t)(end - p))) == NULL)
+		return -1;
+	p++;
+	if (b64_num(&p, end, off) != 0 || p >= end || *p != '\t')
+		return -1;
+	p++;
+	return b64_num(&p, end, len);
+}
+
+/* strcmp() of word and the headword of the line at at, as bytes. */
+static int
+raw_cmp(const struct xdict *d, size_t at, const char *word)
+{
+	const unsigned char	*h = (const unsigned char *)d->idx + at;
+	const unsigned char	*w = (const unsigned char *)word;
+	const unsigned char	*end = (const unsigned char *)d->idx + d->idxlen;
+
+	for (; h < end && *h != '\t' && *h != '\n'; h++, w++)
+		if (*w != *h)
+			return *w < *h ? -1 : 1;
+	return *w != '\0';
+}
+
+/*
+ * Finds the index line whose normalised headword is word; returns its
+ * offset, or (size_t)-1. FreeDict sorts its lower-case headwords as
+ * bytes, which the search follows; a headword with accents sorts after
+ * the ASCII ones, so a word whose accents normalisation stripped is
+ * found only when it lands near (the window below).
+ */
+static size_t
+index_find(const struct xdict *d, const char *word)
+{
+	size_t	 lo = 0, hi = d->idxlen, at, k;
+	char	 hw[256];
+	int	 c, i;
+
+	while (hi - lo > 512) {
+		at = line_start(d, lo + (hi - lo) / 2);
+		if (at <= lo)
+			break;
+		if ((c = raw_cmp(d, at, word)) == 0)
+			break;
+		if (c < 0)
+			hi = at;
+		else
+			lo = at;
+	}
+	/* from the landing, back a window, then forward */
+	at = line_start(d, lo + (hi - lo) / 2 < d->idxlen ?
+	    lo + (hi - lo) / 2 : d->idxlen - 1);
+	for (i = 0; i < WINDOW && at > 0; i++)
+		at = line_start(d, at - 1);
+	for (k = 0; k < 3 * WINDOW && at < d->idxlen; k++) {
+		headword(d, at, hw, sizeof(hw));
+		if (strcmp(hw, word) == 0)
+			return at;
+		at = line_next(d, at);
+	}
+	return (size_t)-1;
+}
+
+/* ------------------------------------------------------------------ */
+/* The dictionary file. */
+
+/*
+ * Reads len bytes at uncompressed offset off of a dictzip file into out
+ * (len + 1 bytes, NUL-terminated).
+ */
+static int
+dz_read(FILE *f, uint64_t off, uint64_t len, char *out)
+{
+	unsigned char	 h[12], *extra = NULL, *in = NULL, *chunk = NULL;
+	unsigned	 xlen, chlen, chcnt, i, first, last;
+	uint64_t	 pos, done = 0;
+	size_t		 sub;
+	int		 rv = -1, c;
+
+	if (fread(h, 1, 12, f) != 12 || h[0] != 0x1f || h[1] != 0x8b ||
+	    !(h[3] & 4))
+		return -1;
+	xlen = h[10] | (unsigned)h[11] << 8;
+	extra = xmalloc(xlen);
+	if (fread(extra, 1, xlen, f) != xlen || xlen < 10 ||
+	    extra[0] != 'R' || extra[1] != 'A')
+		goto out;
+	chlen = extra[6] | (unsigned)extra[7] << 8;
+	chcnt = extra[8] | (unsigned)extra[9] << 8;
+	sub = extra[2] | (size_t)extra[3] << 8;
+	if (chlen == 0 || sub < 6 + 2 * (size_t)chcnt || 4 + sub > xlen)
+		goto out;
+	if (h[3] & 8)		/* FNAME */
+		while ((c = fgetc(f)) != EOF && c != 0)
+			;
+	if (h[3] & 16)		/* FCOMMENT */
+		while ((c = fgetc(f)) != EOF && c != 0)
+			;
+	if (h[3] & 2)		/* FHCRC */
+		(void)fseek(f, 2, SEEK_CUR);
+	pos = (uint64_t)ftell(f);
+	first = (unsigned)(off / chlen);
+	last = (unsigned)((off + len - 1) / chlen);
+	if (last >= chcnt)
+		goto out;
+	for (i = 0; i < first; i++)
+		pos += extra[10 + 2 * i] | (unsigned)extra[11 + 2 * i] << 8;
+	chunk = xmalloc(chlen);
+	in = xmalloc(0x10000);
+	for (i = first; i <= last; i++) {
+		unsigned	 csz = extra[10 + 2 * i] |
+		    (unsigned)extra[11 + 2 * i] << 8;
+		z_stream	 z;
+		uint64_t	 from, n;
+		int		 zr;
+
+		if (fseek(f, (long)pos, SEEK_SET) != 0 ||
+		    fread(in, 1, csz, f) != csz)
+			goto out;
+		pos += csz;
+		memset(&z, 0, sizeof(z));
+		if (inflateInit2(&z, -15) != Z_OK)
+			goto out;
+		z.next_in = in;
+		z.avail_in = csz;
+		z.next_out = chunk;
+		z.avail_out = chlen;
+		zr = inflate(&z, Z_SYNC_FLUSH);
+		n = chlen - z.avail_out;
+		inflateEnd(&z);
+		if (zr != Z_OK && zr != Z_STREAM_END)
+			goto out;
+		from = i == first ? off % chlen : 0;
+		if (from >= n)
+			goto out;
+		n -= from;
+		if (n > len - done)
+			n = len - done;
+		memcpy(out + done, chunk + from, (size_t)n);
+		done += n;
+	}
+	rv = done == len ? 0 : -1;
+out:
+	out[done] = '\0';
+	free(extra);
+	free(in);
+	free(chunk);
+	return rv;
+}
+
+static int
+entry_read(const struct xdict *d, uint64_t off, uint64_t len, char **out)
+{
+	FILE	*f;
+	char	*s;
+	int	 rv;
+
+	*out = NULL;
+	if (len == 0 || len > ENTRY_MAX)
+		return -1;
+	if ((f = fopen(d->dict_path, "rbe")) == NULL)
+		return -1;
+	s = xmalloc((size_t)len + 1);
+	if (d->dz)
+		rv = dz_read(f, off, len, s);
+	else {
+		rv = fseek(f, (long)off, SEEK_SET) == 0 &&
+		    fread(s, 1, (size_t)len, f) == len ? 0 : -1;
+		s[rv == 0 ? len : 0] = '\0';
+	}
+	fclose(f);
+	if (rv != 0) {
+		free(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+int
+xdict_define(struct xdict *d, const char *word, char **out, char **cause)
+{
+	uint64_t	 off, len;
+	size_t		 at;
+	char		*norm = text_normalize(word, (size_t)-1);
+
+	*out = NULL;
+	*cause = NULL;
+	at = index_find(d, norm);
+	free(norm);
+	if (at == (size_t)-1)
+		return SR_NOTFOUND;
+	if (entry_loc(d, at, &off, &len) != 0 ||
+	    entry_read(d, off, len, out) != 0) {
+		xasprintf(cause, "%s: cannot read the entry for \"%s\"",
+		    d->dict_path, word);
+		return SR_IO;
+	}
+	return SR_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* From a definition to English words. */
+
+/* Blanks out <...>, [...], (...), {...} and /.../ spans in place. */
+static void
+strip_spans(char *s)
+{
+	const char	*open = "<[({/", *close = ">])}/";
+	char		*p, *q, *e;
+
+	for (p = s; *p != '\0'; p++) {
+		if ((q = strchr(open, *p)) == NULL)
+			continue;
+		if ((e = strchr(p + 1, close[q - open])) == NULL)
+			e = p + strlen(p) - 1;
+		memset(p, ' ', (size_t)(e - p) + 1);
+		p = e;
+	}
+}
+
+/* A gloss word: letters only, and not a function word. */
+static int
+word_ok(const char *w)
+{
+	const char	*p;
+
+	for (p = w; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    *p == '-'))
+			return 0;
+	return p - w >= 2 && !text_is_stopword(w);
+}
+
+/*
+ * The English words of the first sense: the first line after the
+ * headword that is not an example, a note or a cross-reference, its
+ * first item (up to , or ;), "to" of an infinitive dropped.
+ */
+static size_t
+definition_words(const char *def, struct strlist *out, size_t max)
+{
+	struct strlist	 lines, w;
+	size_t		 i, j, added = 0;
+	char		*sense;
+
+	strlist_init(&lines);
+	strlist_split(&lines, def, "\n");
+	for (i = 1; i < lines.n && added == 0; i++) {
+		const char *l = lines.v[i];
+
+		if (*l == '"' || strstr(l, "Note:") != NULL ||
+		    strstr(l, "ynonym") != NULL || strstr(l, "see:") != NULL)
+			continue;
+		sense = xstrdup(l);
+		strip_spans(sense);
+		sense[strcspn(sense, ",;")] = '\0';
+		strlist_init(&w);
+		strlist_split(&w, sense, " \t.");
+		for (j = 0; j < w.n && out->n < max; j++) {
+			if (j == 0 && strcmp(w.v[j], "to") == 0 && w.n > 1)
+				continue;
+			if (added == XDICT_GLOSSES)
+				break;
+			if (!word_ok(w.v[j]))
+				continue;
+			if (strlist_add_unique(out, w.v[j], 1))
+				added++;
+		}
+		strlist_done(&w);
+		free(sense);
+	}
+	strlist_done(&lines);
+	return added;
+}
+
+size_t
+xdict_gloss_word(struct xdict *const *v, size_t n, const char *word,
+    size_t len, const char *lang, struct strlist *out, size_t max)
+{
+	char	*w, *def, *cause;
+	size_t	 i, added = 0;
+
+	if (lang == NULL || len == 0 || len > 128)
+		return 0;
+	w = xstrndup(word, len);
+	for (i = 0; i < n && added == 0 && out->n < max; i++) {
+		if (strcmp(v[i]->lang, lang) != 0)
+			continue;
+		if (xdict_define(v[i], w, &def, &cause) != SR_OK) {
+			free(cause);
+			continue;
+		}
+		added = definition_words(def, out, max);
+		free(def);
+	}
+	free(w);
+	return added;
+}

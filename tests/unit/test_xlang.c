@@ -1,0 +1,220 @@
+/*
+ * The cross-lingual glosses (xlang.c) and the dictd reader (xlang_dict.c)
+ * over the fixtures in tests/data/xlang: a small lexicon, a malformed
+ * one, and two tiny dictionaries (deu-eng uncompressed, jpn-eng in
+ * dictzip chunks of 40 bytes, so entries span chunks).
+ */
+#include "autoconfig.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "status.h"
+#include "strlist.h"
+#include "xlang.h"
+#include "xlang_dict.h"
+#include "tap.h"
+
+static char *
+fixture(const char *rel)
+{
+	const char	*top = getenv("TOP_SRCDIR");
+	char		*p;
+	size_t		 n;
+
+	if (top == NULL || *top == '\0')
+		top = SR_SRCDIR;
+	n = strlen(top) + strlen(rel) + 32;
+	p = malloc(n);
+	snprintf(p, n, "%s/tests/data/xlang/%s", top, rel);
+	return p;
+}
+
+/* The glosses of text, joined by blanks ("" for none). */
+static char *
+gloss(const struct xlang *xl, const char *text)
+{
+	struct strlist	 g;
+	char		*s;
+
+	strlist_init(&g);
+	xlang_gloss(xl, text, &g, 48);
+	s = strlist_join(&g, " ");
+	strlist_done(&g);
+	return s;
+}
+
+static int
+has_word(const char *list, const char *w)
+{
+	size_t		 n = strlen(w);
+	const char	*p;
+
+	for (p = list; (p = strstr(p, w)) != NULL; p += n)
+		if ((p == list || p[-1] == ' ') &&
+		    (p[n] == '\0' || p[n] == ' '))
+			return 1;
+	return 0;
+}
+
+#define GLOSSES(xl, text, ...) do {					\
+	const char *_want[] = { __VA_ARGS__ };				\
+	char *_g = gloss(xl, text);					\
+	size_t _i;							\
+	int _all = 1;							\
+	for (_i = 0; _i < sizeof(_want) / sizeof(_want[0]); _i++)	\
+		_all &= has_word(_g, _want[_i]);			\
+	if (!ok(_all, "%s -> %s", text, _want[0]))			\
+		diag("got \"%s\"", _g);					\
+	free(_g);							\
+} while (0)
+
+static void
+test_lexicon(void)
+{
+	struct xlang	*xl;
+	char		*path = fixture("lexicon.tsv"), *cause = NULL, *g;
+
+	is_int(xlang_open(path, NULL, &xl, &cause), SR_OK, "lexicon loads");
+	is_int(xlang_nconcepts(xl), 14, "14 concepts");
+	is_int(xlang_ndicts(xl), 0, "no dictionaries asked for");
+
+	/* a query in another language gets English glosses */
+	GLOSSES(xl, "Rechnungen aus der Datenbank extrahieren", "invoice",
+	    "database", "extract");
+	GLOSSES(xl, "crear una presentación de ventas", "create",
+	    "presentation", "sales");
+	GLOSSES(xl, "base de datos de clientes", "database", "customer");
+	GLOSSES(xl, "analyse des risques du contrat", "analysis", "risk",
+	    "contract");
+	GLOSSES(xl, "faktury klientów", "invoice", "customer");
+	GLOSSES(xl, "проверка безопасности", "security", "review");
+	GLOSSES(xl, "请审查这份合同的风险", "review", "contract", "risk");
+	GLOSSES(xl, "データを分析する", "data", "analysis");
+	GLOSSES(xl, "데이터를 분석해 주세요", "data", "analysis");
+	GLOSSES(xl, "Kundendatenbank analysieren", "customer", "database",
+	    "analysis");
+
+	/* English is never glossed, whatever words it shares */
+	g = gloss(xl, "extract invoices from the customer database");
+	is_str(g, "", "an English text gets no glosses");
+	free(g);
+	ok(xlang_render(xl, "review the contract risk", 24) == NULL,
+	    "an English text has no rendering");
+
+	/* the rendering: known words in English, the rest as written */
+	g = xlang_render(xl, "Rechnungen extrahieren", 24);
+	is_str(g, "invoice extract", "a German query rendered in English");
+	free(g);
+	g = xlang_render(xl, "请审查合同", 24);
+	ok(g != NULL && strstr(g, "请") != NULL &&
+	    strstr(g, "review contract") != NULL,
+	    "unknown CJK characters stay, in one run");
+	free(g);
+
+	/* bad input answers nothing and does not crash */
+	g = gloss(xl, "\xff\xfe Rechnung \xc3");
+	ok(has_word(g, "invoice"), "invalid UTF-8 around a known word");
+	free(g);
+	is_int(xlang_gloss(xl, NULL, NULL, 0), 0, "NULL text");
+	{
+		char *big = malloc(200000);
+
+		memset(big, 'a', 199999);
+		big[199999] = '\0';
+		g = gloss(xl, big);
+		is_str(g, "", "a 200 kB word");
+		free(g);
+		free(big);
+	}
+	xlang_free(xl);
+	free(path);
+}
+
+static void
+test_bad_lexicon(void)
+{
+	struct xlang	*xl;
+	char		*path = fixture("bad-columns.tsv"), *cause = NULL;
+
+	is_int(xlang_open(path, NULL, &xl, &cause), SR_CONFIG,
+	    "a line with two columns is an error");
+	ok(xl == NULL && cause != NULL && strstr(cause, "line 2") != NULL &&
+	    strstr(cause, "bad-columns.tsv") != NULL,
+	    "the message names the file and the line");
+	free(cause);
+	free(path);
+
+	path = fixture("no-such-lexicon.tsv");
+	is_int(xlang_open(path, NULL, &xl, &cause), SR_OK,
+	    "a missing lexicon is an empty one");
+	is_int(xlang_nconcepts(xl), 0, "no concepts");
+	ok(xlang_render(xl, "Rechnungen", 24) == NULL, "and no rendering");
+	xlang_free(xl);
+	free(path);
+}
+
+static void
+test_dictionaries(void)
+{
+	struct xlang	*xl, *bare;
+	struct xdict	**v;
+	char		*path = fixture("lexicon.tsv"), *dir = fixture("dict");
+	char		*cause = NULL, *def;
+	size_t		 n;
+	uint64_t	 fp = 0;
+
+	v = xdict_scan(dir, &n, &fp);
+	is_int(n, 2, "two XXX-eng dictionaries");
+	is_str(n > 0 ? xdict_name(v[0]) : NULL, "deu-eng", "deu-eng first");
+	is_str(n > 1 ? xdict_lang(v[1]) : NULL, "jpn", "then jpn");
+	if (n == 2) {
+		is_int(xdict_define(v[1], "仮説", &def, &cause), SR_OK,
+		    "an entry read across dictzip chunks");
+		ok(def != NULL && strstr(def, "hypothesis") != NULL,
+		    "its definition");
+		free(def);
+		is_int(xdict_define(v[0], "Größe", &def, &cause), SR_OK,
+		    "a headword with an umlaut, found normalised");
+		free(def);
+		is_int(xdict_define(v[0], "nichtda", &def, &cause),
+		    SR_NOTFOUND, "an unknown word");
+	}
+	for (; n > 0; n--)
+		xdict_free(v[n - 1]);
+	free(v);
+
+	is_int(xlang_open(path, dir, &xl, &cause), SR_OK,
+	    "lexicon and dictionaries");
+	is_int(xlang_ndicts(xl), 2, "both dictionaries noted");
+	/* the lexicon makes the text German; the dictionary adds words */
+	GLOSSES(xl, "schnelle Rechnung zur Bestellung", "invoice", "order");
+	GLOSSES(xl, "Lieferant und Rechnung", "supplier", "invoice");
+	/* katakana the lexicon lacks, from jpn-eng */
+	GLOSSES(xl, "レプリケーションのデータ", "replication", "data");
+	GLOSSES(xl, "ライフサイクルの分析", "life", "cycle", "analysis");
+
+	is_int(xlang_open(path, NULL, &bare, &cause), SR_OK, "again, bare");
+	ok(xlang_fingerprint(xl) != xlang_fingerprint(bare),
+	    "dictionaries change the fingerprint (the search cache key)");
+	GLOSSES(bare, "Rechnung zur Bestellung", "invoice");
+	{
+		char *g = gloss(bare, "Rechnung zur Bestellung");
+
+		ok(!has_word(g, "order"), "without them, no dictionary words");
+		free(g);
+	}
+	xlang_free(bare);
+	xlang_free(xl);
+	free(dir);
+	free(path);
+}
+
+int
+main(void)
+{
+	test_lexicon();
+	test_bad_lexicon();
+	test_dictionaries();
+	return done_testing();
+}
