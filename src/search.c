@@ -1499,11 +1499,14 @@ text_pass(const struct search_index *x, const struct search_opts *o,
 }
 
 /*
- * A query with words in another language is also scored as its English
- * rendering (xlang.h; skills in other languages carry the same English
- * glosses), and each entry keeps the better of its two scores: a skill
- * matches a query by meaning in English or as written. Sets *won[d] for
- * the entries whose score came from the rendering (NULL: no rendering).
+ * A query with words in another language that finds nothing as typed
+ * (its best score is a miss) is also scored as its English rendering
+ * (xlang.h; skills in other languages carry the same English glosses),
+ * and each entry keeps the better of its two scores: a skill matches a
+ * query by meaning in English or as written. A query that finds a skill
+ * as typed (a Chinese query, a Chinese skill) keeps its ranking. Sets
+ * *won[d] for the entries whose score came from the rendering (NULL: no
+ * rendering).
  */
 static int
 rendered_pass(const struct search_index *x, const struct search_opts *o,
@@ -1514,8 +1517,14 @@ rendered_pass(const struct search_index *x, const struct search_opts *o,
 	char		*r;
 	uint32_t	 d;
 	int		 rv;
+	float		 best = -INFINITY;
 
 	*won = NULL;
+	for (d = 0; d < x->ndocs; d++)
+		if (isfinite(sc->graw[d]) && sc->graw[d] > best)
+			best = sc->graw[d];
+	if (calibrate(x, best, 0) >= x->miss_threshold)
+		return SR_OK;	/* found as typed: no need to translate */
 	for (p = o->query; (p = strchr(p, '+')) != NULL; p++)
 		if (p == o->query || strchr(" \t\r\n", p[-1]) != NULL)
 			return SR_OK;	/* "+term" queries run as typed */

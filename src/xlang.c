@@ -62,7 +62,11 @@ static const char *const stop_en =
 static const char *const stop_lang[L_LATIN] = {
 	"der die das den dem des und oder für mit von zu zum zur ist sind "
 	"ein eine einen einem einer nicht auf aus bei wie was ich wir mein "
-	"meine im am als nach über",
+	"meine im am als nach über aber alle auch bin bis damit dann dass "
+	"dich dies diese dieser dieses dir doch dort durch etwas habe haben "
+	"hat ihr ihre jede jeder jetzt kann kein keine mich mir muss müssen "
+	"noch nur ob ohne sehr sein seine sich sie soll sollen um uns unser "
+	"unsere unter vom vor wann warum weil welche wenn werden wird wo",
 	"el la los las de del y o para con por un una unos unas que en es "
 	"son como mi mis al se lo quiero necesito",
 	"le la les des du de et ou pour avec par un une est sont comme mon "
@@ -74,10 +78,16 @@ static const char *const stop_lang[L_LATIN] = {
 	"de het een en of voor met van op te in is zijn hoe mijn ik wij naar "
 	"bij",
 	"i w z na do dla oraz lub jest są się od przez jak mój moja mi mnie "
-	"czy to ze po",
+	"czy to ze po za pod nad przy bez aby ale by być ich im jakie je jego "
+	"jej już która które który ma mu nam nas nie ta tak tam te tego tej tu "
+	"ty we wg żeby nasz nasza naszego naszej nasze moim moimi",
 	"и в на с для по из от к как мой моя это что не или",
 };
 #define TAG_STOP	"s"	/* "s" + code: function words */
+#define TAG_ANY		"x"	/* a Latin-script word of any language */
+static const char *const stop_tag[L_LATIN] = {
+	"sde", "ses", "sfr", "spt", "sit", "snl", "spl", "sru"
+};
 
 struct xent {
 	char		*key;		/* "TAG\x1fKEY" */
@@ -92,7 +102,8 @@ struct xlang {
 	size_t		  nent, capent;
 	uint32_t	 *slot;		/* entry + 1, 0: empty */
 	size_t		  nslot;	/* a power of two */
-	uint64_t	  fp;
+	uint64_t	  fp;		/* the lexicon's and the dictionaries' */
+	uint64_t	  lexfp;	/* the lexicon's alone */
 	struct xdict	**dict;
 	size_t		  ndict;
 	char		 *dict_dir;	/* where they were looked for */
@@ -117,16 +128,11 @@ static void
 ent_add(struct xlang *xl, const char *tag, const char *key, uint32_t c)
 {
 	char	*k;
-	size_t	 i;
 
 	if (*key == '\0')
 		return;
+	/* a repeated key and concept is harmless: glosses are deduplicated */
 	xasprintf(&k, "%s\x1f%s", tag, key);
-	for (i = 0; i < xl->nent; i++)	/* only while loading */
-		if (xl->ent[i].concept == c && strcmp(xl->ent[i].key, k) == 0) {
-			free(k);
-			return;
-		}
 	if (xl->nent == xl->capent) {
 		xl->capent = xl->capent ? xl->capent * 2 : 1024;
 		xl->ent = xreallocarray(xl->ent, xl->capent, sizeof(*xl->ent));
@@ -162,14 +168,13 @@ table_find(const struct xlang *xl, const char *tag, const char *key,
     void (*fn)(void *, uint32_t), void *arg)
 {
 	char	 k[512];
-	size_t	 j, n = 0;
-	int	 len;
+	size_t	 j, n = 0, tl = strlen(tag), kl = strlen(key);
 
-	if (xl->nslot == 0 || *key == '\0')
+	if (xl->nslot == 0 || kl == 0 || tl + kl + 2 > sizeof(k))
 		return 0;
-	len = snprintf(k, sizeof(k), "%s\x1f%s", tag, key);
-	if (len < 0 || (size_t)len >= sizeof(k))
-		return 0;
+	memcpy(k, tag, tl);	/* "TAG\x1fKEY", as ent_add() stores it */
+	k[tl] = '\x1f';
+	memcpy(k + tl + 1, key, kl + 1);
 	j = key_hash(k) & (xl->nslot - 1);
 	while (xl->slot[j] != 0) {
 		const struct xent *e = &xl->ent[xl->slot[j] - 1];
@@ -411,8 +416,11 @@ add_cell(struct xlang *xl, struct stemmers *st, int l, const char *cell,
 				ent_add(xl, l == L_KO ? "k" : "c", b.p, c);
 			buf_done(&b);
 		} else if (n >= 1 && n <= PHRASE_MAX) {
-			if (phrase(st, -1, v, 0, n, key, sizeof(key)))
+			if (phrase(st, -1, v, 0, n, key, sizeof(key))) {
 				ent_add(xl, lang_code[l], key, c);
+				if (l != L_RU)
+					ent_add(xl, TAG_ANY, key, c);
+			}
 			snprintf(tag, sizeof(tag), "%s~", lang_code[l]);
 			if (phrase(st, l, v, 0, n, key, sizeof(key)) &&
 			    count_chars(key) >= STEM_MIN)
@@ -553,15 +561,15 @@ xlang_open(const char *lexicon_path, const char *dict_dir,
 {
 	struct xlang	*xl;
 	int		 rv = SR_OK, l;
-	char		 tag[8];
 
 	*out = NULL;
 	*cause = NULL;
 	xl = xcalloc(1, sizeof(*xl));
 	add_stopwords(xl, "sen", stop_en);
 	for (l = 0; l < L_LATIN; l++) {
-		snprintf(tag, sizeof(tag), TAG_STOP "%s", lang_code[l]);
-		add_stopwords(xl, tag, stop_lang[l]);
+		add_stopwords(xl, stop_tag[l], stop_lang[l]);
+		if (l != L_RU)
+			add_stopwords(xl, TAG_ANY, stop_lang[l]);
 	}
 	if (lexicon_path != NULL) {
 		xl->path = xstrdup(lexicon_path);
@@ -572,6 +580,7 @@ xlang_open(const char *lexicon_path, const char *dict_dir,
 		return rv;
 	}
 	table_build(xl);
+	xl->lexfp = xl->fp;
 	if (dict_dir != NULL)
 		xl->dict = xdict_scan(dict_dir, &xl->ndict, &xl->fp);
 	*out = xl;
@@ -600,22 +609,179 @@ xlang_free(struct xlang *xl)
 	free(xl);
 }
 
+/* ------------------------------------------------------------------ */
+/*
+ * The parsed lexicon is cached in the data directory (xlang.cache):
+ * parsing stems every key in every language, about 10 ms, which a CLI
+ * search cannot afford; reading the cache is a fraction of that. The
+ * cache names the lexicon's path, size and mtime; any difference, or a
+ * damaged file, and the lexicon is parsed again (and the cache
+ * rewritten when the directory is writable).
+ *
+ * Format: "SRXLANG1", the u64 stamp, the u64 fingerprint, u32 concepts,
+ * u32 entries, then each concept's English (NUL-terminated), then each
+ * entry's u32 concept and key (NUL-terminated), native byte order.
+ */
+#define CACHE_MAGIC	"SRXLANG1"
+
+static uint64_t
+lexicon_stamp(const char *path, const struct stat *st)
+{
+	uint64_t	 h = 0xcbf29ce484222325ULL;
+	int64_t		 v[3];
+	size_t		 i;
+
+	for (; *path != '\0'; path++) {
+		h ^= (unsigned char)*path;
+		h *= 0x100000001b3ULL;
+	}
+	v[0] = (int64_t)st->st_size;
+	v[1] = (int64_t)st->st_mtime;
+	v[2] = (int64_t)st->st_mtim.tv_nsec;
+	for (i = 0; i < sizeof(v); i++) {
+		h ^= ((const unsigned char *)v)[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static void
+cache_write(const struct xlang *xl, const char *path, uint64_t stamp)
+{
+	struct buf	 b;
+	uint32_t	 n;
+	size_t		 i;
+	char		*cause = NULL;
+
+	buf_init(&b, 0);
+	buf_add(&b, CACHE_MAGIC, 8);
+	buf_add(&b, &stamp, sizeof(stamp));
+	buf_add(&b, &xl->fp, sizeof(xl->fp));
+	n = (uint32_t)xl->nconcepts;
+	buf_add(&b, &n, sizeof(n));
+	n = (uint32_t)xl->nent;
+	buf_add(&b, &n, sizeof(n));
+	for (i = 0; i < xl->nconcepts; i++)
+		buf_add(&b, xl->en[i], strlen(xl->en[i]) + 1);
+	for (i = 0; i < xl->nent; i++) {
+		buf_add(&b, &xl->ent[i].concept, sizeof(uint32_t));
+		buf_add(&b, xl->ent[i].key, strlen(xl->ent[i].key) + 1);
+	}
+	(void)buf_save(path, b.p, b.len, 0644, 1, &cause);	/* best effort */
+	free(cause);
+	buf_done(&b);
+}
+
+/* Reads a NUL-terminated string at *at of data (len); NULL past the end. */
+static const char *
+cache_str(const char *data, size_t len, size_t *at)
+{
+	const char	*s = data + *at, *z;
+
+	if (*at >= len || (z = memchr(s, '\0', len - *at)) == NULL)
+		return NULL;
+	*at += (size_t)(z - s) + 1;
+	return s;
+}
+
+static struct xlang *
+cache_read(const char *path, uint64_t stamp)
+{
+	struct xlang	*xl;
+	char		*data = NULL;
+	const char	*str;
+	size_t		 len, at;
+	uint64_t	 v;
+	uint32_t	 nc, ne, i, c;
+
+	if (buf_read_file(path, 4 * LEX_MAX, &data, &len) != 0)
+		return NULL;
+	if (len < 32 || memcmp(data, CACHE_MAGIC, 8) != 0 ||
+	    (memcpy(&v, data + 8, 8), v) != stamp) {
+		free(data);
+		return NULL;
+	}
+	xl = xcalloc(1, sizeof(*xl));
+	memcpy(&xl->fp, data + 16, 8);
+	xl->lexfp = xl->fp;
+	memcpy(&nc, data + 24, 4);
+	memcpy(&ne, data + 28, 4);
+	at = 32;
+	if (nc > len || ne > len)
+		goto bad;
+	xl->en = xreallocarray(NULL, nc + 1, sizeof(*xl->en));
+	for (i = 0; i < nc; i++) {
+		if ((str = cache_str(data, len, &at)) == NULL)
+			goto bad;
+		xl->en[xl->nconcepts++] = xstrdup(str);
+	}
+	xl->ent = xreallocarray(NULL, ne + 1, sizeof(*xl->ent));
+	xl->capent = ne + 1;
+	for (i = 0; i < ne; i++) {
+		if (at + 4 > len)
+			goto bad;
+		memcpy(&c, data + at, 4);
+		at += 4;
+		if ((str = cache_str(data, len, &at)) == NULL || c >= nc)
+			goto bad;
+		xl->ent[xl->nent].key = xstrdup(str);
+		xl->ent[xl->nent++].concept = c;
+	}
+	if (at != len)
+		goto bad;
+	free(data);
+	return xl;
+bad:
+	free(data);
+	xlang_free(xl);
+	return NULL;
+}
+
 int
 xlang_open_default(struct xlang **out, char **cause)
 {
 	const char	*dd = getenv("SKILLS_RADAR_DICT_DIR");
-	char		*dir, *path;
-	int		 rv;
+	char		*dir, *path, *cpath;
+	struct stat	 st;
+	uint64_t	 stamp = 0;
+	int		 rv = SR_OK, cached = 0;
 
+	*out = NULL;
+	*cause = NULL;
 	if (dd == NULL)
 		dd = XDICT_DIR;
 	dir = config_pkgdata_dir();
 	xasprintf(&path, "%s/xlang/lexicon.tsv", dir);
-	rv = xlang_open(path, *dd != '\0' ? dd : NULL, out, cause);
+	free(dir);
+	dir = config_data_dir();
+	xasprintf(&cpath, "%s/xlang.cache", dir);
+	free(dir);
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		stamp = lexicon_stamp(path, &st);
+		if ((*out = cache_read(cpath, stamp)) != NULL) {
+			cached = 1;
+			(*out)->path = xstrdup(path);
+			table_build(*out);
+			if (*dd != '\0')
+				(*out)->dict = xdict_scan(dd, &(*out)->ndict,
+				    &(*out)->fp);
+		}
+	}
+	if (!cached) {
+		rv = xlang_open(path, *dd != '\0' ? dd : NULL, out, cause);
+		if (rv == SR_OK && stamp != 0 && (*out)->nconcepts > 0) {
+			uint64_t fp = (*out)->fp;
+
+			/* the cache holds the lexicon's own fingerprint */
+			(*out)->fp = (*out)->lexfp;
+			cache_write(*out, cpath, stamp);
+			(*out)->fp = fp;
+		}
+	}
 	if (rv == SR_OK)
 		(*out)->dict_dir = *dd != '\0' ? xstrdup(dd) : NULL;
+	free(cpath);
 	free(path);
-	free(dir);
 	return rv;
 }
 
@@ -897,6 +1063,64 @@ gloss_dict(struct gloss *g, int l, const struct seg *w)
 }
 
 /*
+ * Whether some Latin word of v is, as written, a word of another language
+ * and not an English one: without such a word no language can outvote
+ * English, and the stemming vote is skipped.
+ */
+static int
+foreign_evidence(const struct xlang *xl, const struct seg *v, size_t n)
+{
+	char	 w[64];
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].kind != SEG_WORD || v[i].len >= sizeof(w))
+			continue;
+		memcpy(w, v[i].s, v[i].len);
+		w[v[i].len] = '\0';
+		if (table_find(xl, TAG_ANY, w, NULL, NULL) > 0 &&
+		    table_find(xl, "en", w, NULL, NULL) == 0 &&
+		    table_find(xl, "sen", w, NULL, NULL) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Whether function words alone show the Latin words of v to be English:
+ * two English ones at least, more than twice any other language's. Most
+ * skill descriptions are settled so, without stemming every word in
+ * every language (which made building the search index ten times
+ * slower).
+ */
+static int
+reads_english(const struct xlang *xl, const struct seg *v, size_t n)
+{
+	char	 w[64];
+	size_t	 i, en = 0, other[L_LATIN];
+	int	 l;
+
+	memset(other, 0, sizeof(other));
+	for (i = 0; i < n; i++) {
+		if (v[i].kind != SEG_WORD || v[i].len >= sizeof(w))
+			continue;
+		memcpy(w, v[i].s, v[i].len);
+		w[v[i].len] = '\0';
+		if (table_find(xl, "sen", w, NULL, NULL) > 0)
+			en++;
+		for (l = 0; l < L_LATIN; l++)
+			if (table_find(xl, stop_tag[l], w, NULL, NULL) > 0)
+				other[l]++;
+	}
+	if (en < 2)
+		return 0;
+	for (l = 0; l < L_LATIN; l++)
+		if (2 * other[l] >= en)
+			return 0;
+	return 1;
+}
+
+/*
  * The languages the Latin words of v read as (bit l), 0 when English or
  * none does more.
  */
@@ -908,6 +1132,8 @@ vote(const struct xlang *xl, struct stemmers *st, const struct seg *v,
 	unsigned	 langs = 0;
 	size_t		 i;
 
+	if (!foreign_evidence(xl, v, n) || reads_english(xl, v, n))
+		return 0;
 	memset(votes, 0, sizeof(votes));
 	for (i = 0; i < n; i++)
 		if (v[i].kind == SEG_WORD)

@@ -517,25 +517,49 @@ definition_words(const char *def, struct strlist *out, size_t max)
 	return added;
 }
 
+/*
+ * Appends the English words of up to XDICT_ENTRIES entries of the
+ * headword on the line at at (a headword often has one entry per sense,
+ * the first not always the common one).
+ */
+static size_t
+entries_words(const struct xdict *d, size_t at, struct strlist *out,
+    size_t max)
+{
+	char		 first[256], hw[256], *def;
+	uint64_t	 off, len;
+	size_t		 k, added = 0;
+
+	headword(d, at, first, sizeof(first));
+	for (k = 0; k < XDICT_ENTRIES && at < d->idxlen; k++) {
+		headword(d, at, hw, sizeof(hw));
+		if (strcmp(hw, first) != 0)
+			break;
+		if (entry_loc(d, at, &off, &len) == 0 &&
+		    entry_read(d, off, len, &def) == 0) {
+			added += definition_words(def, out, max);
+			free(def);
+		}
+		at = line_next(d, at);
+	}
+	return added;
+}
+
 size_t
 xdict_gloss_word(struct xdict *const *v, size_t n, const char *word,
     size_t len, const char *lang, struct strlist *out, size_t max)
 {
-	char	*w, *def, *cause;
-	size_t	 i, added = 0;
+	char	*w;
+	size_t	 i, at, added = 0;
 
 	if (lang == NULL || len == 0 || len > 128)
 		return 0;
 	w = xstrndup(word, len);
 	for (i = 0; i < n && added == 0 && out->n < max; i++) {
-		if (strcmp(v[i]->lang, lang) != 0)
+		if (strcmp(v[i]->lang, lang) != 0 ||
+		    (at = index_find(v[i], w)) == (size_t)-1)
 			continue;
-		if (xdict_define(v[i], w, &def, &cause) != SR_OK) {
-			free(cause);
-			continue;
-		}
-		added = definition_words(def, out, max);
-		free(def);
+		added = entries_words(v[i], at, out, max);
 	}
 	free(w);
 	return added;

@@ -22,6 +22,7 @@ struct xdict;
 
 #define XDICT_DIR	"/usr/share/dictd"
 #define XDICT_GLOSSES	2	/* English words taken from one entry */
+#define XDICT_ENTRIES	3	/* entries of one headword read */
 
 /*
  * The XXX-eng dictionaries under dir whose index and dictionary files
@@ -38,7 +39,7 @@ const char	 *xdict_lang(const struct xdict *);
 /*
  * Looks the normalised word (len bytes) up in the dictionaries of
  * language lang (ISO 639-3; NULL: none) and appends up to XDICT_GLOSSES
- * English words of the first entry found to out (at most max items in
+ * English words of each of its first XDICT_ENTRIES entries to out (at most max items in
  * out). Returns the number added; 0 when nothing was found or a file
  * could not be read (a broken dictionary only loses its glosses).
  */
