@@ -233,7 +233,7 @@ skill_name_id(const char *name)
 				out[n++] = '-';
 			sep = 0;
 			out[n++] = (char)(c - 'A' + 'a');
-		} else
+		} else if (c != '\'')	/* "Dave's Tools": daves-tools */
 			sep = 1;
 	}
 	out[n] = '\0';

@@ -101,10 +101,10 @@ int		 skill_cmp_precedence(const struct skill *a,
 /*
  * The id a name that breaks the naming rule is indexed under: the name
  * normalised as text_normalize() does (NFKC, case folded, marks
- * stripped: "Größe Über" -> "grosse uber"), every run of characters
- * other than [a-z0-9] turned into one hyphen, edge hyphens dropped,
- * and cut to SKILL_NAME_MAX bytes at the last hyphen that fits (else
- * hard). Returns an allocated string, or NULL when nothing of [a-z0-9]
+ * stripped: "Größe Über" -> "grosse uber"), apostrophes dropped, every
+ * run of characters other than [a-z0-9] turned into one hyphen, edge
+ * hyphens dropped, and cut to SKILL_NAME_MAX bytes at the last hyphen
+ * that fits (else hard). Returns an allocated string, or NULL when nothing of [a-z0-9]
  * is left (a name written only in CJK, say); the caller then falls back
  * on the directory name or file stem.
  */

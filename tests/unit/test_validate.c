@@ -422,6 +422,8 @@ test_name_ids(void)
 		{ "Größe Über", "grosse-uber", "German: folded to ASCII" },
 		{ "Café  Crème!", "cafe-creme", "accents and punctuation" },
 		{ "ＰＤＦ Tools", "pdf-tools", "full-width letters (NFKC)" },
+		{ "Dave’s Release Notes", "daves-release-notes", "an apostrophe "
+		    "(curly) joins the word" },
 		{ "数据分析", NULL, "CJK only: no id" },
 		{ "Анализ", NULL, "Cyrillic only: no id" },
 		{ "数据 analysis", "analysis", "mixed: the ASCII part" },
