@@ -291,19 +291,19 @@ snap_diff(const struct stats_snap *a, const struct stats_snap *b)
 		return "near: not one per missed query";
 	for (i = 0; i < a->n_near; i++) {
 		const struct stats_near *x = &a->near[i], *y = &b->near[i];
-		size_t k;
+		size_t j;
 
 		if (x->n != y->n || x->stored != y->stored) {
 			snprintf(why, sizeof why, "near[%zu] (%s): %zu, not %zu",
 			    i, a->missed[i].key, x->n, y->n);
 			return why;
 		}
-		for (k = 0; k < x->n; k++)
-			if (strcmp(x->skill[k], y->skill[k]) != 0 ||
-			    x->score[k] != y->score[k]) {
+		for (j = 0; j < x->n; j++)
+			if (strcmp(x->skill[j], y->skill[j]) != 0 ||
+			    x->score[j] != y->score[j]) {
 				snprintf(why, sizeof why, "near[%zu] (%s): %s, "
-				    "not %s", i, a->missed[i].key, x->skill[k],
-				    y->skill[k]);
+				    "not %s", i, a->missed[i].key, x->skill[j],
+				    y->skill[j]);
 				return why;
 			}
 	}
