@@ -41,7 +41,17 @@
  *                                      rank of the loaded skill in that
  *                                      search's results; "none": not in them
  *   "top_queries": [{"query": "pdf forms", "count": 3, "mean_top1": 0.81}],
- *   "missed_queries": [{"query": ..., "count": ..., "mean_top1": ...}],
+ *   "missed_queries": [{"query": ..., "count": ..., "mean_top1": ...,
+ *            "close": [{"skill": "pdf", "score": 0.31 | null}] | null,
+ *                                      the results of its newest missed
+ *                                      search (score null: an event written
+ *                                      before telemetry kept scores; close
+ *                                      null: its detail lists none)
+ *            "unknown_words": ["pls"] | null}],
+ *                                      its words no indexed skill's name,
+ *                                      description, when_to_use or tags
+ *                                      contains (null: no index.db, or the
+ *                                      query is stored as a hash)
  *   "top_loads": [{"skill": "pdf", "count": 3, "mean_latency_ms": 1.5}],
  *   "loaded_after_miss": [{"skill": "docx", "count": 1, "mean_rank": 2}],
  *                                      loads converting a missed search;
@@ -85,6 +95,7 @@
 #include "store.h"
 #include "strlist.h"
 #include "usage.h"
+#include "vocab.h"
 #include "xmalloc.h"
 
 #define KEY_W	44	/* columns of a list's key */
@@ -98,6 +109,7 @@ struct report {
 	struct stats_snap	*s;
 	int			 have_index;
 	size_t			 indexed;
+	const struct vocab	*vocab;		/* the index's words, NULL: none */
 	int			 color;
 	int			 limit;
 };
@@ -269,6 +281,49 @@ list_rows(const struct stats_count *v, size_t n, const char *valfmt)
 	}
 }
 
+/*
+ * The missed queries, each with the skills that came close (its newest
+ * missed search's results) and its words no indexed skill contains: what
+ * an operator needs to choose the description to improve.
+ */
+static void
+print_missed(const struct report *r)
+{
+	const struct stats_snap	*s = r->s;
+	const struct stats_near	*nr;
+	struct strlist		 unknown;
+	size_t			 i, k;
+
+	if (s->n_missed == 0) {
+		printf("  (none)\n");
+		return;
+	}
+	for (i = 0; i < s->n_missed; i++) {
+		list_rows(&s->missed[i], 1, "  %5.2f");
+		nr = i < s->n_near ? &s->near[i] : NULL;
+		if (nr != NULL && nr->n > 0) {
+			printf("      close: ");
+			for (k = 0; k < nr->n; k++) {
+				print_safe(nr->skill[k]);
+				if (nr->score[k] >= 0)
+					printf(" %.2f", nr->score[k]);
+				printf("%s", k + 1 < nr->n ? ", " : "\n");
+			}
+		} else if (nr != NULL && nr->stored)
+			printf("      close: no skill matched\n");
+		strlist_init(&unknown);
+		if (r->vocab != NULL && vocab_unknown(r->vocab,
+		    s->missed[i].key, &unknown) > 0) {
+			printf("      no skill has: ");
+			for (k = 0; k < unknown.n; k++) {
+				print_safe(unknown.v[k]);
+				printf("%s", k + 1 < unknown.n ? ", " : "\n");
+			}
+		}
+		strlist_done(&unknown);
+	}
+}
+
 static void
 print_event(const struct report *r, const struct stats_event *e)
 {
@@ -372,7 +427,7 @@ print_text(const struct report *r)
 	else
 		list_rows(s->top_queries, s->n_top_queries, "  %5.2f");
 	heading(r, "Missed queries", " count  top-1");
-	list_rows(s->missed, s->n_missed, "  %5.2f");
+	print_missed(r);
 	heading(r, "Top loaded skills", " loads     ms");
 	list_rows(s->top_loads, s->n_top_loads, " %6.1f");
 	heading(r, "Rank of the loaded skill in its search", " loads");
@@ -432,6 +487,56 @@ json_counts(const struct stats_count *v, size_t n, const char *key,
 			cJSON_AddNumberToObject(o, value,
 			    round_to(v[i].value, scale));
 		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+/*
+ * missed_queries: json_counts' rows, each with "close" (the skills of its
+ * newest missed search, with their scores, null when not stored) and
+ * "unknown_words" (null without an index or a query text).
+ */
+static cJSON *
+json_missed(const struct report *r)
+{
+	const struct stats_snap	*s = r->s;
+	const struct stats_near	*nr;
+	struct strlist		 unknown;
+	cJSON			*a, *o, *c = NULL, *e;
+	size_t			 i, k;
+
+	a = json_counts(s->missed, s->n_missed, "query", "count", "mean_top1",
+	    1e3);
+	for (i = 0; i < s->n_missed; i++) {
+		o = cJSON_GetArrayItem(a, (int)i);
+		nr = i < s->n_near ? &s->near[i] : NULL;
+		if (nr == NULL || !nr->stored) {
+			cJSON_AddNullToObject(o, "close");
+			nr = NULL;
+		} else
+			c = cJSON_AddArrayToObject(o, "close");
+		for (k = 0; nr != NULL && k < nr->n; k++) {
+			e = cJSON_CreateObject();
+			cJSON_AddStringToObject(e, "skill", nr->skill[k]);
+			if (nr->score[k] >= 0)
+				cJSON_AddNumberToObject(e, "score",
+				    round_to(nr->score[k], 1e3));
+			else
+				cJSON_AddNullToObject(e, "score");
+			cJSON_AddItemToArray(c, e);
+		}
+		if (r->vocab == NULL || strncmp(s->missed[i].key, "hmac:",
+		    5) == 0) {
+			cJSON_AddNullToObject(o, "unknown_words");
+			continue;
+		}
+		strlist_init(&unknown);
+		vocab_unknown(r->vocab, s->missed[i].key, &unknown);
+		c = cJSON_AddArrayToObject(o, "unknown_words");
+		for (k = 0; k < unknown.n; k++)
+			cJSON_AddItemToArray(c, cJSON_CreateString(
+			    unknown.v[k]));
+		strlist_done(&unknown);
 	}
 	return a;
 }
@@ -534,8 +639,7 @@ json_report(const struct report *r, const char *state)
 	    s->n_load_ranks, "rank", "loads", NULL, 1));
 	cJSON_AddItemToObject(j, "top_queries", json_counts(s->top_queries,
 	    s->n_top_queries, "query", "count", "mean_top1", 1e3));
-	cJSON_AddItemToObject(j, "missed_queries", json_counts(s->missed,
-	    s->n_missed, "query", "count", "mean_top1", 1e3));
+	cJSON_AddItemToObject(j, "missed_queries", json_missed(r));
 	cJSON_AddItemToObject(j, "top_loads", json_counts(s->top_loads,
 	    s->n_top_loads, "skill", "count", "mean_latency_ms", 1e3));
 	cJSON_AddItemToObject(j, "loaded_after_miss", json_counts(s->after_miss,
@@ -560,9 +664,13 @@ json_report(const struct report *r, const char *state)
 	return j;
 }
 
-/* The searchable names in index.db, for "never loaded"; -1: no index. */
+/*
+ * The searchable names in index.db, for "never loaded", and their words
+ * (*vocab, the caller frees it); -1: no index.
+ */
 static int
-indexed_names(const struct config *cfg, struct strlist *out)
+indexed_names(const struct config *cfg, struct strlist *out,
+    struct vocab **vocab)
 {
 	struct store		*st = NULL;
 	struct skill_set	 set;
@@ -581,6 +689,7 @@ indexed_names(const struct config *cfg, struct strlist *out)
 		    !set.v[i]->disable_model_invocation)
 			strlist_add(out, set.v[i]->uid);
 	}
+	*vocab = vocab_new(&set);
 	rv = 0;
 out:
 	free(cause);
@@ -630,6 +739,7 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 	struct stats_db		*db = NULL;
 	struct report		 r;
 	struct strlist		 names;
+	struct vocab		*vocab = NULL;
 	const char		*db_path = NULL, *since_arg = NULL, *open_as;
 	char			*cause = NULL, *cfgpath, *shown;
 	long			 limit = 10;
@@ -731,7 +841,8 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_fail(rv, cause);
 	}
 	else {
-		if (indexed_names(cfg, &names) == 0) {
+		if (indexed_names(cfg, &names, &vocab) == 0) {
+			r.vocab = vocab;
 			r.have_index = 1;
 			r.indexed = names.n;
 			q.skills = (const char *const *)names.v;
@@ -740,6 +851,7 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 		if ((rv = stats_snapshot(db, &q, &snap, &cause)) != 0) {
 			stats_close(db);
 			strlist_done(&names);
+			vocab_free(vocab);
 			free(shown);
 			return cmd_fail(rv, cause);
 		}
@@ -754,6 +866,7 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 	stats_snap_done(&snap);
 	stats_close(db);
 	strlist_done(&names);
+	vocab_free(vocab);
 	free(shown);
 	return rv;
 }

@@ -685,6 +685,9 @@ search_event(struct telemetry_search_event *ev, const struct search_opts *opts,
 	cJSON_ArrayForEach(m, cJSON_GetObjectItem(o, "matches")) {
 		if (k == TELEMETRY_TOP_MAX)
 			break;
+		if (k < TELEMETRY_SCORES_MAX)
+			ev->scores[k] = cJSON_GetNumberValue(
+			    cJSON_GetObjectItem(m, "score"));
 		ev->top[k++] = cJSON_GetStringValue(cJSON_GetObjectItem(m,
 		    "name"));
 	}

@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1000,6 +1001,10 @@ telemetry_search(struct telemetry *t, const struct telemetry_search_event *ev)
 			cJSON_AddItemToArray(top,
 			    cJSON_CreateString(ev->top[i]));
 	}
+	top = cJSON_AddArrayToObject(d, "scores");
+	for (i = 0; i < ev->n_top && i < TELEMETRY_SCORES_MAX; i++)
+		cJSON_AddItemToArray(top, cJSON_CreateNumber(
+		    round(ev->scores[i] * 1e4) / 1e4));
 	cJSON_AddBoolToObject(d, "miss", ev->miss != 0);
 	cJSON_AddBoolToObject(d, "rewritten", ev->rewritten != 0);
 	cJSON_AddBoolToObject(d, "reranked", ev->reranked != 0);

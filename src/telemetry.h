@@ -82,6 +82,7 @@ int	 telemetry_open(const struct config *, const char *session,
 void	 telemetry_set_client(struct telemetry *, const char *client);
 
 #define TELEMETRY_TOP_MAX		20	/* result names kept per search */
+#define TELEMETRY_SCORES_MAX		3	/* result scores kept per search */
 
 /*
  * A search as its caller records it (DESIGN §2: the caller, CLI or MCP,
@@ -91,6 +92,9 @@ void	 telemetry_set_client(struct telemetry *, const char *client);
  *   top		the names of the first n_top results in rank order (kept
  *			in detail as "top"; stats finds the rank of a later load
  *			there)
+ *   scores	the scores of the first min(n_top, TELEMETRY_SCORES_MAX)
+ *			results (kept in detail as "scores": which skills came
+ *			close to a missed query, for stats' advice)
  *   miss		the search's miss flag
  *   rewritten,
  *   reranked		the optional Ollama stages: 1 ran, 0 not
@@ -106,6 +110,7 @@ struct telemetry_search_event {
 	int			 n_results;
 	const char		*top[TELEMETRY_TOP_MAX];
 	size_t			 n_top;
+	double			 scores[TELEMETRY_SCORES_MAX];
 	double			 latency_ms;
 	int			 miss;
 	int			 rewritten;

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <cjson/cJSON.h>
+
 #include "sqlq.h"
 
 #include "stats.h"
@@ -224,7 +226,7 @@ stats_data_version(struct stats_db *d)
 
 /*
  * Parameters every statement may use: ?1 since, ?2 miss threshold,
- * ?3 conversion window, ?4 row limit, ?5 a kind name.
+ * ?3 conversion window, ?4 row limit, ?5 a kind name (or a query text).
  */
 /*
  * Copies sql without its "INDEXED BY name" clauses, for a database that
@@ -698,6 +700,110 @@ loads_pass(struct stats_db *d, const struct stats_query *q,
 	return rv;
 }
 
+/* The detail of the newest missed search of query ?5 in the range. */
+static const char near_sql[] =
+	"SELECT detail FROM events INDEXED BY events_query WHERE kind = 'search' "
+	"AND query = ?5 AND ts >= ?1 AND coalesce(top1_score, 0) < ?2 "
+	"ORDER BY ts DESC, id DESC LIMIT 1";
+
+/* Fills n from a search's detail JSON ("top", "scores"); bad JSON: none. */
+static void
+near_parse(const char *detail, struct stats_near *n)
+{
+	cJSON		*d, *top, *sc, *v;
+	size_t		 i;
+
+	if (detail == NULL || (d = cJSON_Parse(detail)) == NULL)
+		return;
+	top = cJSON_GetObjectItem(d, "top");
+	sc = cJSON_GetObjectItem(d, "scores");
+	n->stored = cJSON_IsArray(top);
+	for (i = 0; i < STATS_NEAR_MAX && cJSON_IsArray(top) &&
+	    (v = cJSON_GetArrayItem(top, (int)i)) != NULL; i++) {
+		if (!cJSON_IsString(v))
+			break;
+		n->skill[i] = xstrdup(v->valuestring);
+		v = cJSON_IsArray(sc) ? cJSON_GetArrayItem(sc, (int)i) : NULL;
+		n->score[i] = cJSON_IsNumber(v) ? v->valuedouble : -1;
+		n->n++;
+	}
+	cJSON_Delete(d);
+}
+
+static void
+near_free(struct stats_near *v, size_t n)
+{
+	size_t	 i, k;
+
+	for (i = 0; v != NULL && i < n; i++)
+		for (k = 0; k < v[i].n; k++)
+			free(v[i].skill[k]);
+	free(v);
+}
+
+/* n: the close candidates of query key, one probe of events_query. */
+static int
+near_probe(struct stats_db *d, const struct stats_query *q, const char *key,
+    struct stats_near *n, char **cause)
+{
+	struct sqlq_stmt	*st;
+	char			*detail;
+	int			 rc, rv;
+
+	if ((rv = prep(d, q, near_sql, key, &st, cause)) != 0)
+		return rv;
+	if ((rc = sqlq_step(st)) == SQLQ_ROW) {
+		detail = col_str(st, 0);
+		near_parse(detail, n);
+		free(detail);
+	} else if (rc != SQLQ_DONE)
+		rv = db_fail(d, "close candidates", cause);
+	sqlq_finalize(st);
+	return rv;
+}
+
+static void
+near_copy(struct stats_near *dst, const struct stats_near *src)
+{
+	size_t	 k;
+
+	*dst = *src;
+	for (k = 0; k < src->n; k++)
+		dst->skill[k] = xstrdup(src->skill[k]);
+}
+
+/*
+ * s->near for s->missed: a probe per missed query (at most the row
+ * limit), except that a query keep() says is unchanged copies the
+ * candidates prev had for it (a fold: the rows it did not touch).
+ */
+static int
+near_pass(struct stats_db *d, const struct stats_query *q,
+    struct stats_snap *s, const struct stats_snap *prev,
+    int (*keep)(const void *, const char *), const void *arg, char **cause)
+{
+	size_t	 i, j;
+	int	 rv = 0;
+
+	near_free(s->near, s->n_near);
+	s->near = s->n_missed ? xcalloc(s->n_missed, sizeof *s->near) : NULL;
+	s->n_near = s->n_missed;
+	for (i = 0; i < s->n_missed && rv == 0; i++) {
+		if (prev != NULL && keep(arg, s->missed[i].key)) {
+			for (j = 0; j < prev->n_near; j++)
+				if (strcmp(prev->missed[j].key,
+				    s->missed[i].key) == 0)
+					break;
+			if (j < prev->n_near) {
+				near_copy(&s->near[i], &prev->near[j]);
+				continue;
+			}
+		}
+		rv = near_probe(d, q, s->missed[i].key, &s->near[i], cause);
+	}
+	return rv;
+}
+
 static const char advice_none[] =
 	"No searches recorded yet: nothing to tune.";
 static const char advice_red[] =
@@ -767,6 +873,7 @@ stats_snapshot(struct stats_db *d, const struct stats_query *q,
 	if ((rv = id_range(d, &s->min_id, &s->last_id, cause)) != 0 ||
 	    (rv = totals(d, q, s, cause)) != 0 ||
 	    (rv = searches_pass(d, q, s, cause)) != 0 ||
+	    (rv = near_pass(d, q, s, NULL, NULL, NULL, cause)) != 0 ||
 	    (rv = loads_pass(d, q, s, cause)) != 0)
 		goto out;
 	s->searches = s->by_kind[STATS_SEARCH];
@@ -818,6 +925,7 @@ stats_snap_done(struct stats_snap *s)
 		return;
 	counts_free(s->top_queries, s->n_top_queries);
 	counts_free(s->top_loads, s->n_top_loads);
+	near_free(s->near, s->n_near);
 	counts_free(s->missed, s->n_missed);
 	counts_free(s->after_miss, s->n_after_miss);
 	counts_free(s->load_ranks, s->n_load_ranks);
@@ -889,6 +997,12 @@ stats_snap_copy(struct stats_snap *dst, const struct stats_snap *src)
 	dst->top_queries = counts_copy(src->top_queries, src->n_top_queries);
 	dst->top_loads = counts_copy(src->top_loads, src->n_top_loads);
 	dst->missed = counts_copy(src->missed, src->n_missed);
+	dst->near = NULL;
+	if (src->near != NULL && src->n_near > 0) {
+		dst->near = xcalloc(src->n_near, sizeof *dst->near);
+		for (i = 0; i < src->n_near; i++)
+			near_copy(&dst->near[i], &src->near[i]);
+	}
 	dst->after_miss = counts_copy(src->after_miss, src->n_after_miss);
 	dst->load_ranks = counts_copy(src->load_ranks, src->n_load_ranks);
 	dst->never_loaded = counts_copy(src->never_loaded,
@@ -922,6 +1036,19 @@ keyset_add(struct keyset *ks, const char *key)
 	}
 	ks->v = xreallocarray(ks->v, ks->n + 1, sizeof *ks->v);
 	ks->v[ks->n++] = xstrdup(key);
+}
+
+/* 1 when no new row touched key (ks: the keys the new rows touched). */
+static int
+untouched(const void *arg, const char *key)
+{
+	const struct keyset	*ks = arg;
+	size_t			 i;
+
+	for (i = 0; i < ks->n; i++)
+		if (strcmp(ks->v[i], key) == 0)
+			return 0;
+	return 1;
 }
 
 static void
@@ -1197,7 +1324,9 @@ stats_since_id(struct stats_db *d, const struct stats_query *q,
 		    cause)) != 0 ||
 		    (rv = refold_queries(d, q, &t, &queries, limit,
 		    cause)) != 0 ||
-		    (rv = refold_skills(d, q, &t, &skills, limit, cause)) != 0)
+		    (rv = refold_skills(d, q, &t, &skills, limit, cause)) != 0 ||
+		    (rv = near_pass(d, q, &t, s, untouched, &queries,
+		    cause)) != 0)
 			goto out;
 		t.n_folded += max_id - s->last_id;
 		if (n_new != NULL)

@@ -41,6 +41,20 @@ struct stats_count {
 	double		 value;		/* list-specific: mean top-1 score, mean rank... */
 };
 
+/*
+ * The skills that came close to a missed query: the results of its
+ * newest missed search in the range, as that search's telemetry detail
+ * kept them (names in rank order; scores from events written since
+ * detail.scores exists, else -1).
+ */
+#define STATS_NEAR_MAX	3
+struct stats_near {
+	char		*skill[STATS_NEAR_MAX];
+	double		 score[STATS_NEAR_MAX];
+	size_t		 n;
+	int		 stored;	/* the detail listed the results */
+};
+
 struct stats_event {
 	double		 ts;
 	enum stats_kind	 kind;
@@ -105,6 +119,9 @@ struct stats_snap {
 	 * events first. Empty for a version 1 file.
 	 */
 	struct stats_count	*replicas;	size_t n_replicas;
+
+	/* near[i]: the close candidates of missed[i] (n_near == n_missed). */
+	struct stats_near	*near;		size_t n_near;
 };
 
 /*
@@ -153,8 +170,8 @@ void	 stats_snap_copy(struct stats_snap *dst, const struct stats_snap *src);
  * misses and miss rate, first_ts/last_ts, loads_found, the top queries,
  * missed queries and top loads (each query or skill the new rows touch
  * is re-counted through its covering index, which is all a top list of
- * counts that only grow can change), never_loaded, the recent events
- * and write_failures. Left as the last snapshot had them, until the
+ * counts that only grow can change), the close candidates of the missed
+ * queries, never_loaded, the recent events and write_failures. Left as the last snapshot had them, until the
  * next stats_snapshot(): the percentiles p50_ms/p95_ms and the
  * conversion figures (conversions, converted_loads, mean_load_rank,
  * load_ranks, after_miss), whose exact update needs a scan.

@@ -2,7 +2,9 @@
  * Top queries: the most frequent queries of the range with their mean
  * top-1 score, a miss-rate badge in the title (the thresholds and colours
  * of `skills-radar stats`) and a sparkline of the miss rate over the
- * range, from the recent searches of the snapshot.
+ * range, from the recent searches of the snapshot. With `m` it shows the
+ * missed queries instead, each followed by the advice of `stats`: the
+ * skills that came close and the words no indexed skill contains.
  */
 #include "autoconfig.h"
 
@@ -15,7 +17,9 @@
 
 #include "colors.h"
 #include "panel.h"
+#include "strlist.h"
 #include "tui.h"
+#include "vocab.h"
 #include "xmalloc.h"
 
 #define SPARK_BUCKETS	48
@@ -32,6 +36,50 @@ priv(struct panel *p)
 	if (p->priv == NULL)
 		p->priv = xcalloc(1, sizeof(struct queries_priv));
 	return p->priv;
+}
+
+/*
+ * The missed view as lines: each missed query (kind 0, its index in
+ * missed), then its close candidates (1) and its unknown words (2) when
+ * there are any. Returns how many; fills out[] (n_out slots) when set.
+ */
+struct mline {
+	int	 kind;
+	size_t	 i;
+};
+
+static size_t
+missed_layout(struct panel *p, const struct stats_snap *snap,
+    struct mline *out, size_t n_out)
+{
+	const struct vocab	*v = tui_vocab(p->tui);
+	struct strlist		 un;
+	size_t			 i, n = 0;
+
+#define EMIT(k) do {							\
+	if (out != NULL && n < n_out) {					\
+		out[n].kind = (k);					\
+		out[n].i = i;						\
+	}								\
+	n++;								\
+} while (0)
+	for (i = 0; i < snap->n_missed; i++) {
+		EMIT(0);
+		if (i < snap->n_near && snap->near[i].stored)
+			EMIT(1);
+		strlist_init(&un);
+		if (v != NULL && vocab_unknown(v, snap->missed[i].key, &un) > 0)
+			EMIT(2);
+		strlist_done(&un);
+	}
+#undef EMIT
+	return n;
+}
+
+static size_t
+missed_lines(struct panel *p, const struct stats_snap *snap)
+{
+	return missed_layout(p, snap, NULL, 0);
 }
 
 static void
@@ -94,7 +142,8 @@ queries_update(struct panel *p, const struct stats_snap *snap)
 	}
 	/* The sparkline takes the first row when there is room. */
 	p->reserve = q->any && p->h >= 3 ? 1 : 0;
-	panel_clamp(p, snap->n_top_queries);
+	panel_clamp(p, p->tui->missed ? missed_lines(p, snap) :
+	    snap->n_top_queries);
 }
 
 static void
@@ -103,7 +152,8 @@ draw_title(struct panel *p, const struct stats_snap *snap)
 	char	 tmp[64];
 	int	 x;
 
-	x = grid_put(&p->title, 0, 0, "Top queries", p->title.w,
+	x = grid_put(&p->title, 0, 0, p->tui->missed ? "Missed queries" :
+	    "Top queries", p->title.w,
 	    p->tui->focus == p->id ? C_TITLE_FOCUS : C_TITLE, 1);
 	if (snap != NULL && snap->by_kind[STATS_SEARCH] > 0) {
 		x += grid_put(&p->title, 0, x, p->tui->gl->dot,
@@ -147,6 +197,81 @@ draw_spark(struct panel *p, int y)
 	}
 }
 
+/* One advice line of missed query i: "close: a 0.35, b 0.21". */
+static void
+advice_line(struct panel *p, const struct stats_snap *snap, int kind,
+    size_t i, int y)
+{
+	const struct stats_near	*nr = &snap->near[i];
+	struct strlist		 un;
+	char			 line[512], tmp[64];
+	size_t			 k, len = 0;
+
+	line[0] = '\0';
+	if (kind == 1) {
+		len = (size_t)snprintf(line, sizeof line, "close:");
+		if (nr->n == 0)
+			snprintf(line + len, sizeof line - len, " none");
+		for (k = 0; k < nr->n && len < sizeof line; k++) {
+			if (nr->score[k] >= 0)
+				snprintf(tmp, sizeof tmp, " %.2f", nr->score[k]);
+			else
+				tmp[0] = '\0';
+			len += (size_t)snprintf(line + len, sizeof line - len,
+			    "%s %s%s", k ? "," : "", nr->skill[k], tmp);
+		}
+	} else {
+		strlist_init(&un);
+		vocab_unknown(tui_vocab(p->tui), snap->missed[i].key, &un);
+		len = (size_t)snprintf(line, sizeof line, "no skill has:");
+		for (k = 0; k < un.n && len < sizeof line; k++)
+			len += (size_t)snprintf(line + len, sizeof line - len,
+			    "%s %s", k ? "," : "", un.v[k]);
+		strlist_done(&un);
+	}
+	grid_put(&p->g, y, 3, line, p->w - 4, kind == 1 ? C_DIM : C_NOTICE, 1);
+}
+
+static void
+draw_missed(struct panel *p, const struct stats_snap *snap, int y)
+{
+	const struct tui_model	*m = &p->tui->m;
+	const struct stats_count *c;
+	struct mline		*lines;
+	char			 tmp[32];
+	size_t			 n, i;
+	int			 row, qw = p->w - 2 - 8 - 6;
+
+	n = missed_lines(p, snap);
+	if (n == 0) {
+		panel_message(p, y, "no missed queries", C_DIM);
+		return;
+	}
+	lines = xreallocarray(NULL, n, sizeof *lines);
+	missed_layout(p, snap, lines, n);
+	for (row = 0; y < p->h; y++, row++) {
+		i = (size_t)(p->scroll + row);
+		if (i >= n)
+			break;
+		if (lines[i].kind != 0)
+			advice_line(p, snap, lines[i].kind, lines[i].i, y);
+		else {
+			c = &snap->missed[lines[i].i];
+			grid_put(&p->g, y, 1, c->key, qw, C_NORMAL, 1);
+			snprintf(tmp, sizeof tmp, "%lld", c->n);
+			grid_put_right(&p->g, y, 1 + qw, tmp, 7, C_NORMAL);
+			if (p->w >= 24) {
+				tui_fmt_score(c->value, tmp, sizeof tmp);
+				grid_put_right(&p->g, y, 1 + qw + 7, tmp, 6,
+				    colors_score(c->value, m->miss_threshold));
+			}
+		}
+		if (p->tui->focus == p->id && (int)i == p->sel)
+			grid_set(&p->g, y, 0, p->tui->gl->sel, C_SELECTED);
+	}
+	free(lines);
+}
+
 static void
 queries_draw(struct panel *p)
 {
@@ -173,6 +298,10 @@ queries_draw(struct panel *p)
 	if (priv(p)->any && p->h >= 3)
 		draw_spark(p, y++);
 	p->reserve = y;
+	if (p->tui->missed) {
+		draw_missed(p, snap, y);
+		return;
+	}
 	qw = p->w - 2 - 8 - 6;
 	for (row = 0; y < p->h; y++, row++) {
 		i = (size_t)(p->scroll + row);
@@ -198,6 +327,9 @@ queries_key(struct panel *p, int key)
 {
 	const struct tui_model	*m = &p->tui->m;
 
+	if (p->tui->missed)
+		return panel_scroll_key(p, key, m->have_snap ?
+		    missed_lines(p, &m->snap) : 0);
 	return panel_scroll_key(p, key, m->have_snap ?
 	    m->snap.n_top_queries : 0);
 }

@@ -32,6 +32,7 @@
 #include "status.h"
 #include "store.h"
 #include "tui.h"
+#include "vocab.h"
 #include "xmalloc.h"
 
 #define CONVERSION_WINDOW_S	300.0
@@ -256,6 +257,33 @@ out:
 		store_close(st);
 }
 
+const struct vocab *
+tui_vocab(struct tui *t)
+{
+	struct tui_model	*m = &t->m;
+	struct store		*st = NULL;
+	struct skill_set	 set;
+	char			*cause = NULL;
+
+	if (m->vocab != NULL && m->vocab_sig == m->index_sig)
+		return m->vocab;
+	vocab_free(m->vocab);
+	m->vocab = NULL;
+	if (m->opts.index_path == NULL || m->index_state != 0)
+		return NULL;
+	skill_set_init(&set);
+	if (store_open(m->opts.index_path, 1, &st, &cause) == 0 &&
+	    store_load(st, &set, &cause) == 0) {
+		m->vocab = vocab_new(&set);
+		m->vocab_sig = m->index_sig;
+	}
+	free(cause);
+	if (st != NULL)
+		store_close(st);
+	skill_set_done(&set);
+	return m->vocab;
+}
+
 /*
  * Moves a feed result into the model: a new snapshot replaces the old
  * one; a state without a snapshot keeps the last one shown.
@@ -312,6 +340,7 @@ model_done(struct tui_model *m)
 		stats_snap_done(&m->snap);
 	free(m->stats_msg);
 	free(m->index_msg);
+	vocab_free(m->vocab);
 	memset(m, 0, sizeof *m);
 }
 
@@ -640,6 +669,7 @@ draw_help(struct tui *t)
 		{ "Up/Down j/k", "move in the focused list" },
 		{ "PgUp/PgDn", "page; Home/End (g/G) first/last" },
 		{ "Enter", "details of the selected event" },
+		{ "m", "missed queries: what came close, unknown words" },
 		{ "/", "filter events by text; Esc clears" },
 		{ "t", "time range: 1h, 24h, 7d, all" },
 		{ "r, Ctrl-L", "redraw the screen" },
@@ -1032,6 +1062,12 @@ handle_key(struct tui *t, int is_code, wint_t ch)
 			return 1;
 		case '\t':
 			focus_next(t, 1);
+			return 1;
+		case 'm':
+		case 'M':
+			t->missed = !t->missed;
+			t->panels[PANEL_QUERIES]->scroll = 0;
+			t->panels[PANEL_QUERIES]->sel = 0;
 			return 1;
 		case 'r':
 		case 12:	/* Ctrl-L */

@@ -24,6 +24,7 @@
 struct config;
 struct panel;
 struct feed_worker;
+struct vocab;
 
 /* Why there is no telemetry to show. */
 enum tui_stats_state {
@@ -84,6 +85,10 @@ struct tui_model {
 	double			 miss_threshold;
 	double			 snap_ms;	/* how long the last one took */
 	char			 notice[512];	/* tui_stats_notice() text */
+
+	/* The index's words, for the missed view (tui_vocab()). */
+	struct vocab		*vocab;
+	int64_t			 vocab_sig;	/* index_sig it was read at */
 };
 
 /* The views: fewer panels as the terminal shrinks. */
@@ -132,6 +137,7 @@ struct tui {
 	int			 w, h;
 	int			 focus;		/* enum tui_panel_id */
 	int			 paused;
+	int			 missed;	/* m: the queries panel shows misses */
 	char			 filter[128];
 	char			 editing[128];	/* the filter being typed */
 	enum tui_overlay	 overlay;
@@ -162,6 +168,12 @@ void	 tui_fmt_time(double ts, double now, char *out, size_t len);
 void	 tui_fmt_ms(double ms, char *out, size_t len);
 /* A top-1 score in 4 columns: "0.79", "  - " when there is none. */
 void	 tui_fmt_score(double score, char *out, size_t len);
+/*
+ * The words of the indexed skills (vocab.h), read from index.db on first
+ * use and again when it changes; NULL without an index. The model owns
+ * it: a panel borrows it until the next call.
+ */
+const struct vocab *tui_vocab(struct tui *);
 /*
  * The line a panel shows instead of telemetry data when there is none
  * (no stats.db, telemetry off, unreadable), or NULL when a snapshot is

@@ -98,6 +98,29 @@ is "$(grep -c '"kind":' "$T/s.json")" 2 "--limit 2: two recent events"
 status 0 "--since 24h: every fixture event is older" "$SR" stats --since 24h
 contains "$(out)" "No events yet in this range" "  no events in the range"
 
+# --- advice: a real missed search names the skills that came close -----------
+printf 'telemetry:\n  enabled: true\n  db_path: %s\n' "$T/advice.db" >"$CONF"
+"$SR" search --json "frobnicate zzqxv skill" >"$T/adv.search"
+contains "$(tr -d ' \t\n' <"$T/adv.search")" '"miss":true' "advice: the search is a miss"
+"$SR" stats >"$T/adv.txt"
+contains "$(cat "$T/adv.txt")" "no skill has: frobnicate, zzqxv" \
+	"advice: the words no skill contains, as typed"
+lacks "$(cat "$T/adv.txt")" "no skill has: frobnicate, zzqxv, skill" \
+	"  not a word the skills have"
+"$SR" stats --json >"$T/adv.json"
+j=$(tr -d ' \t\n' <"$T/adv.json")
+top=$(sed -n 's/.*"name":[[:space:]]*"\([^"]*\)".*/\1/p' "$T/adv.search" | head -1)
+contains "$j" "\"close\":[{\"skill\":\"$top\",\"score\":0." \
+	"advice --json: close starts with the search's top-1 and its score"
+contains "$j" '"unknown_words":["frobnicate","zzqxv"]' "advice --json: unknown_words"
+mv "$HOME/.claude/skills" "$T/skills.away"
+"$SR" index >/dev/null 2>&1 || true
+"$SR" stats >"$T/adv2.txt"
+contains "$(cat "$T/adv2.txt")" "no skill has: frobnicate, zzqxv, skill" \
+	"advice: the words are checked against the index as it is now"
+mv "$T/skills.away" "$HOME/.claude/skills"
+"$SR" index >/dev/null 2>&1 || true
+
 # --- 8 writers x 2000 events while stats runs ----------------------------------
 DB="$T/conc.db"
 "$W" write "$DB" init 0 >/dev/null

@@ -277,6 +277,19 @@ printf -- '---\nname: release-notes\ndescription: %s\n---\n\nSteps.\n' \
 "$SR" --config "$T/off.yaml" index >/dev/null 2>&1 || true
 wait_for "7 skills" 40; ok $? "a re-index shows up without a restart"
 contains "$(screen | grep TRUSTED | head -1)" " 2 " "the tier panel counts the new skill"
+# m: the missed queries with the advice of stats, against the new index.
+echo "INSERT INTO events(ts, kind, session, query, top1_score, n_results," \
+    "latency_ms, detail) VALUES (strftime('%s','now'), 'search', 'm'," \
+    "'release notes frobnicate', 0.2, 1, 1.0," \
+    "'{\"top\":[\"release-notes\"],\"scores\":[0.2]}');" | "$MKSTATS" "$T/stats.db"
+wait_for "release notes frob" 20; ok $? "a missed search with its close candidates appears"
+keys m
+wait_for "Missed queries"; ok $? "m shows the missed queries"
+wait_for "close: release-notes 0.20"; ok $? "m: the skills that came close, with scores"
+wait_for "no skill has: frobnicate"; ok $? "m: the words no indexed skill has"
+lacks "$(screen)" "no skill has: release" "m: words of the re-indexed skill are known"
+keys m
+wait_for "Top queries"; ok $? "m again: back to the top queries"
 keys q
 wait_exit
 

@@ -41,8 +41,11 @@ rec_search(struct telemetry *t, const char *q, double top1, int n,
 	ev.query = q;
 	ev.top1 = top1;
 	ev.n_results = n;
-	for (i = 0; i < ntop && i < TELEMETRY_TOP_MAX; i++)
+	for (i = 0; i < ntop && i < TELEMETRY_TOP_MAX; i++) {
 		ev.top[i] = top[i];
+		if (i < TELEMETRY_SCORES_MAX)	/* made up: top1, then less */
+			ev.scores[i] = top1 - 0.125 * (double)i;
+	}
 	ev.n_top = i;
 	ev.latency_ms = ms;
 	ev.miss = miss;
@@ -208,9 +211,10 @@ test_rows(void)
 	    "latency_ms) FROM events WHERE id = 1", "0.75|3|12.5",
 	    "search score, count and latency");
 	is_q(h, "SELECT detail FROM events WHERE id = 1",
-	    "{\"top\":[\"pdf\",\"docx\",\"agent:review\"],\"miss\":false,"
+	    "{\"top\":[\"pdf\",\"docx\",\"agent:review\"],"
+	    "\"scores\":[0.75,0.625,0.5],\"miss\":false,"
 	    "\"rewritten\":false,\"reranked\":false}",
-	    "search detail: top names and stage flags");
+	    "search detail: top names, their scores and stage flags");
 	is_q(h, "SELECT printf('%.1f', top1_score) || json_extract(detail, "
 	    "'$.miss') || json_extract(detail, '$.rewritten') FROM events "
 	    "WHERE id = 2", "0.011", "no results: top-1 stored as 0, flags kept");

@@ -287,6 +287,26 @@ snap_diff(const struct stats_snap *a, const struct stats_snap *b)
 	    *(d = counts_diff("never_loaded", a->never_loaded,
 	    a->n_never_loaded, b->never_loaded, b->n_never_loaded)) != '\0')
 		return d;
+	if (a->n_near != a->n_missed || b->n_near != b->n_missed)
+		return "near: not one per missed query";
+	for (i = 0; i < a->n_near; i++) {
+		const struct stats_near *x = &a->near[i], *y = &b->near[i];
+		size_t j;
+
+		if (x->n != y->n || x->stored != y->stored) {
+			snprintf(why, sizeof why, "near[%zu] (%s): %zu, not %zu",
+			    i, a->missed[i].key, x->n, y->n);
+			return why;
+		}
+		for (j = 0; j < x->n; j++)
+			if (strcmp(x->skill[j], y->skill[j]) != 0 ||
+			    x->score[j] != y->score[j]) {
+				snprintf(why, sizeof why, "near[%zu] (%s): %s, "
+				    "not %s", i, a->missed[i].key, x->skill[j],
+				    y->skill[j]);
+				return why;
+			}
+	}
 	if (a->n_recent != b->n_recent)
 		return "recent: not as many events";
 	for (i = 0; i < a->n_recent; i++) {
@@ -311,12 +331,13 @@ snap_diff(const struct stats_snap *a, const struct stats_snap *b)
 
 /* The first rows, then batches that reorder the top lists. */
 static const char inc_base[] =
-	"INSERT INTO events(ts, kind, session, query, top1_score, latency_ms) "
-	"VALUES (100, 'search', 'a', 'alpha', 0.9, 1.5), "
-	"(101, 'search', 'a', 'alpha', 0.2, 2.5), "
-	"(102, 'search', 'a', 'beta', 0.8, NULL), "
-	"(103, 'search', 'a', 'gamma', NULL, 1), "
-	"(104, 'search', 'b', NULL, 0.1, 1);"
+	"INSERT INTO events(ts, kind, session, query, top1_score, latency_ms, "
+	"detail) VALUES (100, 'search', 'a', 'alpha', 0.9, 1.5, NULL), "
+	"(101, 'search', 'a', 'alpha', 0.2, 2.5, "
+	"'{\"top\":[\"pdf\",\"docx\"],\"scores\":[0.2,0.1]}'), "
+	"(102, 'search', 'a', 'beta', 0.8, NULL, NULL), "
+	"(103, 'search', 'a', 'gamma', NULL, 1, '{\"top\":[]}'), "
+	"(104, 'search', 'b', NULL, 0.1, 1, NULL);"
 	"INSERT INTO events(ts, kind, session, skill, found, latency_ms) "
 	"VALUES (105, 'load', 'a', 'pdf', 1, 0.5), "
 	"(106, 'load', 'a', 'pdf', 1, 0.7), (107, 'load', 'b', 'docx', 1, 2), "
@@ -325,10 +346,12 @@ static const char inc_base[] =
 	"(109, 'index', 6, 30);";
 static const char *const inc_batches[] = {
 	/* beta and gamma overtake; a query outside the list enters it. */
-	"INSERT INTO events(ts, kind, session, query, top1_score) VALUES "
-	"(110, 'search', 'c', 'beta', 0.3), (110, 'search', 'c', 'beta', 0.7),"
-	"(111, 'search', 'c', 'gamma', 0.95), (111, 'search', 'c', 'delta', 0),"
-	"(112, 'search', 'c', '', 0.5);",
+	"INSERT INTO events(ts, kind, session, query, top1_score, detail) VALUES "
+	"(110, 'search', 'c', 'beta', 0.3, '{\"top\":[\"xlsx\"]}'), "
+	"(110, 'search', 'c', 'beta', 0.7, NULL),"
+	"(111, 'search', 'c', 'gamma', 0.95, NULL), (111, 'search', 'c', "
+	"'delta', 0, '{\"top\":[\"xlsx\"],\"scores\":[0]}'),"
+	"(112, 'search', 'c', '', 0.5, NULL);",
 	/* Loads: xlsx found now, a new skill, a load out of order in time. */
 	"INSERT INTO events(ts, kind, session, skill, found, latency_ms) "
 	"VALUES (113, 'load', 'c', 'xlsx', 1, 3), (113, 'load', 'c', 'xlsx', "
@@ -338,9 +361,11 @@ static const char *const inc_batches[] = {
 	/* Nothing new. */
 	"",
 	/* Everything at once, with the same ts as older rows. */
-	"INSERT INTO events(ts, kind, session, query, top1_score, latency_ms) "
-	"VALUES (114, 'search', 'd', 'delta', 0.1, 9), (114, 'search', 'd', "
-	"'delta', 0.2, 8), (115, 'search', 'd', 'alpha', 0.6, 7);"
+	"INSERT INTO events(ts, kind, session, query, top1_score, latency_ms, "
+	"detail) VALUES (114, 'search', 'd', 'delta', 0.1, 9, "
+	"'{\"top\":[\"canvas\"],\"scores\":[0.1]}'), (114, 'search', 'd', "
+	"'delta', 0.2, 8, '{\"top\":[\"pptx\",\"pdf\"],\"scores\":"
+	"[0.2,0.15]}'), (115, 'search', 'd', 'alpha', 0.6, 7, NULL);"
 	"INSERT INTO events(ts, kind, latency_ms) VALUES (115, 'index', NULL);",
 };
 
@@ -412,6 +437,13 @@ test_since_id(void)
 			stats_snap_done(&full);
 		}
 		is_int(inc.n_folded, 13, "13 new rows read, one of them out of range");
+		for (i = 0; i < inc.n_missed; i++)
+			if (strcmp(inc.missed[i].key, "delta") == 0)
+				break;
+		ok(i < inc.n_near && inc.near[i].n == 2 &&
+		    strcmp(inc.near[i].skill[0], "pptx") == 0 &&
+		    inc.near[i].score[1] == 0.15, "limit %d: delta's close "
+		    "skills are those of its newest missed search", limit);
 		ok(sqlite3_exec(db, "DELETE FROM events WHERE ts < 101", NULL,
 		    NULL, NULL) == SQLITE_OK, "a retention prune");
 		is_int(stats_since_id(d, &q, &inc, NULL, &cause), STATS_RESCAN,
