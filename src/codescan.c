@@ -528,15 +528,20 @@ md_span_path(struct md *m, const char *s, size_t n, const char *line,
     size_t ll, int lineno)
 {
 	struct cs_block	 b;
+	const char	*w = (size_t)(s - line) > 48 ? s - 48 : line;
+	size_t		 wl = (size_t)(s - w);
 
+	/* a table row lists things; the verb must come just before */
+	if (ll > 0 && line[0] == '|')
+		return;
 	cs_block_init(&b, m->run, lineno, 0, NULL);
-	if (cs_cred_path(s, n) == 1 && has_verb(line, ll, read_verbs)) {
+	if (cs_cred_path(s, n) == 1 && has_verb(w, wl, read_verbs)) {
 		cs_emit(&b, "code-cred-read", lineno, line, ll);
 		b.flags |= B_CONCRETE;
 	} else if (cs_agent_settings_path(s, n) &&
-	    has_verb(line, ll, write_verbs))
+	    has_verb(w, wl, write_verbs))
 		cs_emit(&b, "code-safety-off", lineno, line, ll);
-	else if (cs_persist_path(s, n) && has_verb(line, ll, write_verbs) &&
+	else if (cs_persist_path(s, n) && has_verb(w, wl, write_verbs) &&
 	    (cs_memmem_ci(line, ll, "append") != NULL ||
 	    cs_memmem_ci(s, n, "rc") != NULL || cs_memmem_ci(s, n, "cron") ||
 	    cs_memmem_ci(s, n, "launch") || cs_memmem_ci(s, n, "systemd") ||
@@ -613,7 +618,7 @@ md_prose(struct md *m, const char *s, size_t n, int lineno,
 				a++, an--;
 			while (an > 0 && a[an - 1] == ' ')
 				an--;
-			if (an > 0) {
+			if (an > 0 && a[0] != '`' && a[an - 1] != '`') {
 				md_block(m, a, an, LANG_SH, lineno, frame, fl);
 				md_span_path(m, a, an, s, n, lineno);
 			}

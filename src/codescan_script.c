@@ -268,17 +268,28 @@ tok_in(struct sc *sc, const struct tok *t, const char *const *v)
 	return 0;
 }
 
+static int
+tok_one_of(struct sc *sc, const struct tok *t, const char *const *v)
+{
+	for (; *v != NULL; v++)
+		if (tok_is(sc, t, *v))
+			return 1;
+	return 0;
+}
+
+/* matched whole: re.compile and regex.exec are not sinks */
 static const char *const code_sinks[] = { "exec", "eval", "compile",
-	"Function", "runInThisContext", "runInNewContext", "runInContext",
-	"Invoke-Expression", "iex", "Invoke-Command", "execScript", NULL };
+	"Function", "vm.runInThisContext", "vm.runInNewContext",
+	"vm.runInContext", "Invoke-Expression", "iex", "Invoke-Command",
+	"execScript", "builtins.exec", "builtins.eval", NULL };
 static const char *const shell_sinks[] = { "os.system", "os.popen",
 	"subprocess.run", "subprocess.call", "subprocess.Popen",
 	"subprocess.check_output", "subprocess.check_call",
 	"subprocess.getoutput", "subprocess.getstatusoutput",
-	"commands.getoutput", "execSync", "exec", "spawn", "spawnSync",
-	"execFile", "execFileSync", "child_process.exec", "pty.spawn",
-	"Start-Process", "shell_exec", "system", "popen", "run", "call",
-	"check_output", "Popen", "getoutput", NULL };
+	"commands.getoutput", "execSync", "spawnSync", "execFile",
+	"execFileSync", "child_process.exec", "child_process.spawn",
+	"cp.exec", "cp.execSync", "pty.spawn", "Start-Process", "shell_exec",
+	"system", "popen", "Popen", "check_output", "getoutput", NULL };
 static const char *const fetch_calls[] = { "requests.get", "urlopen",
 	"urlretrieve", "httpx.get", "wget.download", "fetch", "axios.get",
 	"http.get", "https.get", "got", "Invoke-WebRequest", "iwr",
@@ -487,8 +498,7 @@ sink(struct sc *sc, size_t i, int code)
 	pieces = join_strs(sc, from, to, buf, &n, &other);
 	if ((pieces >= 2 && range_punct(sc, from, to, '+')) ||
 	    range_id(sc, from, to, "join") || range_id(sc, from, to, "-join") ||
-	    range_id(sc, from, to, "reverse") || range_id(sc, from, to, "-f") ||
-	    (pieces >= 3 && !other))
+	    range_id(sc, from, to, "reverse") || range_id(sc, from, to, "-f"))
 		sc_emit(sc, "code-obfuscated", line);
 	if (code && other && pieces == 0) {
 		b->flags |= B_EXEC;
@@ -638,13 +648,13 @@ call(struct sc *sc, size_t i)
 
 	paren = i + 1 < sc->n && sc->v[i + 1].k == TK_PUNCT &&
 	    sc->v[i + 1].c == '(';
-	if (tok_in(sc, t, code_sinks) && (paren || sc->lang ==
+	if (tok_one_of(sc, t, code_sinks) && (paren || sc->lang ==
 	    LANG_POWERSHELL) && !(i > 0 && sc->v[i - 1].k == TK_PUNCT &&
-	    sc->v[i - 1].c == '.' && sc->lang == LANG_PYTHON))
+	    sc->v[i - 1].c == '.'))
 		sink(sc, i, !tok_is(sc, t, "Invoke-Command"));
-	else if (tok_in(sc, t, shell_sinks) && (paren || sc->lang ==
-	    LANG_POWERSHELL) && (t->len > 4 || sc->lang != LANG_PYTHON ||
-	    tok_is(sc, t, "exec") == 0))
+	else if ((tok_one_of(sc, t, shell_sinks) || (sc->lang == LANG_JS &&
+	    (tok_is(sc, t, "exec") || tok_is(sc, t, "spawn")))) && (paren ||
+	    sc->lang == LANG_POWERSHELL))
 		sink(sc, i, 0);
 	if (tok_in(sc, t, fetch_calls) || tok_is(sc, t, "Net.WebClient") ||
 	    tok_is(sc, t, "System.Net.WebClient")) {

@@ -329,6 +329,7 @@ read_dollar(struct sh *sh, struct sh_word *w)
 		if (j < sh->len && strchr("@*#?$!0123456789-", t[j]) != NULL) {
 			wadd(w, t + sh->i, 2);
 			w->nvars++;
+			w->pieces++;
 			sh->i = j + 1;
 		} else {
 			wadd(w, "$", 1);
@@ -1146,6 +1147,11 @@ do_readers(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0,
 	int		 decode = 0;
 	struct sh_word	*w;
 
+	if (strcmp(name, "grep") == 0 || strcmp(name, "rg") == 0)
+		for (i = a0 + 1; i < c->argc; i++)
+			if (c->argv[i].s[0] == '-' && c->argv[i].s[1] != '-' &&
+			    strpbrk(c->argv[i].s, "qcl") != NULL)
+				return 0;
 	for (i = a0 + 1; i < c->argc; i++) {
 		w = &c->argv[i];
 		if (w->s[0] == '-') {
@@ -1256,7 +1262,7 @@ any_word(struct sh *sh, struct sh_cmd *c)
 
 	for (i = 0; i < c->argc; i++) {
 		w = &c->argv[i];
-		if (w->len >= 5 && w->s[0] == '-' && in_list(w->s, off))
+		if (i > 0 && w->len >= 5 && w->s[0] == '-' && in_list(w->s, off))
 			sh_emit(sh, "code-safety-off", c);
 		if (w->len >= 20 && w->s[0] != '-' && !cs_is_url(w->s, w->len) &&
 		    strchr(w->s, ' ') == NULL && (n = cs_decode(w->s, w->len,

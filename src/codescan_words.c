@@ -53,10 +53,8 @@ static const char *const cred_strong[] = {
 	".pypirc", ".gem/credentials", ".git-credentials", ".gnupg",
 	"/etc/shadow", ".pgpass", ".vault-token", ".terraform.d/credentials",
 	"keychain", "login data", "cookies.sqlite", "logins.json", "key4.db",
-	".mozilla/firefox", "google/chrome", "google\\chrome",
-	"bravesoftware", "wallet.dat", ".claude/.credentials",
-	".claude.json", ".claude/settings", ".claude/projects",
-	".claude/history", ".codex/auth",
+	"/cookies", "local state", "web data", "wallet.dat",
+	".claude/.credentials", ".claude.json", ".codex/auth",
 	".config/anthropic", ".cursor/mcp.json", ".mcp.json",
 	"application_default_credentials", "id_rsa", "id_ed25519",
 	"id_ecdsa", "id_dsa", ".ssh/", ".ssh\\", ".env.local",
@@ -130,7 +128,8 @@ cs_persist_path(const char *s, size_t len)
 	    "launchdaemons", "/etc/systemd/", ".config/systemd",
 	    "authorized_keys", "/etc/rc.local", "/etc/profile", "/etc/init.d",
 	    ".git/hooks/", "claude.md", "agents.md", ".cursorrules",
-	    "copilot-instructions", ".claude/", ".windsurfrules",
+	    "copilot-instructions", ".claude/memory", ".claude/hooks",
+	    ".claude/agents", ".windsurfrules",
 	    "ld.so.preload", "\\startup", "currentversion\\run",
 	    "/.config/autostart", NULL };
 
