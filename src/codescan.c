@@ -45,6 +45,8 @@ static const struct codescan_rule codescan_rules[] = {
 	{ "code-obfuscated", SEV_WARN, "a command or payload assembled or "
 	    "encoded at run time (split variables, joined strings, an encoded "
 	    "payload that decodes to risky code)" },
+	{ "code-eval", SEV_INFO, "a script evaluates code computed at run "
+	    "time (eval, exec, new Function, Invoke-Expression of a value)" },
 	{ "code-run-bundled", SEV_INFO, "the text tells the agent to run a "
 	    "bundled script" },
 	{ "code-concrete", SEV_INFO, "risky code names a real external host "
@@ -337,6 +339,55 @@ cs_emit(struct cs_block *b, const char *rule, int line, const char *src,
 	run->added++;
 }
 
+int
+cs_is_dl(const struct cs_block *b, const char *path)
+{
+	const char	*bn = strrchr(path, '/'), *dn;
+	size_t		 i;
+
+	bn = bn != NULL ? bn + 1 : path;
+	if (path[0] == '.' && path[1] == '/')
+		path += 2;
+	if (*bn == '\0')
+		return 0;
+	for (i = 0; i < b->ndl; i++) {
+		dn = strrchr(b->dl[i], '/');
+		dn = dn != NULL ? dn + 1 : b->dl[i];
+		if (strcmp(b->dl[i], path) == 0 || strcmp(dn, bn) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+void
+cs_text(struct cs_block *b, const char *text, size_t len, int line)
+{
+	static const char *const off[] = { "bypassPermissions",
+	    "dangerously-skip-permissions", "\"Bash(*)\"",
+	    "skipDangerousModePermissionPrompt",
+	    "NODE_TLS_REJECT_UNAUTHORIZED=0", "PYTHONHTTPSVERIFY=0",
+	    "GIT_SSL_NO_VERIFY", "sslVerify = false", "strict-ssl=false",
+	    NULL };
+	const char *const *w;
+	const char	*p, *s, *e;
+	int		 l;
+
+	for (w = off; *w != NULL; w++) {
+		if ((p = memmem(text, len, *w, strlen(*w))) == NULL)
+			continue;
+		for (s = text, l = line; s < p; s++)
+			if (*s == '\n')
+				l++;
+		for (s = p; s > text && s[-1] != '\n'; s--)
+			;
+		e = memchr(p, '\n', len - (size_t)(p - text));
+		if (e == NULL)
+			e = text + len;
+		cs_emit(b, "code-safety-off", l, s, (size_t)(e - s));
+		return;
+	}
+}
+
 /* ---- a block's sum --------------------------------------------------- */
 
 #define CUE_IMPERATIVE	0x1
@@ -395,6 +446,7 @@ cs_analyse(struct cs_block *b, const char *text, size_t len,
 		cs_script(b, text, len, lang, line);
 		break;
 	default:
+		cs_text(b, text, len, line);
 		break;
 	}
 }

@@ -42,7 +42,9 @@
 #define B_CONCRETE	0x0100	/* a real host or credential path involved */
 #define B_PLACEHOLDER	0x0200	/* a placeholder host involved */
 #define B_RISK		0x0400	/* a warn-or-higher finding was added */
-#define B_FILEREAD	0x0800	/* read some local file (scripts) */
+#define B_FILEREAD	0x0800	/* walked the home directory (scripts) */
+#define B_OPENREAD	0x1000	/* opened a local file to read (scripts) */
+#define B_SECRET	0x2000	/* read a secret-named variable (scripts) */
 
 struct cs_run {
 	struct findings	*out;
@@ -84,6 +86,11 @@ enum code_lang cs_guess(const char *s, size_t len);
 /* Analyses text in lang inside blk (decoded payloads, -c strings). */
 void	 cs_analyse(struct cs_block *, const char *text, size_t len,
 	    enum code_lang, int line);
+
+/* Was path downloaded earlier in the block (curl -o, wget -O)? */
+int	 cs_is_dl(const struct cs_block *, const char *path);
+/* Fixed strings that turn safety off in config text (JSON, YAML, env). */
+void	 cs_text(struct cs_block *, const char *text, size_t len, int line);
 
 /* codescan_sh.c */
 void	 cs_sh(struct cs_block *, const char *text, size_t len, int line);

@@ -504,6 +504,7 @@ sink(struct sc *sc, size_t i, int code)
 		b->flags |= B_EXEC;
 		if (b->exec_line == 0)
 			b->exec_line = line;
+		sc_emit(sc, "code-eval", line);
 	}
 	if (n == 0 || b->nest >= CS_NEST_MAX)
 		return;
@@ -694,6 +695,33 @@ call(struct sc *sc, size_t i)
 	    range_id(sc, i, to, "w+") || range_id(sc, i, to, "ab") ||
 	    range_id(sc, i, to, "wb"))))
 		b->flags |= B_WRITE;
+	if ((tok_is(sc, t, "open") && paren && !(b->flags & B_WRITE)) ||
+	    tok_ends(sc, t, "readFileSync") || tok_ends(sc, t, "readFile") ||
+	    tok_ends(sc, t, "read_text") || tok_ends(sc, t, "read_bytes") ||
+	    tok_is(sc, t, "Get-Content"))
+		b->flags |= B_OPENREAD;
+	if ((tok_ends(sc, t, "getenv") || tok_ends(sc, t, "environ.get") ||
+	    tok_is(sc, t, "os.environ") || tok_is(sc, t, "$env")) &&
+	    i + 2 < sc->n && sc->v[i + 2].k == TK_STR &&
+	    cs_secret_name(sc->t + sc->v[i + 2].off, sc->v[i + 2].len))
+		b->flags |= B_SECRET;
+	if (t->len > 12 && strncmp(sc->t + t->off, "process.env.", 12) == 0 &&
+	    cs_secret_name(sc->t + t->off + 12, t->len - 12))
+		b->flags |= B_SECRET;
+	if ((tok_is(sc, t, "require") || tok_is(sc, t, "import") ||
+	    tok_is(sc, t, "runpy.run_path")) && paren && i + 2 < sc->n &&
+	    sc->v[i + 2].k == TK_STR) {
+		char	 path[128];
+		size_t	 pl = sc->v[i + 2].len < sizeof path - 1 ?
+		    sc->v[i + 2].len : sizeof path - 1;
+
+		memcpy(path, sc->t + sc->v[i + 2].off, pl);
+		path[pl] = '\0';
+		if (cs_is_dl(b, path)) {
+			b->flags |= B_FETCH | B_EXEC;
+			sc_emit(sc, "code-fetch-exec", line);
+		}
+	}
 	if (tok_in(sc, t, home_calls) && sc->home_line == 0)
 		sc->home_line = line;
 	if (tok_in(sc, t, walk_calls) && sc->home_line != 0)
@@ -822,8 +850,8 @@ cs_script(struct cs_block *b, const char *text, size_t len,
 		sc_emit(&sc, "code-persist", sc.persist_line);
 	if (sc.settings_line != 0 && (b->flags & B_WRITE))
 		sc_emit(&sc, "code-safety-off", sc.settings_line);
-	if ((b->flags & (B_SEND | B_FILEREAD)) == (B_SEND | B_FILEREAD) &&
-	    !(b->flags & B_CRED))
+	if ((b->flags & B_SEND) && (b->flags & (B_FILEREAD | B_OPENREAD |
+	    B_SECRET)) && !(b->flags & B_CRED))
 		sc_emit(&sc, "code-exfil", b->send_line);
 	if (b->flags & B_EXEC && b->exec_line == 0)
 		b->exec_line = line;

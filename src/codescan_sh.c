@@ -74,6 +74,7 @@ struct sh {
 	struct sh_vars	*vars;
 	struct sh_cmd	*pipe;		/* PIPE_MAX of them */
 	size_t		 pstart;	/* offset of the pipeline */
+	int		 piped;		/* the command reads a pipe */
 	int		 pline;
 };
 
@@ -164,17 +165,7 @@ add_dl(struct sh *sh, const char *path)
 static int
 is_dl(struct sh *sh, const char *path)
 {
-	struct cs_block	*b = sh->b;
-	const char	*bn = base_name(path);
-	size_t		 i;
-
-	if (path[0] == '.' && path[1] == '/')
-		path += 2;
-	for (i = 0; i < b->ndl; i++)
-		if (strcmp(b->dl[i], path) == 0 ||
-		    strcmp(base_name(b->dl[i]), bn) == 0)
-			return 1;
-	return 0;
+	return cs_is_dl(sh->b, path);
 }
 
 static struct sh_var *
@@ -1438,7 +1429,8 @@ eval_cmd(struct sh *sh, struct sh_cmd *c, unsigned in)
 	    strcmp(name, "telnet") == 0) {
 		for (i = a0 + 1; i < c->argc; i++)
 			note_host(sh, &c->argv[i]);
-		if (in != 0 || has_word(c, a0, "-e") || has_word(c, a0, "-c"))
+		if (in != 0 || sh->piped || has_word(c, a0, "-e") ||
+		    has_word(c, a0, "-c"))
 			flag_send(sh, c, in | T_FILE, name);
 		sh->b->flags |= B_CONCRETE;
 	} else if (strcmp(name, "ssh") == 0 || strcmp(name, "scp") == 0 ||
@@ -1478,6 +1470,11 @@ eval_cmd(struct sh *sh, struct sh_cmd *c, unsigned in)
 		    has_word(c, a0, "-f")) && (has_word(c, a0, "main") ||
 		    has_word(c, a0, "master") || has_word(c, a0, "origin")))
 			sh_emit(sh, "code-destroy", c);
+		if (has_word(c, a0, "push") && has_word(c, a0, "--mirror")) {
+			for (i = a0 + 1; i < c->argc; i++)
+				note_host(sh, &c->argv[i]);
+			flag_send(sh, c, T_FILE, name);
+		}
 		if (has_word(c, a0, "config") && (has_word(c, a0,
 		    "http.sslVerify") || has_word(c, a0, "http.sslverify")) &&
 		    has_word(c, a0, "false"))
@@ -1595,6 +1592,7 @@ sh_run(struct sh *sh)
 		for (k = 0; k < n; k++) {
 			if (p[k].argc == 0 && p[k].nredir == 0)
 				continue;
+			sh->piped = k > 0;
 			taint = eval_cmd(sh, &p[k], taint);
 		}
 		if (n > 0 && (p[n - 1].argc > 0))
