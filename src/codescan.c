@@ -657,8 +657,8 @@ md_prose(struct md *m, const char *s, size_t n, int lineno,
 				break;
 			q += k - 1;
 		}
-		if (q >= e) {
-			p += ticks - 1;
+		if (q >= e || ticks >= 3) {
+			p = q < e ? q + ticks - 1 : p + ticks - 1;
 			continue;
 		}
 		spans++;

@@ -200,7 +200,8 @@ tokenize(struct sc *sc, int line)
 			j = i + 1;
 			for (;;) {
 				while (j < sc->len && (id_char(sc,
-				    (unsigned char)t[j]) || t[j] == ']'))
+				    (unsigned char)t[j]) || (t[j] == ']' &&
+				    sc->lang == LANG_POWERSHELL)))
 					j++;
 				if (j + 1 < sc->len && t[j] == '.' &&
 				    (isalpha((unsigned char)t[j + 1]) ||

@@ -55,7 +55,7 @@ static const char *const cred_strong[] = {
 	"keychain", "login data", "cookies.sqlite", "logins.json", "key4.db",
 	"/cookies", "local state", "web data", "wallet.dat",
 	".claude/.credentials", ".claude.json", ".codex/auth",
-	".config/anthropic", ".cursor/mcp.json", ".mcp.json",
+	".config/anthropic", ".cursor/mcp.json",
 	"application_default_credentials", "id_rsa", "id_ed25519",
 	"id_ecdsa", "id_dsa", ".ssh/", ".ssh\\", ".env.local",
 	".env.production", NULL
