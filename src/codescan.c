@@ -477,6 +477,23 @@ cs_payload(struct cs_block *b, const char *s, size_t len, const char *kind,
 	}
 }
 
+void
+cs_ps_encoded(struct cs_block *b, const char *s, size_t len, int line)
+{
+	char		 raw[4096], txt[2048];
+	const char	*kind;
+	size_t		 n, j, o = 0;
+
+	n = cs_decode(s, len, raw, sizeof raw, 0, 1, &kind);
+	for (j = 0; j + 1 < n && o + 1 < sizeof txt; j += 2)
+		if (raw[j + 1] == 0)
+			txt[o++] = raw[j];
+	b->flags |= B_DECODE | B_EXEC;
+	cs_emit(b, "code-decode-exec", line, s, len);
+	if (o > 0)
+		cs_payload(b, txt, o, "base64", line, LANG_POWERSHELL);
+}
+
 /* ---- Markdown ------------------------------------------------------- */
 
 static const char *const cue_imperative[] = { "run ", "run:", "execute",

@@ -128,6 +128,11 @@ const char *cs_memmem_ci(const char *h, size_t hl, const char *n);
 size_t	 cs_decode(const char *s, size_t len, char *out, size_t outsz,
 	    int b85, int raw, const char **kind);
 int	 cs_printable(const unsigned char *s, size_t len);
+/*
+ * powershell -EncodedCommand: reports code-decode-exec and reads the
+ * UTF-16LE text under the base64 as PowerShell.
+ */
+void	 cs_ps_encoded(struct cs_block *, const char *s, size_t len, int line);
 /* Analyses decoded bytes (depth and budget permitting). */
 void	 cs_payload(struct cs_block *, const char *s, size_t len,
 	    const char *kind, int line, enum code_lang hint);

@@ -43,6 +43,7 @@ struct sc {
 	const char	*t;
 	size_t		 len;
 	enum code_lang	 lang;
+	int		 line0;		/* line of the text's first line */
 	struct tok	*v;
 	size_t		 n, cap;
 	struct svar	 vars[SVARS_MAX];
@@ -325,7 +326,7 @@ static void
 sc_emit(struct sc *sc, const char *rule, int line)
 {
 	const char	*s = sc->t, *e = sc->t + sc->len, *p;
-	int		 l = sc->b->line;
+	int		 l = sc->line0;
 
 	/* the source line */
 	for (p = s; p < e && l < line; p++)
@@ -786,21 +787,8 @@ call(struct sc *sc, size_t i)
 	/* powershell -enc inside a script */
 	if (sc->lang == LANG_POWERSHELL && (tok_is(sc, t, "-enc") ||
 	    tok_is(sc, t, "-EncodedCommand") || tok_is(sc, t, "-ec")) &&
-	    i + 1 < sc->n && sc->v[i + 1].k != TK_PUNCT) {
-		char		 raw[4096], txt[2048];
-		const char	*kind;
-		size_t		 n, j, o = 0;
-
-		n = cs_decode(sc->t + sc->v[i + 1].off, sc->v[i + 1].len, raw,
-		    sizeof raw, 0, 1, &kind);
-		for (j = 0; j + 1 < n && o + 1 < sizeof txt; j += 2)
-			if (raw[j + 1] == 0)
-				txt[o++] = raw[j];
-		b->flags |= B_DECODE | B_EXEC;
-		sc_emit(sc, "code-decode-exec", line);
-		if (o > 0)
-			cs_payload(b, txt, o, "base64", line, LANG_POWERSHELL);
-	}
+	    i + 1 < sc->n && sc->v[i + 1].k != TK_PUNCT)
+		cs_ps_encoded(b, sc->t + sc->v[i + 1].off, sc->v[i + 1].len, line);
 }
 
 void
@@ -815,6 +803,7 @@ cs_script(struct cs_block *b, const char *text, size_t len,
 	sc.t = text;
 	sc.len = len;
 	sc.lang = lang;
+	sc.line0 = line;
 	tokenize(&sc, line);
 	/* XOR keys: ^ 0x42, ^ 66, -bxor 23 */
 	for (i = 0; i + 1 < sc.n && sc.nxkeys < XKEYS_MAX; i++)

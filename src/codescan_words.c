@@ -163,7 +163,7 @@ placeholder_host(const char *h, size_t n)
 	    "example.net", ".example", ".test", ".invalid", ".localhost",
 	    "localhost", NULL };
 	static const char *const sub[] = { "<", "{", "$", "your", "xxx",
-	    "attacker", "evil", "malicious", "my-server", "myserver", NULL };
+	    NULL };
 	const char *const *p;
 
 	if (n == 0)
