@@ -466,6 +466,8 @@ cs_payload(struct cs_block *b, const char *s, size_t len, const char *kind,
 	if ((l = cs_guess(s, len)) == LANG_TEXT)
 		l = hint != LANG_TEXT ? hint : LANG_SH;
 	cs_analyse(&c, s, len, l, line);
+	if (c.excerpt[0] == '\0')
+		cs_excerpt(s, len, c.excerpt, sizeof c.excerpt);
 	cs_block_finish(&c, 0);
 	if (c.flags & B_RISK) {
 		b->flags |= B_RISK | B_DECODE | (c.flags & (B_CONCRETE |
@@ -604,13 +606,14 @@ md_span_path(struct md *m, const char *s, size_t n, const char *line,
 	if (ll > 0 && line[0] == '|')
 		return;
 	cs_block_init(&b, m->run, lineno, 0, NULL);
-	if (cs_cred_path(s, n) == 1 && has_verb(w, wl, read_verbs)) {
+	if (has_verb(w, wl, read_verbs) && cs_cred_path(s, n) == 1) {
 		cs_emit(&b, "code-cred-read", lineno, line, ll);
 		b.flags |= B_CONCRETE;
-	} else if (cs_agent_settings_path(s, n) &&
-	    has_verb(w, wl, write_verbs))
+	} else if (!has_verb(w, wl, write_verbs))
+		return;
+	else if (cs_agent_settings_path(s, n))
 		cs_emit(&b, "code-safety-off", lineno, line, ll);
-	else if (cs_persist_path(s, n) && has_verb(w, wl, write_verbs) &&
+	else if (cs_persist_path(s, n) &&
 	    (cs_memmem_ci(line, ll, "append") != NULL ||
 	    cs_memmem_ci(s, n, "rc") != NULL || cs_memmem_ci(s, n, "cron") ||
 	    cs_memmem_ci(s, n, "launch") || cs_memmem_ci(s, n, "systemd") ||
@@ -858,6 +861,8 @@ run_text(const char *text, size_t len, enum code_lang lang, int line_base,
 	}
 	cs_block_init(&b, &run, line_base + 1, 0, NULL);
 	cs_analyse(&b, text, len, lang, line_base + 1);
+	if (b.excerpt[0] == '\0')
+		cs_excerpt(text, len, b.excerpt, sizeof b.excerpt);
 	cs_block_finish(&b, 0);
 }
 

@@ -264,9 +264,23 @@ tok_ends(struct sc *sc, const struct tok *t, const char *s)
 static int
 tok_in(struct sc *sc, const struct tok *t, const char *const *v)
 {
-	for (; *v != NULL; v++)
-		if (tok_ends(sc, t, *v))
+	const char	*s = sc->t + t->off, *p = s + t->len;
+	size_t		 ln;
+
+	if (t->k != TK_ID)
+		return 0;
+	/* compare the last components first: the lists hold few of each */
+	while (p > s && p[-1] != '.' && p[-1] != ':' && p[-1] != ']')
+		p--;
+	ln = (size_t)(s + t->len - p);
+	for (; *v != NULL; v++) {
+		const char	*q = strrchr(*v, '.');
+
+		q = q != NULL ? q + 1 : *v;
+		if (strlen(q) == ln && strncasecmp(q, p, ln) == 0 &&
+		    tok_ends(sc, t, *v))
 			return 1;
+	}
 	return 0;
 }
 
@@ -319,6 +333,85 @@ static const char *const home_calls[] = { "expanduser", "Path.home",
 static const char *const walk_calls[] = { "os.walk", "glob", "rglob",
 	"readdirSync", "readdir", "Get-ChildItem", "gci", "listdir",
 	"scandir", "iterdir", NULL };
+
+/*
+ * Every last name component call() looks at, sorted without case: a name
+ * not in here is skipped at once (most identifiers of a script).
+ */
+static const char *const worth[] = {
+	"$env", "$env:HOME", "$env:USERPROFILE", "$HOME", "-ec", "-enc",
+	"-EncodedCommand", "-ExecutionPolicy", "-SkipCertificateCheck",
+	"__import__", "_create_unverified_context", "a2b_base64",
+	"a2b_hex", "a85decode", "Add-Content", "Add-MpPreference",
+	"appendFile", "appendFileSync", "atob", "b16decode", "b32decode",
+	"b64decode", "b85decode", "call", "CERT_NONE", "check_call",
+	"check_hostname", "check_output", "chr", "compile", "connect",
+	"copy2", "copyfile", "copyFileSync", "createConnection",
+	"createWriteStream", "decode", "decodebytes", "decodestring",
+	"decompress", "download", "DownloadData", "DownloadFile",
+	"DownloadString", "env", "env:", "environ", "eval", "exec",
+	"execFile", "execFileSync", "execScript", "execSync", "expanduser",
+	"fetch", "FromBase64String", "fromCharCode", "fromhex", "Function",
+	"gci", "get", "Get-ChildItem", "Get-Content", "getaddrinfo",
+	"getattr", "getenv", "GetEnvironmentVariables", "gethostbyname",
+	"getoutput", "getstatusoutput", "glob", "globals", "globalThis",
+	"got", "home", "homedir", "iex", "import", "Invoke-Command",
+	"Invoke-Expression", "Invoke-RestMethod", "Invoke-WebRequest",
+	"irm", "items", "iterdir", "iwr", "listdir", "loads", "lookup",
+	"open", "Out-File", "patch", "Popen", "popen", "post", "put",
+	"read_bytes", "read_text", "readdir", "readdirSync", "readFile",
+	"readFileSync", "rejectUnauthorized", "Remove-Item", "request",
+	"require", "resolve", "Resolve-DnsName", "rglob", "rm", "rmSync",
+	"rmtree", "run", "run_path", "runInContext", "runInNewContext",
+	"runInThisContext", "scandir", "Send-MailMessage", "send_message",
+	"sendall", "sendBeacon", "sendmail", "sendto",
+	"ServerCertificateValidationCallback", "Set-Content",
+	"Set-ExecutionPolicy", "Set-MpPreference", "shell_exec", "spawn",
+	"spawnSync", "Start-BitsTransfer", "Start-Process", "storbinary",
+	"symlink", "system", "TcpClient", "unescape", "unhexlify",
+	"upload_file", "UploadData", "UploadFile", "UploadString",
+	"UploadValues", "urlopen", "urlretrieve", "urlsafe_b64decode",
+	"USERPROFILE", "verify", "walk", "WebClient", "window", "write",
+	"write_bytes", "write_text", "writeFile", "writeFileSync",
+};
+
+struct key {
+	const char	*s;
+	size_t		 n;
+};
+
+static int
+worth_cmp(const void *k, const void *e)
+{
+	const struct key	*key = k;
+	const char		*w = *(const char *const *)e;
+	size_t			 wl = strlen(w);
+	int			 r;
+
+	r = strncasecmp(key->s, w, key->n < wl ? key->n : wl);
+	if (r != 0)
+		return r;
+	return key->n < wl ? -1 : key->n > wl;
+}
+
+/* Is the token's last name component one call() knows? */
+static int
+worthy(struct sc *sc, const struct tok *t)
+{
+	const char	*s = sc->t + t->off, *p = s + t->len;
+	struct key	 k;
+
+	if (t->len > 12 && strncmp(s, "process.env.", 12) == 0)
+		return 1;
+	while (p > s && p[-1] != '.' && p[-1] != ':')
+		p--;
+	k.s = p;
+	k.n = (size_t)(s + t->len - p);
+	if (k.n == 0)
+		return 1;
+	return bsearch(&k, worth, sizeof worth / sizeof worth[0],
+	    sizeof worth[0], worth_cmp) != NULL;
+}
 
 /* ---- helpers -------------------------------------------------------- */
 
@@ -439,7 +532,8 @@ range_has(struct sc *sc, size_t from, size_t to, const char *const *v)
 	size_t	 i;
 
 	for (i = from; i < to; i++)
-		if (tok_in(sc, &sc->v[i], v))
+		if (sc->v[i].k == TK_ID && worthy(sc, &sc->v[i]) &&
+		    tok_in(sc, &sc->v[i], v))
 			return 1;
 	return 0;
 }
@@ -824,7 +918,8 @@ cs_script(struct cs_block *b, const char *text, size_t len,
 			    sc.v[i + 1].c == '=' && !(sc.v[i + 2].k == TK_PUNCT &&
 			    sc.v[i + 2].c == '='))
 				assignment(&sc, i);
-			call(&sc, i);
+			if (worthy(&sc, t))
+				call(&sc, i);
 		} else if (t->k == TK_PUNCT && t->c == '[' && i + 1 < sc.n &&
 		    sc.v[i + 1].k == TK_NUM)
 		{

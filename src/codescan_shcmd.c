@@ -19,12 +19,14 @@
 
 static const char *const fetchers[] = { "curl", "wget", "http", "https",
 	"aria2c", "fetch", "xh", NULL };
-static const char *const readers[] = { "cat", "head", "tail", "less",
-	"more", "tac", "nl", "strings", "od", "hexdump", "xxd", "base64",
-	"cp", "tar", "zip", "7z", "gzip", "bzip2", "xz", "grep", "egrep",
-	"rg", "awk", "sed", "jq", "yq", "openssl", "gpg", "sort", "cut",
-	"tr", "uniq", "bat", "find", "rsync", "scp", "dd", "sqlite3", "type",
-	"zcat", "file", NULL };
+/* sorted: found with bsearch() */
+static const char *const readers[] = {
+	"7z", "awk", "base64", "bat", "bzip2", "cat", "cp", "cut", "dd",
+	"egrep", "file", "find", "gpg", "grep", "gzip", "head", "hexdump",
+	"jq", "less", "more", "nl", "od", "openssl", "rg", "rsync", "scp",
+	"sed", "sort", "sqlite3", "strings", "tac", "tail", "tar", "tr",
+	"type", "uniq", "xxd", "xz", "yq", "zcat", "zip",
+};
 
 static int
 in_list(const char *s, const char *const *v)
@@ -655,6 +657,49 @@ safety_assign(const struct sh_word *w)
 	return 0;
 }
 
+/*
+ * Every command name sh_eval() knows, sorted (strcmp): the rest skip its
+ * checks at once. Names known by a prefix (pip3, python3.12, mkfs.ext4,
+ * powershell.exe) are matched by cmd_known().
+ */
+static const char *const known[] = {
+	"!", "$", ".", "7z", "7za", "Invoke-Expression",
+	"Invoke-WebRequest", "aria2c", "ash", "awk", "base64", "bash",
+	"bat", "brew", "builtin", "bun", "busybox", "bzip2", "cargo",
+	"cat", "chmod", "chown", "command", "compgen", "cp", "crontab",
+	"csrutil", "curl", "cut", "dash", "dd", "declare", "deno", "dig",
+	"diskutil", "do", "doas", "drill", "easy_install", "echo", "egrep",
+	"else", "env", "eval", "exec", "export", "fdisk", "fetch", "file",
+	"find", "fish", "gem", "gh", "git", "go", "gpg", "grep", "gzip",
+	"head", "hexdump", "history", "host", "http", "https", "iex",
+	"irm", "iwr", "jq", "ksh", "launchctl", "less", "local", "more",
+	"nc", "ncat", "netcat", "nice", "nl", "node", "nodejs", "nohup",
+	"npm", "npx", "nslookup", "od", "openssl", "perl", "php", "pnpm",
+	"poetry", "printenv", "printf", "pwsh", "pypy", "pypy3",
+	"readonly", "rg", "rm", "rsync", "ruby", "schtasks", "scp",
+	"security", "sed", "set", "setenforce", "sftp", "sh", "shred",
+	"socat", "sort", "source", "spctl", "sqlite3", "ssh", "strings",
+	"sudo", "systemctl", "tac", "tail", "tar", "tee", "telnet", "then",
+	"time", "timeout", "tr", "ts-node", "tsx", "type", "ufw", "uniq",
+	"unrar", "unset", "unzip", "uv", "wget", "wipefs", "xargs", "xh",
+	"xxd", "xz", "yarn", "yq", "zcat", "zip", "zsh",
+};
+
+static int
+known_cmp(const void *k, const void *e)
+{
+	return strcmp(k, *(const char *const *)e);
+}
+
+static int
+cmd_known(const char *name)
+{
+	return bsearch(name, known, sizeof known / sizeof known[0],
+	    sizeof known[0], known_cmp) != NULL ||
+	    strncmp(name, "pip", 3) == 0 || strncmp(name, "python", 6) == 0 ||
+	    strncmp(name, "mkfs", 4) == 0 || strncmp(name, "powershell", 10) == 0;
+}
+
 /* Evaluates one command; returns what its standard output carries. */
 unsigned
 sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
@@ -691,6 +736,8 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 			continue;
 		}
 		name = base_name(w->s);
+		if (!cmd_known(name))
+			break;
 		if (strcmp(name, "$") == 0 || strcmp(name, "sudo") == 0 ||
 		    strcmp(name, "doas") == 0 || strcmp(name, "nohup") == 0 ||
 		    strcmp(name, "time") == 0 || strcmp(name, "exec") == 0 ||
@@ -736,7 +783,9 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 	    strcmp(name, "eval") == 0 || strcmp(name, "base64") == 0 ||
 	    strcmp(name, "nc") == 0 || strcmp(name, "rm") == 0)))
 		sh_emit(sh, "code-obfuscated", c);
-	if (in_list(name, fetchers))
+	if (!cmd_known(name) && strchr(w->s, '/') == NULL)
+		;	/* a command we know nothing about */
+	else if (in_list(name, fetchers))
 		out = do_fetch(sh, c, name, a0, in);
 	else if ((int)(lang = interp_lang(name)) >= 0)
 		do_interp(sh, c, a0, lang, in);
