@@ -45,6 +45,8 @@
 #define B_FILEREAD	0x0800	/* walked the home directory (scripts) */
 #define B_OPENREAD	0x1000	/* opened a local file to read (scripts) */
 #define B_SECRET	0x2000	/* read a secret-named variable (scripts) */
+#define B_PAYLOAD	0x4000	/* an embedded payload decoded to risky code */
+#define B_SHELLVAR	0x8000	/* a shell sink ran a computed value */
 
 struct cs_run {
 	struct findings	*out;
@@ -77,6 +79,9 @@ void	 cs_block_init(struct cs_block *, struct cs_run *, int line,
 /* Adds a finding (deduplicated by rule and line) with a neutral excerpt. */
 void	 cs_emit(struct cs_block *, const char *rule, int line,
 	    const char *src, size_t len);
+/* Adds a finding whose message is already neutral (a block's excerpt). */
+void	 cs_emit_msg(struct cs_block *, const char *rule, int line,
+	    const char *msg);
 /* Combines what the block did; adds the frame findings given the cues. */
 void	 cs_block_finish(struct cs_block *, unsigned cues);
 /* Writes a display-safe excerpt of src into out (CS_EXCERPT_MAX + 1). */

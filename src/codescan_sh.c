@@ -653,6 +653,7 @@ cs_sh(struct cs_block *b, const char *text, size_t len, int line)
 {
 	struct sh	 sh;
 	struct sh_vars	*vars;
+	const char	*p, *q;
 
 	if (len == 0)
 		return;
@@ -661,15 +662,22 @@ cs_sh(struct cs_block *b, const char *text, size_t len, int line)
 	sh_init(&sh, b, text, len, line, vars);
 	(void)sh_run(&sh);
 	/* a fork bomb is a shape, not a command */
-	if (memmem(text, len, ":|:", 3) != NULL && memmem(text, len, "(){",
-	    3) != NULL) {
+	if ((p = memmem(text, len, ":|:", 3)) != NULL && memmem(text, len,
+	    "(){", 3) != NULL) {
 		struct sh_cmd	*c = &sh.pipe[0];
+		const char	*s;
 
+		for (s = p; s > text && s[-1] != '\n'; s--)
+			;
+		for (q = text; q < s; q++)
+			if (*q == '\n')
+				line++;
 		cmd_init(c, &sh);
-		c->start = 0;
-		c->end = len < 40 ? len : 40;
+		c->start = (size_t)(s - text);
+		q = memchr(p, '\n', len - (size_t)(p - text));
+		c->end = q != NULL ? (size_t)(q - text) : len;
 		c->line = line;
-		sh.pstart = 0;
+		sh.pstart = c->start;
 		sh.pline = line;
 		sh_emit(&sh, "code-destroy", c);
 	}
