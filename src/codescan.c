@@ -538,7 +538,7 @@ static const char *const cue_imperative[] = { "run ", "run:", "execute",
 	"required", "make sure to", NULL };
 static const char *const cue_doc[] = { "never run", "do not run",
 	"don't run", "never execute", "malicious", "attack", "example of",
-	"dangerous", "warning", "vulnerab", "detect", "red flag", "avoid",
+	"dangerous ", "warning", "vulnerab", "detect", "red flag", "avoid",
 	"anti-pattern", "bad:", "exploit", "do not use", "insecure",
 	"unsafe", "suspicious", "injection", "\xe2\x9d\x8c", NULL };
 

@@ -231,6 +231,33 @@ tokenize(struct sc *sc, int line)
 	}
 }
 
+/* The value of a number token (decimal, 0x hex); -1 when not one. */
+static long
+num_val(struct sc *sc, const struct tok *t)
+{
+	const char	*s = sc->t + t->off;
+	size_t		 i = 0, n = t->len;
+	long		 v = 0;
+	int		 base = 10, d;
+
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		i = 2;
+	}
+	if (n - i > 8 || i == n)
+		return -1;
+	for (; i < n; i++) {
+		if (isdigit((unsigned char)s[i]))
+			d = s[i] - '0';
+		else if (base == 16 && isxdigit((unsigned char)s[i]))
+			d = tolower((unsigned char)s[i]) - 'a' + 10;
+		else
+			return -1;
+		v = v * base + d;
+	}
+	return v;
+}
+
 /* ---- names ---------------------------------------------------------- */
 
 static int
@@ -516,11 +543,11 @@ join_strs(struct sc *sc, size_t from, size_t to, char *buf, size_t *len,
 				*other = 1;
 			continue;
 		}
+		if (*len > 0 && sc->v[i - 1].k == TK_PUNCT &&
+		    sc->v[i - 1].c == ',' && *len + 1 < JOIN_MAX)
+			buf[(*len)++] = ' ';
 		if (*len + n + 1 >= JOIN_MAX)
 			n = JOIN_MAX - 1 - *len;
-		if (*len > 0 && sc->v[i - 1].k == TK_PUNCT &&
-		    sc->v[i - 1].c == ',')
-			buf[(*len)++] = ' ';
 		memcpy(buf + *len, s, n);
 		*len += n;
 	}
@@ -716,7 +743,7 @@ char_codes(struct sc *sc, size_t from, size_t to)
 
 	for (i = from; i < to && n < sizeof buf; i++)
 		if (sc->v[i].k == TK_NUM) {
-			v = strtol(sc->t + sc->v[i].off, NULL, 0);
+			v = num_val(sc, &sc->v[i]);
 			if (v <= 0 || v > 255)
 				return;
 			buf[n++] = (char)v;
@@ -748,7 +775,9 @@ assignment(struct sc *sc, size_t i)
 		free(v->val);
 	v->name = sc->v[i].off;
 	v->namelen = sc->v[i].len;
-	v->val = xstrndup(buf, n);
+	v->val = xmalloc(n + 1);	/* the value may hold NULs */
+	memcpy(v->val, buf, n);
+	v->val[n] = '\0';
 	v->len = n;
 	v->pieces = pieces;
 }
@@ -922,7 +951,7 @@ cs_script(struct cs_block *b, const char *text, size_t len,
 	for (i = 0; i + 1 < sc.n && sc.nxkeys < XKEYS_MAX; i++)
 		if (((sc.v[i].k == TK_PUNCT && sc.v[i].c == '^') ||
 		    tok_is(&sc, &sc.v[i], "-bxor")) && sc.v[i + 1].k == TK_NUM) {
-			long	 k = strtol(text + sc.v[i + 1].off, NULL, 0);
+			long	 k = num_val(&sc, &sc.v[i + 1]);
 
 			if (k > 0 && k < 256)
 				sc.xkeys[sc.nxkeys++] = (int)k;

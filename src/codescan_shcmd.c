@@ -840,7 +840,8 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 			sh_emit(sh, "code-fetch-exec", c);
 		} else if (wpre(w, "./") || script_name(w->s))
 			bundled(sh, c, w->s);
-	} else if (in_list(name, readers))
+	} else if (bsearch(name, readers, sizeof readers / sizeof readers[0],
+	    sizeof readers[0], known_cmp) != NULL)
 		out = do_readers(sh, c, name, a0, in);
 	else if (strcmp(name, "echo") == 0 || strcmp(name, "printf") == 0)
 		out = do_echo(sh, c, a0);
