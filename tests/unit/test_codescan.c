@@ -184,6 +184,23 @@ rules_table(void)
 	ok(i >= 17, "rule table: %zu rules", i);
 	ok(uniq, "rule table: ids are unique");
 	ok(doc, "rule table: every rule explained");
+	/* the man page lists every rule */
+	{
+		char	*man = testdata_read("../../man/skills-radar.1.in");
+		int	 all = man != NULL;
+		char	 item[64];
+
+		for (i = 0; man != NULL && (r = codescan_rule_at(i)) != NULL;
+		    i++) {
+			snprintf(item, sizeof item, ".It Li %s\n", r->id);
+			if (strstr(man, item) == NULL) {
+				diag("skills-radar.1.in lacks %s", r->id);
+				all = 0;
+			}
+		}
+		ok(all, "rule table: every rule in skills-radar(1)");
+		free(man);
+	}
 	ok(codescan_explain("code-cred-exfil") != NULL,
 	    "explain: a known id");
 	ok(codescan_explain("code-nope") == NULL, "explain: an unknown id");
