@@ -50,6 +50,7 @@ wclear(struct sh_word *w)
 	w->s[0] = '\0';
 	w->taint = 0;
 	w->nvars = 0;
+	w->nparams = 0;
 	w->pieces = 0;
 	w->secret = 0;
 	w->assigned = 0;
@@ -177,6 +178,7 @@ expand_var(struct sh *sh, struct sh_word *w, const char *name, size_t n)
 	struct sh_var	*v = var_find(sh->vars, name, n);
 
 	w->nvars++;
+	w->nparams++;
 	w->pieces++;
 	if (v != NULL) {
 		wadd(w, v->val, strlen(v->val));
@@ -378,7 +380,7 @@ read_word(struct sh *sh, struct sh_word *w)
 		sh->i++;
 	}
 	/* "$a$b": nothing but expansions, glued together */
-	if (w->nvars >= 2 && w->pieces == w->nvars)
+	if (w->nparams >= 2 && w->pieces == w->nvars)
 		w->taint |= T_OBF;
 	if (w->assigned) {
 		size_t	 k;

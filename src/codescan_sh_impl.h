@@ -23,6 +23,7 @@ struct sh_word {
 	size_t		 len;
 	unsigned	 taint;
 	int		 nvars;		/* expansions in the word */
+	int		 nparams;	/* of which $name and ${name} */
 	int		 pieces;	/* literal runs + expansions */
 	int		 secret;	/* names an unset secret variable */
 	int		 assigned;	/* NAME=value form */
