@@ -564,6 +564,7 @@ struct md {
 	int		 line_base;
 	size_t		 prose_from;	/* start of the recent prose lines */
 	int		 prose_lines;
+	struct sh_vars	*vars;		/* shell variables across fences */
 };
 
 static void
@@ -574,6 +575,7 @@ md_block(struct md *m, const char *s, size_t n, enum code_lang lang,
 	unsigned	 cues = 0;
 
 	cs_block_init(&b, m->run, line, 0, NULL);
+	b.shvars = m->vars;
 	cs_analyse(&b, s, n, lang, line);
 	if (b.flags & B_RISK) {
 		if (b.excerpt[0] == '\0')
@@ -888,7 +890,9 @@ run_text(const char *text, size_t len, enum code_lang lang, int line_base,
 		m.len = len;
 		m.run = &run;
 		m.line_base = line_base;
+		m.vars = cs_sh_vars_new();
 		md_walk(&m, refs);
+		cs_sh_vars_free(m.vars);
 		return;
 	}
 	cs_block_init(&b, &run, line_base + 1, 0, NULL);

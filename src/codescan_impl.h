@@ -58,6 +58,8 @@ struct cs_run {
 
 #define CS_DL_MAX	8
 
+struct sh_vars;
+
 struct cs_block {
 	struct cs_run	*run;
 	int		 depth;		/* decoding depth */
@@ -71,6 +73,7 @@ struct cs_block {
 	char		 excerpt[CS_EXCERPT_MAX + 1];	/* first risky command */
 	char		 dl[CS_DL_MAX][128];	/* files downloaded to */
 	size_t		 ndl;
+	struct sh_vars	*shvars;	/* shell variables of the body, or NULL */
 };
 
 /* codescan.c */
@@ -99,6 +102,13 @@ void	 cs_text(struct cs_block *, const char *text, size_t len, int line);
 
 /* codescan_sh.c */
 void	 cs_sh(struct cs_block *, const char *text, size_t len, int line);
+/*
+ * Shell variables that outlive a block: the fences of one Markdown body
+ * are often one script cut in steps (x=$(...) in one, curl -d "$x" in the
+ * next). cs_sh_vars_free(NULL) is a no-op.
+ */
+struct sh_vars	*cs_sh_vars_new(void);
+void		 cs_sh_vars_free(struct sh_vars *);
 /* Does a command line begin with a command word we know? */
 int	 cs_sh_known_command(const char *s, size_t len);
 

@@ -450,6 +450,8 @@ cmd_init(struct sh_cmd *c, struct sh *sh)
 	c->hdlen = 0;
 	c->hdelim[0] = '\0';
 	c->hdstrip = 0;
+	c->hdquoted = 0;
+	c->hdtaint = 0;
 }
 
 /* Reads one simple command; returns the operator that ends it. */
@@ -542,6 +544,8 @@ read_cmd(struct sh *sh, struct sh_cmd *c)
 			    t[sh->i] == '-' || t[sh->i] == '|'))
 				op[k++] = t[sh->i++];
 			skip_blanks(sh);
+			if (sh->i < sh->len && strchr("'\"\\", t[sh->i]) != NULL)
+				c->hdquoted = 1;
 			read_word(sh, &tmp);
 			if (strncmp(op, "<<", 2) == 0 && op[2] != '<') {
 				snprintf(c->hdelim, sizeof c->hdelim, "%.*s",
@@ -568,6 +572,33 @@ read_cmd(struct sh *sh, struct sh_cmd *c)
 	}
 }
 
+/* An unquoted here-document expands its $(...) and `...`. */
+static void
+heredoc_subs(struct sh *sh, struct sh_cmd *c)
+{
+	size_t	 from, i, e, end;
+	int	 line = c->hdline;
+
+	if (c->hd == NULL || c->hdquoted)
+		return;
+	from = (size_t)(c->hd - sh->t);
+	end = from + c->hdlen;
+	for (i = from; i < end; i++) {
+		if (sh->t[i] == '\n')
+			line++;
+		else if (sh->t[i] == '$' && i + 1 < end && sh->t[i + 1] == '(') {
+			e = match_paren(sh->t, end, i + 2);
+			c->hdtaint |= sh_sub(sh, i + 2, e, line);
+			i = e;
+		} else if (sh->t[i] == '`') {
+			for (e = i + 1; e < end && sh->t[e] != '`'; e++)
+				;
+			c->hdtaint |= sh_sub(sh, i + 1, e, line);
+			i = e;
+		}
+	}
+}
+
 /* ---- the walk ------------------------------------------------------ */
 
 static unsigned
@@ -591,8 +622,10 @@ sh_run(struct sh *sh)
 		/* here-documents begin on the next line */
 		if (op == OP_NL)
 			for (k = 0; k < n; k++)
-				if (p[k].hdelim[0] != '\0')
+				if (p[k].hdelim[0] != '\0') {
 					read_heredoc(sh, &p[k]);
+					heredoc_subs(sh, &p[k]);
+				}
 		while (start < sh->len && (sh->t[start] == ' ' ||
 		    sh->t[start] == '\t' || sh->t[start] == '\n')) {
 			if (sh->t[start] == '\n')
@@ -659,8 +692,7 @@ cs_sh(struct cs_block *b, const char *text, size_t len, int line)
 
 	if (len == 0)
 		return;
-	vars = xmalloc(sizeof *vars);
-	vars->n = 0;
+	vars = b->shvars != NULL ? b->shvars : cs_sh_vars_new();
 	sh_init(&sh, b, text, len, line, vars);
 	(void)sh_run(&sh);
 	/* a fork bomb is a shape, not a command */
@@ -684,7 +716,23 @@ cs_sh(struct cs_block *b, const char *text, size_t len, int line)
 		sh_emit(&sh, "code-destroy", c);
 	}
 	free(sh.pipe);
-	free(vars);
+	if (vars != b->shvars)
+		cs_sh_vars_free(vars);
+}
+
+struct sh_vars *
+cs_sh_vars_new(void)
+{
+	struct sh_vars	*v = xmalloc(sizeof *v);
+
+	v->n = 0;
+	return v;
+}
+
+void
+cs_sh_vars_free(struct sh_vars *v)
+{
+	free(v);
 }
 
 int

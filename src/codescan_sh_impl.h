@@ -46,6 +46,8 @@ struct sh_cmd {
 	int		 hdline;
 	char		 hdelim[64];
 	int		 hdstrip;
+	int		 hdquoted;	/* <<'EOF': no expansion in the body */
+	unsigned	 hdtaint;	/* what the body's $(...) carry */
 };
 
 struct sh_var {

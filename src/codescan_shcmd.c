@@ -723,6 +723,7 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 	struct sh_word	*w;
 
 	any_word(sh, c);
+	in |= c->hdtaint;
 	for (i = 0; i < c->nredir; i++) {
 		struct sh_redir	*r = &c->redir[i];
 

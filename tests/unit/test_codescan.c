@@ -79,11 +79,18 @@ one_case(const char *file, char *want, const char *forbid)
 
 		save = NULL;
 		for (item = strtok_r(fb, ",", &save); item != NULL;
-		    item = strtok_r(NULL, ",", &save))
-			if (has(&f, item, -1)) {
-				diag("%s: raised forbidden %s", file, item);
+		    item = strtok_r(NULL, ",", &save)) {
+			line = -1;
+			if ((at = strchr(item, '@')) != NULL) {
+				*at = '\0';
+				line = atoi(at + 1);
+			}
+			if (has(&f, item, line)) {
+				diag("%s: raised forbidden %s@%d", file, item,
+				    line);
 				good = 0;
 			}
+		}
 		free(fb);
 	}
 	if (!ok(good, "case %s", file))
