@@ -309,13 +309,11 @@ cs_block_init(struct cs_block *b, struct cs_run *run, int line, int depth,
 }
 
 void
-cs_emit(struct cs_block *b, const char *rule, int line, const char *src,
-    size_t len)
+cs_emit_msg(struct cs_block *b, const char *rule, int line, const char *msg)
 {
 	const struct codescan_rule	*r = rule_find(rule);
 	struct cs_run			*run = b->run;
-	char				 ex[CS_EXCERPT_MAX + 1];
-	size_t				 i, pre = 0;
+	size_t				 i;
 
 	if (r == NULL || run->out == NULL)
 		return;
@@ -328,15 +326,25 @@ cs_emit(struct cs_block *b, const char *rule, int line, const char *src,
 			return;
 	if (run->added >= CS_FINDINGS_MAX)
 		return;
+	if (b->excerpt[0] == '\0' && r->sev >= SEV_WARN)
+		snprintf(b->excerpt, sizeof b->excerpt, "%s", msg);
+	findings_add(run->out, rule, r->sev, line, "%s", msg);
+	run->added++;
+}
+
+void
+cs_emit(struct cs_block *b, const char *rule, int line, const char *src,
+    size_t len)
+{
+	char	 ex[CS_EXCERPT_MAX + 1];
+	size_t	 pre = 0;
+
 	if (b->via != NULL)
 		pre = (size_t)snprintf(ex, sizeof ex, "[%s] ", b->via);
 	if (pre >= sizeof ex)
 		pre = 0;
 	cs_excerpt(src, len, ex + pre, sizeof ex - pre);
-	if (b->excerpt[0] == '\0' && r->sev >= SEV_WARN)
-		memcpy(b->excerpt, ex, sizeof b->excerpt);
-	findings_add(run->out, rule, r->sev, line, "%s", ex);
-	run->added++;
+	cs_emit_msg(b, rule, line, ex);
 }
 
 int
@@ -406,8 +414,7 @@ static void
 combine(struct cs_block *b, unsigned need, const char *rule, int line)
 {
 	if ((b->flags & need) == need && !emitted(b, rule))
-		cs_emit(b, rule, line ? line : b->line, b->excerpt,
-		    strlen(b->excerpt));
+		cs_emit_msg(b, rule, line ? line : b->line, b->excerpt);
 }
 
 void
@@ -419,17 +426,19 @@ cs_block_finish(struct cs_block *b, unsigned cues)
 	combine(b, B_ENV | B_SEND, "code-env-dump", b->send_line);
 	combine(b, B_DECODE | B_EXEC, "code-decode-exec", b->exec_line);
 	combine(b, B_FETCH | B_EXEC, "code-fetch-exec", b->exec_line);
+	combine(b, B_PAYLOAD | B_EXEC, "code-decode-exec", b->exec_line);
+	combine(b, B_PAYLOAD | B_SHELLVAR, "code-decode-exec", b->exec_line);
 	ex = b->excerpt;
 	if (!(b->flags & B_RISK) || b->depth > 0)
 		return;
 	if (b->flags & B_CONCRETE)
-		cs_emit(b, "code-concrete", b->line, ex, strlen(ex));
+		cs_emit_msg(b, "code-concrete", b->line, ex);
 	else if (b->flags & B_PLACEHOLDER)
-		cs_emit(b, "host-placeholder", b->line, ex, strlen(ex));
+		cs_emit_msg(b, "host-placeholder", b->line, ex);
 	if (cues & CUE_IMPERATIVE)
-		cs_emit(b, "frame-imperative", b->line, ex, strlen(ex));
+		cs_emit_msg(b, "frame-imperative", b->line, ex);
 	if (cues & CUE_DOC)
-		cs_emit(b, "frame-doc", b->line, ex, strlen(ex));
+		cs_emit_msg(b, "frame-doc", b->line, ex);
 }
 
 void
@@ -470,13 +479,36 @@ cs_payload(struct cs_block *b, const char *s, size_t len, const char *kind,
 		cs_excerpt(s, len, c.excerpt, sizeof c.excerpt);
 	cs_block_finish(&c, 0);
 	if (c.flags & B_RISK) {
-		b->flags |= B_RISK | B_DECODE | (c.flags & (B_CONCRETE |
+		b->flags |= B_RISK | B_PAYLOAD | (c.flags & (B_CONCRETE |
 		    B_PLACEHOLDER));
 		if (b->decode_line == 0)
 			b->decode_line = line;
 		if (b->excerpt[0] == '\0')
 			snprintf(b->excerpt, sizeof b->excerpt, "%s", c.excerpt);
 	}
+}
+
+static unsigned	cues_in(const char *, size_t);
+
+/* Cues in the comment lines of a block ("# never run this"). */
+static unsigned
+comment_cues(const char *s, size_t n)
+{
+	const char	*e = s + (n < 2000 ? n : 2000), *nl;
+	unsigned	 c = 0;
+
+	while (s < e) {
+		nl = memchr(s, '\n', (size_t)(e - s));
+		if (nl == NULL)
+			nl = e;
+		while (s < nl && (*s == ' ' || *s == '\t'))
+			s++;
+		if ((s < nl && *s == '#' && (s + 1 == nl || s[1] != '!')) ||
+		    (s + 1 < nl && s[0] == '/' && s[1] == '/'))
+			c |= cues_in(s, (size_t)(nl - s));
+		s = nl + 1;
+	}
+	return c;
 }
 
 void
@@ -506,7 +538,7 @@ static const char *const cue_imperative[] = { "run ", "run:", "execute",
 	"required", "make sure to", NULL };
 static const char *const cue_doc[] = { "never run", "do not run",
 	"don't run", "never execute", "malicious", "attack", "example of",
-	"dangerous", "warning", "vulnerab", "detect", "red flag", "avoid",
+	"dangerous ", "warning", "vulnerab", "detect", "red flag", "avoid",
 	"anti-pattern", "bad:", "exploit", "do not use", "insecure",
 	"unsafe", "suspicious", "injection", "\xe2\x9d\x8c", NULL };
 
@@ -532,6 +564,7 @@ struct md {
 	int		 line_base;
 	size_t		 prose_from;	/* start of the recent prose lines */
 	int		 prose_lines;
+	struct sh_vars	*vars;		/* shell variables across fences */
 };
 
 static void
@@ -542,13 +575,14 @@ md_block(struct md *m, const char *s, size_t n, enum code_lang lang,
 	unsigned	 cues = 0;
 
 	cs_block_init(&b, m->run, line, 0, NULL);
+	b.shvars = m->vars;
 	cs_analyse(&b, s, n, lang, line);
 	if (b.flags & B_RISK) {
 		if (b.excerpt[0] == '\0')
 			cs_excerpt(s, n, b.excerpt, sizeof b.excerpt);
 		cues = cues_in(frame, framelen);
 		/* a comment in the block can say it too */
-		cues |= cues_in(s, n < 400 ? n : 400) & CUE_DOC;
+		cues |= comment_cues(s, n) & CUE_DOC;
 	}
 	cs_block_finish(&b, cues);
 }
@@ -856,7 +890,9 @@ run_text(const char *text, size_t len, enum code_lang lang, int line_base,
 		m.len = len;
 		m.run = &run;
 		m.line_base = line_base;
+		m.vars = cs_sh_vars_new();
 		md_walk(&m, refs);
+		cs_sh_vars_free(m.vars);
 		return;
 	}
 	cs_block_init(&b, &run, line_base + 1, 0, NULL);

@@ -45,6 +45,8 @@
 #define B_FILEREAD	0x0800	/* walked the home directory (scripts) */
 #define B_OPENREAD	0x1000	/* opened a local file to read (scripts) */
 #define B_SECRET	0x2000	/* read a secret-named variable (scripts) */
+#define B_PAYLOAD	0x4000	/* an embedded payload decoded to risky code */
+#define B_SHELLVAR	0x8000	/* a shell sink ran a computed value */
 
 struct cs_run {
 	struct findings	*out;
@@ -55,6 +57,8 @@ struct cs_run {
 };
 
 #define CS_DL_MAX	8
+
+struct sh_vars;
 
 struct cs_block {
 	struct cs_run	*run;
@@ -69,6 +73,7 @@ struct cs_block {
 	char		 excerpt[CS_EXCERPT_MAX + 1];	/* first risky command */
 	char		 dl[CS_DL_MAX][128];	/* files downloaded to */
 	size_t		 ndl;
+	struct sh_vars	*shvars;	/* shell variables of the body, or NULL */
 };
 
 /* codescan.c */
@@ -77,6 +82,9 @@ void	 cs_block_init(struct cs_block *, struct cs_run *, int line,
 /* Adds a finding (deduplicated by rule and line) with a neutral excerpt. */
 void	 cs_emit(struct cs_block *, const char *rule, int line,
 	    const char *src, size_t len);
+/* Adds a finding whose message is already neutral (a block's excerpt). */
+void	 cs_emit_msg(struct cs_block *, const char *rule, int line,
+	    const char *msg);
 /* Combines what the block did; adds the frame findings given the cues. */
 void	 cs_block_finish(struct cs_block *, unsigned cues);
 /* Writes a display-safe excerpt of src into out (CS_EXCERPT_MAX + 1). */
@@ -94,6 +102,13 @@ void	 cs_text(struct cs_block *, const char *text, size_t len, int line);
 
 /* codescan_sh.c */
 void	 cs_sh(struct cs_block *, const char *text, size_t len, int line);
+/*
+ * Shell variables that outlive a block: the fences of one Markdown body
+ * are often one script cut in steps (x=$(...) in one, curl -d "$x" in the
+ * next). cs_sh_vars_free(NULL) is a no-op.
+ */
+struct sh_vars	*cs_sh_vars_new(void);
+void		 cs_sh_vars_free(struct sh_vars *);
 /* Does a command line begin with a command word we know? */
 int	 cs_sh_known_command(const char *s, size_t len);
 

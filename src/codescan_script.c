@@ -231,6 +231,33 @@ tokenize(struct sc *sc, int line)
 	}
 }
 
+/* The value of a number token (decimal, 0x hex); -1 when not one. */
+static long
+num_val(struct sc *sc, const struct tok *t)
+{
+	const char	*s = sc->t + t->off;
+	size_t		 i = 0, n = t->len;
+	long		 v = 0;
+	int		 base = 10, d;
+
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		i = 2;
+	}
+	if (n - i > 8 || i == n)
+		return -1;
+	for (; i < n; i++) {
+		if (isdigit((unsigned char)s[i]))
+			d = s[i] - '0';
+		else if (base == 16 && isxdigit((unsigned char)s[i]))
+			d = tolower((unsigned char)s[i]) - 'a' + 10;
+		else
+			return -1;
+		v = v * base + d;
+	}
+	return v;
+}
+
 /* ---- names ---------------------------------------------------------- */
 
 static int
@@ -510,15 +537,17 @@ join_strs(struct sc *sc, size_t from, size_t to, char *buf, size_t *len,
 			pieces++;
 		else {
 			if (t->k == TK_ID && !tok_is(sc, t, "shell") &&
-			    !tok_is(sc, t, "True") && !tok_is(sc, t, "true"))
+			    !tok_is(sc, t, "True") && !tok_is(sc, t, "true") &&
+			    !tok_is(sc, t, "join") && !tok_is(sc, t, "format") &&
+			    !tok_is(sc, t, "-join") && !tok_is(sc, t, "-f"))
 				*other = 1;
 			continue;
 		}
+		if (*len > 0 && sc->v[i - 1].k == TK_PUNCT &&
+		    sc->v[i - 1].c == ',' && *len + 1 < JOIN_MAX)
+			buf[(*len)++] = ' ';
 		if (*len + n + 1 >= JOIN_MAX)
 			n = JOIN_MAX - 1 - *len;
-		if (*len > 0 && sc->v[i - 1].k == TK_PUNCT &&
-		    sc->v[i - 1].c == ',')
-			buf[(*len)++] = ' ';
 		memcpy(buf + *len, s, n);
 		*len += n;
 	}
@@ -564,6 +593,8 @@ range_id(struct sc *sc, size_t from, size_t to, const char *s)
 	return 0;
 }
 
+static void	decoded(struct sc *, const char *, size_t, const char *, int);
+
 /* ---- calls ---------------------------------------------------------- */
 
 static void
@@ -596,11 +627,12 @@ sink(struct sc *sc, size_t i, int code)
 	    range_id(sc, from, to, "join") || range_id(sc, from, to, "-join") ||
 	    range_id(sc, from, to, "reverse") || range_id(sc, from, to, "-f"))
 		sc_emit(sc, "code-obfuscated", line);
-	if (code && other && pieces == 0) {
-		b->flags |= B_EXEC;
+	if (other && pieces == 0) {
+		b->flags |= code ? B_EXEC : B_SHELLVAR;
 		if (b->exec_line == 0)
 			b->exec_line = line;
-		sc_emit(sc, "code-eval", line);
+		if (code)
+			sc_emit(sc, "code-eval", line);
 	}
 	if (n == 0 || b->nest >= CS_NEST_MAX)
 		return;
@@ -618,7 +650,7 @@ literal(struct sc *sc, size_t i)
 	const struct tok *t = &sc->v[i];
 	const char	*s = sc->t + t->off, *kind;
 	char		 buf[4096];
-	size_t		 n, k;
+	size_t		 n;
 	int		 hk;
 
 	if (t->len >= 8) {
@@ -655,23 +687,50 @@ literal(struct sc *sc, size_t i)
 	    "a85decode")), sc->nxkeys > 0, &kind);
 	if (n == 0)
 		return;
-	if (!cs_printable((unsigned char *)buf, n)) {
-		/* single-byte XOR with a key written in the code */
-		for (k = 0; k < sc->nxkeys; k++) {
-			char	 x[4096];
-			size_t	 j;
+	decoded(sc, buf, n, kind, t->line);
+}
 
-			for (j = 0; j < n; j++)
-				x[j] = (char)(buf[j] ^ sc->xkeys[k]);
-			if (cs_printable((unsigned char *)x, n)) {
-				cs_payload(sc->b, x, n, "xor", t->line,
-				    sc->lang);
-				return;
-			}
-		}
-		return;
+/* How much bytes look like a command: letters, spaces and slashes. */
+static size_t
+text_score(const char *s, size_t n)
+{
+	size_t	 i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (islower((unsigned char)s[i]) || s[i] == ' ' || s[i] == '/')
+			k++;
+	return k;
+}
+
+/*
+ * Analyses bytes decoded from a literal, or the same bytes XORed with a
+ * key written in the code when that reads more like text.
+ */
+static void
+decoded(struct sc *sc, const char *buf, size_t n, const char *kind, int line)
+{
+	char		 x[4096], best[4096];
+	size_t		 k, j, score, bs = 0;
+	const char	*bk = kind;
+
+	if (n > sizeof x)
+		n = sizeof x;
+	if (cs_printable((const unsigned char *)buf, n)) {
+		bs = text_score(buf, n);
+		memcpy(best, buf, n);
 	}
-	cs_payload(sc->b, buf, n, kind, t->line, sc->lang);
+	for (k = 0; k < sc->nxkeys; k++) {
+		for (j = 0; j < n; j++)
+			x[j] = (char)(buf[j] ^ sc->xkeys[k]);
+		if (cs_printable((unsigned char *)x, n) &&
+		    (score = text_score(x, n)) > bs) {
+			bs = score;
+			bk = "xor";
+			memcpy(best, x, n);
+		}
+	}
+	if (bs > 0)
+		cs_payload(sc->b, best, n, bk, line, sc->lang);
 }
 
 /* String.fromCharCode(99, 117, ...), chr(99)+chr(117), [104, 116, ...]. */
@@ -679,33 +738,19 @@ static void
 char_codes(struct sc *sc, size_t from, size_t to)
 {
 	char	 buf[1024];
-	size_t	 i, n = 0, k;
+	size_t	 i, n = 0;
 	long	 v;
 
 	for (i = from; i < to && n < sizeof buf; i++)
 		if (sc->v[i].k == TK_NUM) {
-			v = strtol(sc->t + sc->v[i].off, NULL, 0);
+			v = num_val(sc, &sc->v[i]);
 			if (v <= 0 || v > 255)
 				return;
 			buf[n++] = (char)v;
 		}
 	if (n < 8)
 		return;
-	if (!cs_printable((unsigned char *)buf, n)) {
-		for (k = 0; k < sc->nxkeys; k++) {
-			char	 x[1024];
-
-			for (i = 0; i < n; i++)
-				x[i] = (char)(buf[i] ^ sc->xkeys[k]);
-			if (cs_printable((unsigned char *)x, n)) {
-				cs_payload(sc->b, x, n, "xor", sc->v[from].line,
-				    sc->lang);
-				return;
-			}
-		}
-		return;
-	}
-	cs_payload(sc->b, buf, n, "char codes", sc->v[from].line, sc->lang);
+	decoded(sc, buf, n, "char codes", sc->v[from].line);
 }
 
 /* NAME = "a" + "b" (or "".join([...])): remember the joined value. */
@@ -720,8 +765,8 @@ assignment(struct sc *sc, size_t i)
 	for (j = i + 2; j < sc->n && sc->v[j].line == sc->v[i].line; j++)
 		;
 	pieces = join_strs(sc, i + 2, j, buf, &n, &other);
-	if (pieces == 0 || n == 0)
-		return;
+	if (pieces == 0 || n == 0 || other)
+		return;		/* not a string known before run time */
 	if ((v = svar_find(sc, &sc->v[i])) == NULL) {
 		if (sc->nvars == SVARS_MAX)
 			return;
@@ -730,7 +775,9 @@ assignment(struct sc *sc, size_t i)
 		free(v->val);
 	v->name = sc->v[i].off;
 	v->namelen = sc->v[i].len;
-	v->val = xstrndup(buf, n);
+	v->val = xmalloc(n + 1);	/* the value may hold NULs */
+	memcpy(v->val, buf, n);
+	v->val[n] = '\0';
 	v->len = n;
 	v->pieces = pieces;
 }
@@ -778,7 +825,8 @@ call(struct sc *sc, size_t i)
 		b->flags |= B_SEND;
 		sc_emit(sc, "code-exfil", line);
 	}
-	if (tok_in(sc, t, decode_calls) && !tok_is(sc, t, "chr")) {
+	if (tok_in(sc, t, decode_calls) && (!tok_is(sc, t, "chr") ||
+	    sc->nxkeys > 0)) {
 		b->flags |= B_DECODE;
 		if (b->decode_line == 0)
 			b->decode_line = line;
@@ -903,7 +951,7 @@ cs_script(struct cs_block *b, const char *text, size_t len,
 	for (i = 0; i + 1 < sc.n && sc.nxkeys < XKEYS_MAX; i++)
 		if (((sc.v[i].k == TK_PUNCT && sc.v[i].c == '^') ||
 		    tok_is(&sc, &sc.v[i], "-bxor")) && sc.v[i + 1].k == TK_NUM) {
-			long	 k = strtol(text + sc.v[i + 1].off, NULL, 0);
+			long	 k = num_val(&sc, &sc.v[i + 1]);
 
 			if (k > 0 && k < 256)
 				sc.xkeys[sc.nxkeys++] = (int)k;

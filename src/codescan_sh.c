@@ -50,6 +50,7 @@ wclear(struct sh_word *w)
 	w->s[0] = '\0';
 	w->taint = 0;
 	w->nvars = 0;
+	w->nparams = 0;
 	w->pieces = 0;
 	w->secret = 0;
 	w->assigned = 0;
@@ -177,6 +178,7 @@ expand_var(struct sh *sh, struct sh_word *w, const char *name, size_t n)
 	struct sh_var	*v = var_find(sh->vars, name, n);
 
 	w->nvars++;
+	w->nparams++;
 	w->pieces++;
 	if (v != NULL) {
 		wadd(w, v->val, strlen(v->val));
@@ -378,7 +380,7 @@ read_word(struct sh *sh, struct sh_word *w)
 		sh->i++;
 	}
 	/* "$a$b": nothing but expansions, glued together */
-	if (w->nvars >= 2 && w->pieces == w->nvars)
+	if (w->nparams >= 2 && w->pieces == w->nvars)
 		w->taint |= T_OBF;
 	if (w->assigned) {
 		size_t	 k;
@@ -448,6 +450,8 @@ cmd_init(struct sh_cmd *c, struct sh *sh)
 	c->hdlen = 0;
 	c->hdelim[0] = '\0';
 	c->hdstrip = 0;
+	c->hdquoted = 0;
+	c->hdtaint = 0;
 }
 
 /* Reads one simple command; returns the operator that ends it. */
@@ -540,6 +544,8 @@ read_cmd(struct sh *sh, struct sh_cmd *c)
 			    t[sh->i] == '-' || t[sh->i] == '|'))
 				op[k++] = t[sh->i++];
 			skip_blanks(sh);
+			if (sh->i < sh->len && strchr("'\"\\", t[sh->i]) != NULL)
+				c->hdquoted = 1;
 			read_word(sh, &tmp);
 			if (strncmp(op, "<<", 2) == 0 && op[2] != '<') {
 				snprintf(c->hdelim, sizeof c->hdelim, "%.*s",
@@ -566,6 +572,33 @@ read_cmd(struct sh *sh, struct sh_cmd *c)
 	}
 }
 
+/* An unquoted here-document expands its $(...) and `...`. */
+static void
+heredoc_subs(struct sh *sh, struct sh_cmd *c)
+{
+	size_t	 from, i, e, end;
+	int	 line = c->hdline;
+
+	if (c->hd == NULL || c->hdquoted)
+		return;
+	from = (size_t)(c->hd - sh->t);
+	end = from + c->hdlen;
+	for (i = from; i < end; i++) {
+		if (sh->t[i] == '\n')
+			line++;
+		else if (sh->t[i] == '$' && i + 1 < end && sh->t[i + 1] == '(') {
+			e = match_paren(sh->t, end, i + 2);
+			c->hdtaint |= sh_sub(sh, i + 2, e, line);
+			i = e;
+		} else if (sh->t[i] == '`') {
+			for (e = i + 1; e < end && sh->t[e] != '`'; e++)
+				;
+			c->hdtaint |= sh_sub(sh, i + 1, e, line);
+			i = e;
+		}
+	}
+}
+
 /* ---- the walk ------------------------------------------------------ */
 
 static unsigned
@@ -589,8 +622,10 @@ sh_run(struct sh *sh)
 		/* here-documents begin on the next line */
 		if (op == OP_NL)
 			for (k = 0; k < n; k++)
-				if (p[k].hdelim[0] != '\0')
+				if (p[k].hdelim[0] != '\0') {
 					read_heredoc(sh, &p[k]);
+					heredoc_subs(sh, &p[k]);
+				}
 		while (start < sh->len && (sh->t[start] == ' ' ||
 		    sh->t[start] == '\t' || sh->t[start] == '\n')) {
 			if (sh->t[start] == '\n')
@@ -653,28 +688,51 @@ cs_sh(struct cs_block *b, const char *text, size_t len, int line)
 {
 	struct sh	 sh;
 	struct sh_vars	*vars;
+	const char	*p, *q;
 
 	if (len == 0)
 		return;
-	vars = xmalloc(sizeof *vars);
-	vars->n = 0;
+	vars = b->shvars != NULL ? b->shvars : cs_sh_vars_new();
 	sh_init(&sh, b, text, len, line, vars);
 	(void)sh_run(&sh);
 	/* a fork bomb is a shape, not a command */
-	if (memmem(text, len, ":|:", 3) != NULL && memmem(text, len, "(){",
-	    3) != NULL) {
+	if ((p = memmem(text, len, ":|:", 3)) != NULL && memmem(text, len,
+	    "(){", 3) != NULL) {
 		struct sh_cmd	*c = &sh.pipe[0];
+		const char	*s;
 
+		for (s = p; s > text && s[-1] != '\n'; s--)
+			;
+		for (q = text; q < s; q++)
+			if (*q == '\n')
+				line++;
 		cmd_init(c, &sh);
-		c->start = 0;
-		c->end = len < 40 ? len : 40;
+		c->start = (size_t)(s - text);
+		q = memchr(p, '\n', len - (size_t)(p - text));
+		c->end = q != NULL ? (size_t)(q - text) : len;
 		c->line = line;
-		sh.pstart = 0;
+		sh.pstart = c->start;
 		sh.pline = line;
 		sh_emit(&sh, "code-destroy", c);
 	}
 	free(sh.pipe);
-	free(vars);
+	if (vars != b->shvars)
+		cs_sh_vars_free(vars);
+}
+
+struct sh_vars *
+cs_sh_vars_new(void)
+{
+	struct sh_vars	*v = xmalloc(sizeof *v);
+
+	v->n = 0;
+	return v;
+}
+
+void
+cs_sh_vars_free(struct sh_vars *v)
+{
+	free(v);
 }
 
 int

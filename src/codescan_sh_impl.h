@@ -23,6 +23,7 @@ struct sh_word {
 	size_t		 len;
 	unsigned	 taint;
 	int		 nvars;		/* expansions in the word */
+	int		 nparams;	/* of which $name and ${name} */
 	int		 pieces;	/* literal runs + expansions */
 	int		 secret;	/* names an unset secret variable */
 	int		 assigned;	/* NAME=value form */
@@ -45,6 +46,8 @@ struct sh_cmd {
 	int		 hdline;
 	char		 hdelim[64];
 	int		 hdstrip;
+	int		 hdquoted;	/* <<'EOF': no expansion in the body */
+	unsigned	 hdtaint;	/* what the body's $(...) carry */
 };
 
 struct sh_var {

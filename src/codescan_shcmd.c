@@ -60,6 +60,17 @@ interp_lang(const char *n)
 	return (enum code_lang)-1;
 }
 
+/* A name that runs as a script: setup.sh, tool.py, cli.js. */
+static int
+script_name(const char *p)
+{
+	static const char *const ext[] = { ".sh", ".bash", ".zsh", ".py",
+	    ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".ps1", NULL };
+	const char	*dot = strrchr(p, '.');
+
+	return dot != NULL && in_list(dot, ext);
+}
+
 /* A relative path the agent is told to run: scripts/x.py, ./setup.sh. */
 static void
 bundled(struct sh *sh, const struct sh_cmd *c, const char *p)
@@ -712,6 +723,7 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 	struct sh_word	*w;
 
 	any_word(sh, c);
+	in |= c->hdtaint;
 	for (i = 0; i < c->nredir; i++) {
 		struct sh_redir	*r = &c->redir[i];
 
@@ -827,9 +839,10 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 		if (is_dl(sh, w->s)) {
 			sh->b->flags |= B_FETCH;
 			sh_emit(sh, "code-fetch-exec", c);
-		} else
+		} else if (wpre(w, "./") || script_name(w->s))
 			bundled(sh, c, w->s);
-	} else if (in_list(name, readers))
+	} else if (bsearch(name, readers, sizeof readers / sizeof readers[0],
+	    sizeof readers[0], known_cmp) != NULL)
 		out = do_readers(sh, c, name, a0, in);
 	else if (strcmp(name, "echo") == 0 || strcmp(name, "printf") == 0)
 		out = do_echo(sh, c, a0);

@@ -16,7 +16,6 @@
 #include "buf.h"
 #include "finding.h"
 #include "risktable.h"
-#include "sanitize.h"
 #include "sanitize_catalogue.h"
 #include "status.h"
 #include "xmalloc.h"
@@ -296,15 +295,15 @@ sev_of(const struct risk_table *t, double w)
 
 void
 risktable_score(const struct risk_table *t, struct findings *f,
-    int below_user, struct risk *out)
+    int below_user, double *score, enum severity *out_sev)
 {
 	const struct risk_rule	*r;
 	double			*pos, *neg;
 	size_t			 i;
 	int			 sev, floor = -1;
 
-	out->score = 0;
-	out->sev = SEV_INFO;
+	*score = 0;
+	*out_sev = SEV_INFO;
 	if (t == NULL || f == NULL)
 		return;
 	pos = xcalloc(t->ncats + 1, sizeof *pos);
@@ -325,9 +324,9 @@ risktable_score(const struct risk_table *t, struct findings *f,
 			floor = r->floor;
 	}
 	for (i = 0; i < t->ncats; i++)
-		out->score += pos[i] + neg[i];
+		*score += pos[i] + neg[i];
 	free(pos);
 	free(neg);
-	sev = sev_of(t, out->score);
-	out->sev = (enum severity)(floor > sev ? floor : sev);
+	sev = sev_of(t, *score);
+	*out_sev = (enum severity)(floor > sev ? floor : sev);
 }

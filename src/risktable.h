@@ -17,7 +17,6 @@
 
 #include "finding.h"
 
-struct risk;
 struct risk_table;
 
 /* One rule of the table. */
@@ -65,12 +64,12 @@ double	 risktable_threshold(const struct risk_table *, enum severity sev);
  * rule's floor when below_user is set). The score adds each category
  * present once: the largest positive weight among its rules found plus
  * the most negative one, so two phrasings of one attack, or one payload
- * matched by three rules, are one piece of evidence. out->sev is the
- * severity the score implies, raised to the highest floor present when
- * below_user is set. Findings with no rule in the table keep their
- * severity and add nothing.
+ * matched by three rules, are one piece of evidence; *score gets it.
+ * *sev is the severity the score implies, raised to the highest floor
+ * present when below_user is set. Findings with no rule in the table
+ * keep their severity and add nothing.
  */
 void	 risktable_score(const struct risk_table *, struct findings *f,
-	    int below_user, struct risk *out);
+	    int below_user, double *score, enum severity *sev);
 
 #endif

@@ -1150,7 +1150,7 @@ sanitize_risk(const struct sanitizer *s, struct findings *f, int trust,
 	out->sev = SEV_INFO;
 	if (s == NULL || f == NULL)
 		return;
-	risktable_score(s->risk, f, trust < TIER_USER, out);
+	risktable_score(s->risk, f, trust < TIER_USER, &out->score, &out->sev);
 }
 
 const struct risk_rule *

@@ -7,7 +7,7 @@
  * target is well under 1 ms for 64 KB.
  *
  * With --scan FILE..., prints instead each file's findings, one per line
- * ("FILE<TAB>RULE<TAB>LINE<TAB>MESSAGE"), the language taken from the
+ * ("FILE<TAB>RULE<TAB>SEVERITY<TAB>LINE<TAB>MESSAGE"), the language taken from the
  * file's name and first line: what tests/eval/codescan-rules.sh counts.
  *
  * Usage: bench_codescan [iterations]   (default 200)
@@ -114,8 +114,9 @@ scan(int argc, char **argv)
 		findings_init(&f);
 		codescan_text(text, len, lang, 0, &f);
 		for (i = 0; i < f.n; i++)
-			printf("%s\t%s\t%d\t%s\n", argv[k], f.v[i].rule,
-			    f.v[i].line, f.v[i].message);
+			printf("%s\t%s\t%s\t%d\t%s\n", argv[k], f.v[i].rule,
+			    severity_name(f.v[i].sev), f.v[i].line,
+			    f.v[i].message);
 		findings_done(&f);
 		free(text);
 	}

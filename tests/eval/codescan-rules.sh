@@ -1,5 +1,6 @@
 #!/bin/sh
-# Counts, per codescan rule id, how many skills raise it: each argument is
+# Counts, per codescan rule id, how many skills raise it (and, as
+# "(any warn+)", how many raise any rule at warn or above): each argument is
 # a directory searched for skills (a SKILL.md and the files beside it,
 # three levels down). Prints one table: rule, then one column per directory.
 # Usage: tests/eval/codescan-rules.sh DIR...   (needs tests/bench/bench_codescan)
@@ -23,7 +24,9 @@ for dir in "$@"; do
 		    -o -name '*.mjs' -o -name '*.cjs' -o -name '*.ts' -o -name '*.ps1' \
 		    -o -perm -u+x \) -print0 |
 		    xargs -0 -r "$bin" --scan 2>/dev/null |
-		    awk -F '\t' -v s="$s" '!seen[$2]++ { print $2 "\t" s "\t" $1 ":" $3 " " $4 }'
+		    awk -F '\t' -v s="$s" '
+			!seen[$2]++ { print $2 "\t" s "\t" $1 ":" $4 " " $5 }
+			$3 != "info" && !w++ { print "(any warn+)\t" s "\t" $1 ":" $4 " " $5 }'
 	done <"$tmp/list" >"$tmp/$col"
 	echo "$n" >"$tmp/n$col"
 	echo "$dir" >"$tmp/d$col"
