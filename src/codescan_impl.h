@@ -134,6 +134,8 @@ int	 cs_secret_name(const char *s, size_t len);
 int	 cs_archive_name(const char *s, size_t len);
 int	 cs_binary_name(const char *s, size_t len);
 const char *cs_memmem_ci(const char *h, size_t hl, const char *n);
+/* Does s contain one of the lower-case patterns of v, ignoring case? */
+int	 cs_has_any(const char *s, size_t len, const char *const *v);
 /*
  * Tries to decode s as base64, hex or (when b85 is set) base85 text;
  * on success fills out (at most outsz bytes), sets *kind to the name of
