@@ -21,18 +21,6 @@ static unsigned	sh_sub(struct sh *, size_t, size_t, int);
 
 /* ---- helpers ---------------------------------------------------------- */
 
-int
-weq(const struct sh_word *w, const char *s)
-{
-	return strcmp(w->s, s) == 0;
-}
-
-int
-wpre(const struct sh_word *w, const char *s)
-{
-	return strncmp(w->s, s, strlen(s)) == 0;
-}
-
 void
 wadd(struct sh_word *w, const char *s, size_t n)
 {

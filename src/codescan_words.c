@@ -148,7 +148,10 @@ cs_cred_path(const char *s, size_t len)
 	return 0;
 }
 
-/* A literal that names a credential directory or file on its own. */
+/*
+ * A literal that names a credential directory or file on its own, as in
+ * os.path.join(home, ".ssh", "id_rsa") (cs_cred_path() does whole paths).
+ */
 int
 cs_cred_component(const char *s, size_t len)
 {
@@ -158,10 +161,12 @@ cs_cred_component(const char *s, size_t len)
 	    "key4.db", ".credentials.json", NULL };
 	const char *const *p;
 
+	if (len < 4 || len > 17)
+		return 0;
 	for (p = v; *p != NULL; p++)
 		if (strlen(*p) == len && strncmp(s, *p, len) == 0)
 			return 1;
-	return cs_cred_path(s, len) == 1;
+	return 0;
 }
 
 /* Files that run at login, on a schedule or in every agent session. */
