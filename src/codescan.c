@@ -317,6 +317,8 @@ cs_emit_msg(struct cs_block *b, const char *rule, int line, const char *msg)
 
 	if (r == NULL || run->out == NULL)
 		return;
+	if (b->fixed_line > 0)
+		line = b->fixed_line;
 	if (r->sev >= SEV_WARN)
 		b->flags |= B_RISK;
 	b->emitted |= 1u << (r - codescan_rules);
@@ -472,6 +474,8 @@ cs_payload(struct cs_block *b, const char *s, size_t len, const char *kind,
 		return;
 	b->run->decoded += len;
 	cs_block_init(&c, b->run, line, b->depth + 1, kind);
+	/* the decoded text's own lines are not lines of the file */
+	c.fixed_line = b->fixed_line > 0 ? b->fixed_line : line;
 	if ((l = cs_guess(s, len)) == LANG_TEXT)
 		l = hint != LANG_TEXT ? hint : LANG_SH;
 	cs_analyse(&c, s, len, l, line);

@@ -68,6 +68,7 @@ struct cs_block {
 	unsigned	 flags;
 	unsigned	 emitted;	/* rules raised, by table index */
 	int		 line;		/* first line of the block */
+	int		 fixed_line;	/* decoded text: every finding's line */
 	int		 cred_line, send_line, env_line, decode_line;
 	int		 fetch_line, exec_line;
 	char		 excerpt[CS_EXCERPT_MAX + 1];	/* first risky command */
