@@ -317,6 +317,8 @@ cs_emit_msg(struct cs_block *b, const char *rule, int line, const char *msg)
 
 	if (r == NULL || run->out == NULL)
 		return;
+	if (b->fixed_line > 0)
+		line = b->fixed_line;
 	if (r->sev >= SEV_WARN)
 		b->flags |= B_RISK;
 	b->emitted |= 1u << (r - codescan_rules);
@@ -472,6 +474,8 @@ cs_payload(struct cs_block *b, const char *s, size_t len, const char *kind,
 		return;
 	b->run->decoded += len;
 	cs_block_init(&c, b->run, line, b->depth + 1, kind);
+	/* the decoded text's own lines are not lines of the file */
+	c.fixed_line = b->fixed_line > 0 ? b->fixed_line : line;
 	if ((l = cs_guess(s, len)) == LANG_TEXT)
 		l = hint != LANG_TEXT ? hint : LANG_SH;
 	cs_analyse(&c, s, len, l, line);
@@ -545,15 +549,12 @@ static const char *const cue_doc[] = { "never run", "do not run",
 static unsigned
 cues_in(const char *s, size_t n)
 {
-	const char *const *w;
 	unsigned	 c = 0;
 
-	for (w = cue_imperative; *w != NULL && !(c & CUE_IMPERATIVE); w++)
-		if (cs_memmem_ci(s, n, *w) != NULL)
-			c |= CUE_IMPERATIVE;
-	for (w = cue_doc; *w != NULL && !(c & CUE_DOC); w++)
-		if (cs_memmem_ci(s, n, *w) != NULL)
-			c |= CUE_DOC;
+	if (cs_has_any(s, n, cue_imperative))
+		c |= CUE_IMPERATIVE;
+	if (cs_has_any(s, n, cue_doc))
+		c |= CUE_DOC;
 	return c;
 }
 
@@ -610,14 +611,6 @@ skip_marker(const char *s, size_t n)
 	return i;
 }
 
-static int
-has_verb(const char *s, size_t n, const char *const *v)
-{
-	for (; *v != NULL; v++)
-		if (cs_memmem_ci(s, n, *v) != NULL)
-			return 1;
-	return 0;
-}
 
 static const char *const read_verbs[] = { "read", "cat ", "collect",
 	"extract", "copy", "include", "send", "upload", "gather", "dump",
@@ -640,10 +633,10 @@ md_span_path(struct md *m, const char *s, size_t n, const char *line,
 	if (ll > 0 && line[0] == '|')
 		return;
 	cs_block_init(&b, m->run, lineno, 0, NULL);
-	if (has_verb(w, wl, read_verbs) && cs_cred_path(s, n) == 1) {
+	if (cs_has_any(w, wl, read_verbs) && cs_cred_path(s, n) == 1) {
 		cs_emit(&b, "code-cred-read", lineno, line, ll);
 		b.flags |= B_CONCRETE;
-	} else if (!has_verb(w, wl, write_verbs))
+	} else if (!cs_has_any(w, wl, write_verbs))
 		return;
 	else if (cs_agent_settings_path(s, n))
 		cs_emit(&b, "code-safety-off", lineno, line, ll);

@@ -68,6 +68,7 @@ struct cs_block {
 	unsigned	 flags;
 	unsigned	 emitted;	/* rules raised, by table index */
 	int		 line;		/* first line of the block */
+	int		 fixed_line;	/* decoded text: every finding's line */
 	int		 cred_line, send_line, env_line, decode_line;
 	int		 fetch_line, exec_line;
 	char		 excerpt[CS_EXCERPT_MAX + 1];	/* first risky command */
@@ -134,6 +135,8 @@ int	 cs_secret_name(const char *s, size_t len);
 int	 cs_archive_name(const char *s, size_t len);
 int	 cs_binary_name(const char *s, size_t len);
 const char *cs_memmem_ci(const char *h, size_t hl, const char *n);
+/* Does s contain one of the lower-case patterns of v, ignoring case? */
+int	 cs_has_any(const char *s, size_t len, const char *const *v);
 /*
  * Tries to decode s as base64, hex or (when b85 is set) base85 text;
  * on success fills out (at most outsz bytes), sets *kind to the name of

@@ -260,7 +260,7 @@ num_val(struct sc *sc, const struct tok *t)
 
 /* ---- names ---------------------------------------------------------- */
 
-static int
+static inline int
 tok_is(struct sc *sc, const struct tok *t, const char *s)
 {
 	size_t	 n = strlen(s);
@@ -273,7 +273,7 @@ tok_is(struct sc *sc, const struct tok *t, const char *s)
 }
 
 /* Does the name end with ".s" or equal s? */
-static int
+static inline int
 tok_ends(struct sc *sc, const struct tok *t, const char *s)
 {
 	size_t	 n = strlen(s);

@@ -21,18 +21,6 @@ static unsigned	sh_sub(struct sh *, size_t, size_t, int);
 
 /* ---- helpers ---------------------------------------------------------- */
 
-int
-weq(const struct sh_word *w, const char *s)
-{
-	return strcmp(w->s, s) == 0;
-}
-
-int
-wpre(const struct sh_word *w, const char *s)
-{
-	return strncmp(w->s, s, strlen(s)) == 0;
-}
-
 void
 wadd(struct sh_word *w, const char *s, size_t n)
 {
@@ -735,27 +723,38 @@ cs_sh_vars_free(struct sh_vars *v)
 	free(v);
 }
 
+/* Command words that start a command line in prose (sorted). */
+static const char *const line_cmds[] = {
+	"7z", "base64", "bash", "brew", "bun", "cargo", "cat", "cd",
+	"chmod", "chown", "claude", "codex", "cp", "crontab", "curl", "dd",
+	"deno", "echo", "env", "eval", "export", "gem", "gh", "git", "go",
+	"gpg", "history", "iex", "launchctl", "ls", "mkdir", "mkfs", "nc",
+	"ncat", "node", "npm", "npx", "openssl", "pip", "pip3", "pipx",
+	"pnpm", "powershell", "printenv", "printf", "pwsh", "python",
+	"python3", "rm", "rsync", "scp", "security", "set", "sh", "source",
+	"sudo", "systemctl", "tee", "unset", "unzip", "uv", "wget", "xxd",
+	"yarn", "zsh",
+};
+
+static int
+word_cmp(const void *k, const void *e)
+{
+	return strcmp(k, *(const char *const *)e);
+}
+
 int
 cs_sh_known_command(const char *s, size_t len)
 {
-	static const char *const v[] = { "curl", "wget", "bash", "sh", "zsh",
-	    "sudo", "pip", "pip3", "pipx", "uv", "npm", "npx", "pnpm", "yarn",
-	    "bun", "brew", "gem", "cargo", "go", "rm", "chmod", "chown",
-	    "crontab", "python", "python3", "node", "deno", "eval", "iex",
-	    "powershell", "pwsh", "git", "echo", "printf", "cat", "base64",
-	    "xxd", "nc", "ncat", "printenv", "export", "source", "dd",
-	    "mkfs", "scp", "rsync", "security", "claude", "codex", "unset",
-	    "history", "launchctl", "systemctl", "unzip", "7z", "openssl",
-	    "gpg", "tee", "cp", "./", "mkdir", "cd", "ls", "env", "set",
-	    "gh", NULL };
-	const char *const *p;
-	size_t		 k;
+	char	 w[16];
+	size_t	 k;
 
-	for (p = v; *p != NULL; p++) {
-		k = strlen(*p);
-		if (len > k && strncmp(s, *p, k) == 0 &&
-		    (s[k] == ' ' || (*p)[k - 1] == '/'))
-			return 1;
-	}
-	return 0;
+	if (len > 2 && s[0] == '.' && s[1] == '/')
+		return 1;
+	for (k = 0; k < len && k < sizeof w - 1 && s[k] != ' '; k++)
+		w[k] = s[k];
+	if (k == len || s[k] != ' ')
+		return 0;
+	w[k] = '\0';
+	return bsearch(w, line_cmds, sizeof line_cmds / sizeof line_cmds[0],
+	    sizeof line_cmds[0], word_cmp) != NULL;
 }

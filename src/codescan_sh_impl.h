@@ -7,6 +7,8 @@
 #ifndef SR_CODESCAN_SH_IMPL_H
 #define SR_CODESCAN_SH_IMPL_H
 
+#include <string.h>
+
 #include "codescan_impl.h"
 
 #define W_MAX		256	/* bytes kept of a word */
@@ -76,8 +78,18 @@ struct sh {
 enum sh_op { OP_EOF, OP_NL, OP_SEMI, OP_PIPE, OP_AND, OP_OR, OP_AMP,
 	OP_CLOSE };
 
-int		 weq(const struct sh_word *, const char *);
-int		 wpre(const struct sh_word *, const char *);
+static inline int
+weq(const struct sh_word *w, const char *s)
+{
+	return strcmp(w->s, s) == 0;
+}
+
+static inline int
+wpre(const struct sh_word *w, const char *s)
+{
+	return strncmp(w->s, s, strlen(s)) == 0;
+}
+
 void		 wadd(struct sh_word *, const char *, size_t);
 void		 wclear(struct sh_word *);
 /* The command's name without its directory. */

@@ -524,6 +524,13 @@ do_readers(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0,
 	size_t		 i;
 	int		 decode = 0;
 	struct sh_word	*w;
+	int		 b64 = strcmp(name, "base64") == 0 ||
+			    strcmp(name, "openssl") == 0;
+	int		 xxd = strcmp(name, "xxd") == 0;
+	int		 cp = strcmp(name, "cp") == 0, dd = strcmp(name, "dd") == 0;
+	int		 filter = strcmp(name, "grep") == 0 ||
+			    strcmp(name, "sed") == 0 || strcmp(name, "awk") == 0 ||
+			    strcmp(name, "jq") == 0;
 
 	if (strcmp(name, "grep") == 0 || strcmp(name, "rg") == 0)
 		for (i = a0 + 1; i < c->argc; i++)
@@ -533,20 +540,19 @@ do_readers(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0,
 	for (i = a0 + 1; i < c->argc; i++) {
 		w = &c->argv[i];
 		if (w->s[0] == '-') {
-			if (((strcmp(name, "base64") == 0 || strcmp(name,
-			    "openssl") == 0) && (weq(w, "-d") || weq(w, "-D") ||
-			    weq(w, "--decode"))) || (strcmp(name, "xxd") == 0 &&
+			if ((b64 && (weq(w, "-d") || weq(w, "-D") ||
+			    weq(w, "--decode"))) || (xxd &&
 			    (weq(w, "-r") || weq(w, "-p") || weq(w, "-rp") ||
 			    weq(w, "-r -p"))))
 				decode = 1;
 			continue;
 		}
 		out |= w->taint;
-		if (strcmp(name, "cp") == 0 && i + 1 == c->argc && i > a0 + 1) {
+		if (cp && i + 1 == c->argc && i > a0 + 1) {
 			write_target(sh, c, w, 0);
 			continue;
 		}
-		if (strcmp(name, "dd") == 0) {
+		if (dd) {
 			if (wpre(w, "of=/dev/sd") || wpre(w, "of=/dev/nvme") ||
 			    wpre(w, "of=/dev/disk") || wpre(w, "of=/dev/hd"))
 				sh_emit(sh, "code-destroy", c);
@@ -555,8 +561,7 @@ do_readers(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0,
 		if (cs_cred_path(w->s, w->len) ||
 		    strncmp(w->s, "/proc/", 6) == 0)
 			out |= read_path(sh, c, w);
-		else if (strcmp(name, "grep") != 0 && strcmp(name, "sed") != 0 &&
-		    strcmp(name, "awk") != 0 && strcmp(name, "jq") != 0)
+		else if (!filter)
 			out |= T_FILE;
 	}
 	if (decode)
@@ -711,6 +716,13 @@ cmd_known(const char *name)
 	    strncmp(name, "mkfs", 4) == 0 || strncmp(name, "powershell", 10) == 0;
 }
 
+/* Words before the command proper (sorted: found with bsearch()). */
+static const char *const wrappers[] = {
+	"!", "$", "builtin", "command", "declare", "do", "doas", "else",
+	"env", "exec", "export", "local", "nice", "nohup", "readonly",
+	"sudo", "then", "time", "timeout", "xargs",
+};
+
 /* Evaluates one command; returns what its standard output carries. */
 unsigned
 sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
@@ -748,18 +760,8 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 			continue;
 		}
 		name = base_name(w->s);
-		if (!cmd_known(name))
-			break;
-		if (strcmp(name, "$") == 0 || strcmp(name, "sudo") == 0 ||
-		    strcmp(name, "doas") == 0 || strcmp(name, "nohup") == 0 ||
-		    strcmp(name, "time") == 0 || strcmp(name, "exec") == 0 ||
-		    strcmp(name, "command") == 0 || strcmp(name, "builtin") == 0 ||
-		    strcmp(name, "env") == 0 || strcmp(name, "nice") == 0 ||
-		    strcmp(name, "timeout") == 0 || strcmp(name, "xargs") == 0 ||
-		    strcmp(name, "export") == 0 || strcmp(name, "local") == 0 ||
-		    strcmp(name, "readonly") == 0 || strcmp(name, "declare") ==
-		    0 || strcmp(name, "!") == 0 || strcmp(name, "then") == 0 ||
-		    strcmp(name, "do") == 0 || strcmp(name, "else") == 0) {
+		if (bsearch(name, wrappers, sizeof wrappers / sizeof wrappers[0],
+		    sizeof wrappers[0], known_cmp) != NULL) {
 			if (strcmp(name, "env") == 0 && a0 + 1 == c->argc)
 				break;
 			if ((strcmp(name, "export") == 0 || strcmp(name,

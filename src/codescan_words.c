@@ -7,6 +7,7 @@
 #include "autoconfig.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "codescan_impl.h"
@@ -29,12 +30,20 @@ cs_memmem_ci(const char *h, size_t hl, const char *n)
 	return NULL;
 }
 
-/* Does s hold one of v (lower-case patterns), ignoring case? */
-static int
-has_any(const char *s, size_t len, const char *const *v)
+#define BIGRAM(a, b)	((((unsigned)(a) * 31u) + (unsigned)(b)) & 255u)
+
+/*
+ * Does s hold one of v (lower-case patterns), ignoring case? The bigrams
+ * of s go into a 256-bit set first: a pattern whose first or last two
+ * bytes are not in it is skipped without a search.
+ */
+int
+cs_has_any(const char *s, size_t len, const char *const *v)
 {
-	char	 low[512];
-	size_t	 i;
+	char		 low[512];
+	uint64_t	 set[4] = { 0, 0, 0, 0 };
+	size_t		 i, pl;
+	unsigned	 h;
 
 	if (len > sizeof low) {
 		for (; *v != NULL; v++)
@@ -42,11 +51,30 @@ has_any(const char *s, size_t len, const char *const *v)
 				return 1;
 		return 0;
 	}
-	for (i = 0; i < len; i++)
+	for (i = 0; i < len; i++) {
 		low[i] = (char)tolower((unsigned char)s[i]);
-	for (; *v != NULL; v++)
-		if (memmem(low, len, *v, strlen(*v)) != NULL)
+		if (i > 0) {
+			h = BIGRAM(low[i - 1], low[i]);
+			set[h >> 6] |= 1ull << (h & 63);
+		}
+	}
+	for (; *v != NULL; v++) {
+		const char	*p = *v;
+
+		pl = strlen(p);
+		if (pl > len)
+			continue;
+		if (pl >= 2) {
+			h = BIGRAM(p[0], p[1]);
+			if (!(set[h >> 6] & 1ull << (h & 63)))
+				continue;
+			h = BIGRAM(p[pl - 2], p[pl - 1]);
+			if (!(set[h >> 6] & 1ull << (h & 63)))
+				continue;
+		}
+		if (memmem(low, len, p, pl) != NULL)
 			return 1;
+	}
 	return 0;
 }
 
@@ -97,7 +125,7 @@ cs_cred_path(const char *s, size_t len)
 	    cs_memmem_ci(s, len, "authorized_keys") ||
 	    ends_ci(s, len, ".ssh/config"))
 		return 0;
-	if (has_any(s, len, cred_strong))
+	if (cs_has_any(s, len, cred_strong))
 		return 1;
 	if (ends_ci(s, len, "/.ssh") || ends_ci(s, len, "~/.aws"))
 		return 1;
@@ -120,7 +148,10 @@ cs_cred_path(const char *s, size_t len)
 	return 0;
 }
 
-/* A literal that names a credential directory or file on its own. */
+/*
+ * A literal that names a credential directory or file on its own, as in
+ * os.path.join(home, ".ssh", "id_rsa") (cs_cred_path() does whole paths).
+ */
 int
 cs_cred_component(const char *s, size_t len)
 {
@@ -130,10 +161,12 @@ cs_cred_component(const char *s, size_t len)
 	    "key4.db", ".credentials.json", NULL };
 	const char *const *p;
 
+	if (len < 4 || len > 17)
+		return 0;
 	for (p = v; *p != NULL; p++)
 		if (strlen(*p) == len && strncmp(s, *p, len) == 0)
 			return 1;
-	return cs_cred_path(s, len) == 1;
+	return 0;
 }
 
 /* Files that run at login, on a schedule or in every agent session. */
@@ -154,7 +187,7 @@ cs_persist_path(const char *s, size_t len)
 	if (len < 5 || len > 512 || (memchr(s, '.', len) == NULL &&
 	    memchr(s, '/', len) == NULL && memchr(s, '\\', len) == NULL))
 		return 0;
-	return has_any(s, len, v) || ends_ci(s, len, ".service");
+	return cs_has_any(s, len, v) || ends_ci(s, len, ".service");
 }
 
 /* An agent's permission settings. */
@@ -166,7 +199,7 @@ cs_agent_settings_path(const char *s, size_t len)
 	    ".gemini/settings", NULL };
 
 	return len > 8 && len < 512 && memchr(s, '.', len) != NULL &&
-	    has_any(s, len, v);
+	    cs_has_any(s, len, v);
 }
 
 int
@@ -191,7 +224,7 @@ placeholder_host(const char *h, size_t n)
 	for (p = suf; *p != NULL; p++)
 		if (ends_ci(h, n, *p))
 			return 1;
-	if (has_any(h, n, sub))
+	if (cs_has_any(h, n, sub))
 		return 1;
 	if ((n >= 4 && strncmp(h, "127.", 4) == 0) ||
 	    (n >= 7 && strncmp(h, "0.0.0.0", 7) == 0) ||
@@ -248,7 +281,7 @@ cs_secret_name(const char *s, size_t len)
 	    "PASSWD", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY",
 	    "CREDENTIAL", NULL };
 
-	return len < 64 && has_any(s, len, v);
+	return len < 64 && cs_has_any(s, len, v);
 }
 
 int

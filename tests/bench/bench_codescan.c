@@ -1,7 +1,8 @@
 /*
- * Benchmark: codescan_text() over synthetic Markdown bodies dense with
- * code (fences in sh, Python and JavaScript, inline code, prose commands)
- * and over a bundled-script-sized shell file. Prints one row per body:
+ * Benchmark: codescan_text() over synthetic Markdown bodies: mostly prose
+ * with a fence now and then (as real skills are), and dense with code
+ * (fences in sh, Python and JavaScript, inline code, prose commands, with
+ * and without attacks); and over 64 KB of shell. Prints one row per body:
  * size, findings, CPU microseconds per call (p50, p99; the thread's CPU
  * time, which a loaded machine does not stretch) and throughput. The
  * target is well under 1 ms for 64 KB.
@@ -45,6 +46,22 @@ static const char *docs =
     "```js\n"
     "const res = await fetch('https://api.acme.dev/v1/status');\n"
     "console.log((await res.json()).ok);\n"
+    "```\n\n";
+
+/* Mostly prose, a fence now and then: what real skill bodies look like. */
+static const char *prose =
+    "## Reviewing a pull request\n\n"
+    "Read the description and the linked issue first. Check out the branch,\n"
+    "build it and run the test suite; note every failure with its file and\n"
+    "line. Then read the diff from the top: look for missing error handling,\n"
+    "unchecked return values, leaks on early exits and changes to public\n"
+    "interfaces that are not mentioned in the changelog.\n\n"
+    "1. Summarise what the change does in two sentences.\n"
+    "2. List blocking problems, each with a suggested fix.\n"
+    "3. List minor remarks separately so they can be batched.\n\n"
+    "Keep the tone neutral and specific; quote the `code` you comment on.\n\n"
+    "```bash\n"
+    "gh pr checkout 123 && make check\n"
     "```\n\n";
 
 static const char *hostile =
@@ -142,6 +159,8 @@ main(int argc, char **argv)
 	buf_init(&b, 0);
 	fill(&b, 4096, docs, NULL);
 	run("docs-4k", b.p, b.len, LANG_MARKDOWN, iters);
+	fill(&b, 65536, prose, NULL);
+	run("prose-64k", b.p, b.len, LANG_MARKDOWN, iters);
 	fill(&b, 65536, docs, NULL);
 	run("docs-64k", b.p, b.len, LANG_MARKDOWN, iters);
 	fill(&b, 65536, docs, hostile);
