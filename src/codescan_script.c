@@ -604,6 +604,7 @@ sink(struct sc *sc, size_t i, int code)
 	char		 buf[JOIN_MAX];
 	size_t		 from = i + 1, to, n;
 	int		 pieces, other, line = sc->v[i].line, known = 0;
+	int		 saved;
 
 	if (sc->lang == LANG_POWERSHELL)
 		statement(sc, i, &from, &to);
@@ -638,12 +639,17 @@ sink(struct sc *sc, size_t i, int code)
 	}
 	if (n == 0 || b->nest >= CS_NEST_MAX)
 		return;
+	/* joined literals: their lines are not the file's */
+	saved = b->fixed_line;
+	if (saved == 0)
+		b->fixed_line = line;
 	b->nest++;
 	if (code)
 		cs_analyse(b, buf, n, sc->lang, line);
 	else
 		cs_sh(b, buf, n, line);
 	b->nest--;
+	b->fixed_line = saved;
 }
 
 static void
