@@ -782,12 +782,12 @@ md_walk(struct md *m, struct strlist *refs)
 				off = nl != NULL ? (size_t)(nl + 1 - t) : m->len;
 				break;
 			}
-			if (nl == NULL) {
-				line = m->line_base;
+			if (nl == NULL)
 				break;
-			}
 			e = nl + 1;
 		}
+		if (off == 0)	/* never closed: not a frontmatter */
+			line = m->line_base;
 	}
 	m->prose_from = off;
 	while (off < m->len) {

@@ -603,7 +603,8 @@ sink(struct sc *sc, size_t i, int code)
 	struct cs_block	*b = sc->b;
 	char		 buf[JOIN_MAX];
 	size_t		 from = i + 1, to, n;
-	int		 pieces, other, line = sc->v[i].line;
+	int		 pieces, other, line = sc->v[i].line, known = 0;
+	int		 saved;
 
 	if (sc->lang == LANG_POWERSHELL)
 		statement(sc, i, &from, &to);
@@ -616,11 +617,13 @@ sink(struct sc *sc, size_t i, int code)
 	    "-bxor")) {
 		b->flags |= B_DECODE | B_EXEC;
 		sc_emit(sc, "code-decode-exec", line);
+		known = 1;
 	}
 	if (range_has(sc, from, to, fetch_calls) ||
 	    range_id(sc, from, to, "Net.WebClient")) {
 		b->flags |= B_FETCH | B_EXEC;
 		sc_emit(sc, "code-fetch-exec", line);
+		known = 1;
 	}
 	pieces = join_strs(sc, from, to, buf, &n, &other);
 	if ((pieces >= 2 && range_punct(sc, from, to, '+')) ||
@@ -631,17 +634,22 @@ sink(struct sc *sc, size_t i, int code)
 		b->flags |= code ? B_EXEC : B_SHELLVAR;
 		if (b->exec_line == 0)
 			b->exec_line = line;
-		if (code)
+		if (code && !known)
 			sc_emit(sc, "code-eval", line);
 	}
 	if (n == 0 || b->nest >= CS_NEST_MAX)
 		return;
+	/* joined literals: their lines are not the file's */
+	saved = b->fixed_line;
+	if (saved == 0)
+		b->fixed_line = line;
 	b->nest++;
 	if (code)
 		cs_analyse(b, buf, n, sc->lang, line);
 	else
 		cs_sh(b, buf, n, line);
 	b->nest--;
+	b->fixed_line = saved;
 }
 
 static void

@@ -277,6 +277,13 @@ read_backtick(struct sh *sh, struct sh_word *w)
 	sh->i = e < sh->len ? e + 1 : sh->len;
 }
 
+/* A byte that is a word's own, with no meaning to the shell. */
+static int
+plain(int c)
+{
+	return c > ' ' && strchr("|&;()<>\\'\"$`=", c) == NULL;
+}
+
 /* Reads one word at sh->i (not a blank, not an operator). */
 static void
 read_word(struct sh *sh, struct sh_word *w)
@@ -364,8 +371,15 @@ read_word(struct sh *sh, struct sh_word *w)
 			w->pieces++;
 			lit = 1;
 		}
-		wadd(w, &c, 1);
-		sh->i++;
+		{
+			/* a run of plain bytes at once */
+			size_t	 e = sh->i + 1;
+
+			while (e < sh->len && plain((unsigned char)t[e]))
+				e++;
+			wadd(w, t + sh->i, e - sh->i);
+			sh->i = e;
+		}
 	}
 	/* "$a$b": nothing but expansions, glued together */
 	if (w->nparams >= 2 && w->pieces == w->nvars)

@@ -421,8 +421,14 @@ do_interp(struct sh *sh, struct sh_cmd *c, size_t a0, enum code_lang lang,
 		return;
 	}
 	if (lang != LANG_TEXT && sh->b->nest < CS_NEST_MAX) {
+		int	 saved = sh->b->fixed_line;
+
 		sh->b->nest++;
+		/* $'...' escapes make lines the file does not have */
+		if (saved == 0)
+			sh->b->fixed_line = c->line;
 		cs_analyse(sh->b, code->s, code->len, lang, c->line);
+		sh->b->fixed_line = saved;
 		sh->b->nest--;
 	}
 }
@@ -822,8 +828,13 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 			sh_emit(sh, "code-obfuscated", c);
 		sh->b->flags |= B_EXEC;
 		if (sh->b->nest < CS_NEST_MAX) {
+			int	 saved = sh->b->fixed_line;
+
 			sh->b->nest++;
+			if (saved == 0)
+				sh->b->fixed_line = c->line;
 			cs_sh(sh->b, j.s, j.len, c->line);
+			sh->b->fixed_line = saved;
 			sh->b->nest--;
 		}
 	} else if (strcmp(name, "source") == 0 || strcmp(name, ".") == 0) {
