@@ -11,6 +11,23 @@
  * Findings carry rule ids that start with "code-" and a severity that is
  * only a hint: sanitize_risk() sets the final weight and severity from the
  * risk table. Pure functions of their input; thread-safe.
+ *
+ * Context travels as findings of its own, for the risk table to weigh,
+ * one of each at most per block of code (a fence, an inline span, a
+ * prose command, a bundled file) and only for a block that raised a
+ * warn-or-higher code-* finding, on the block's first line:
+ *   frame-imperative  the prose around the block orders it (run, first,
+ *                     step 1, always, silently, do not tell the user);
+ *   frame-doc         the prose or the block's comments document it (a
+ *                     warning, "never run", an example of an attack);
+ *   code-concrete     the risky code names a real external host or a real
+ *                     credential path: a concrete payload;
+ *   host-placeholder  its hosts are all placeholders (example.com,
+ *                     localhost, <host>) and no credential path is named.
+ * code-run-bundled (info) marks a command that runs a bundled script.
+ * Findings from a decoded payload say so in their message ("[base64] ...").
+ * Messages are neutral excerpts (at most 120 bytes; no control
+ * characters, < and > as &lt; &gt;, invisible characters as <U+XXXX>).
  */
 #ifndef SR_CODESCAN_H
 #define SR_CODESCAN_H
@@ -28,6 +45,21 @@ enum code_lang {
 	LANG_JS,
 	LANG_POWERSHELL
 };
+
+/* One rule: a stable id, a severity hint and a one-line explanation. */
+struct codescan_rule {
+	const char	*id;
+	enum severity	 sev;
+	const char	*explanation;
+};
+
+/*
+ * The i-th rule of the table (0-based), or NULL past the end: how the risk
+ * table, doctor and the man page list every id codescan can raise.
+ */
+const struct codescan_rule *codescan_rule_at(size_t i);
+/* The explanation of a rule id, or NULL when codescan has no such rule. */
+const char	*codescan_explain(const char *id);
 
 /* The language of a file from its name and first line (#!). */
 enum code_lang	codescan_lang(const char *path, const char *text,

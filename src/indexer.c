@@ -107,6 +107,9 @@ fingerprint(const struct config *cfg)
 	list = strlist_join(&cfg->xml_tags, ",");
 	buf_printf(&b, "%s|", list);
 	free(list);
+	/* The user's risk tables change what a skill's findings weigh. */
+	for (i = 0; i < cfg->risk_files.n; i++)
+		stamp_file(&b, cfg->risk_files.v[i]);
 	for (i = 0; i < cfg->pattern_files.n; i++)
 		stamp_file(&b, cfg->pattern_files.v[i]);
 	if (cfg->builtin_patterns) {

@@ -173,6 +173,11 @@ const struct options_entry options_table[] = {
 	PATHS("sanitization.pattern_files", pattern_files, def_empty,
 	    "Extra PCRE2 pattern catalogue files, in the format of the bundled "
 	    "patterns file."),
+	PATHS("sanitization.risk_files", risk_files, def_empty,
+	    "Extra risk tables, in the format of the bundled risk.tsv, read "
+	    "after it: a line for an existing rule id replaces its category, "
+	    "weight, floor and explanation; @threshold lines move the warn "
+	    "and high thresholds."),
 	BOOL("sanitization.builtin_patterns", builtin_patterns, "true",
 	    "Use the bundled pattern catalogue; set to false to rely on "
 	    "sanitization.pattern_files only."),

@@ -60,6 +60,7 @@ struct config {
 	int		 reject_untrusted_on_injection;
 	struct strlist	 xml_tags;		/* sanitization.xml_tags (added to the built-in six) */
 	struct strlist	 pattern_files;		/* sanitization.pattern_files */
+	struct strlist	 risk_files;		/* sanitization.risk_files */
 	int		 builtin_patterns;	/* sanitization.builtin_patterns */
 
 	/* retrieval */

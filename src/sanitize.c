@@ -19,14 +19,20 @@
  *     gates them (no hit: none runs; a hit: each runs from there). Loading
  *     and indexing the catalogue is sanitize_catalogue.c; running it and
  *     reporting its hits is here. Hits are flagged,
- *     never rewritten. A hit inside a closed fenced code block (``` or
- *     ~~~), an inline code span or a "quotation" on its line takes the
- *     entry's code severity (a mention, not an instruction).
+ *     never rewritten. Code is not quotation: in a skill a code block is
+ *     what the agent runs, so a hit in code counts like any other, and
+ *     the code analysis of codescan.c runs over fenced and inline code
+ *     (and over bundled scripts, sanitize_file()). Context is weighed by
+ *     rules, not by formatting: a hit inside a "quotation" on its line
+ *     adds frame-quoted (once a call), the code analysis adds
+ *     frame-imperative, frame-doc and host-placeholder.
  *  3. XML override tags (system override jailbreak admin sudo root plus
  *     sanitization.xml_tags), found on the scan copy so width and case
  *     tricks do not hide them, are redacted: a <tag>...</tag> pair with the
  *     same name as one block, a lone, unclosed or self-closing tag by
  *     itself. Live-exec !`cmd` is rewritten when strip_live_exec is set.
+ *  4. sanitize_risk() weighs the findings with the risk table
+ *     (risktable.c, config/risk.tsv plus sanitization.risk_files).
  *
  * A struct sanitizer is immutable after sanitize_new(); every call
  * allocates its own match data, so it can be shared between threads.
@@ -44,16 +50,20 @@
 #include <utf8proc.h>
 
 #include "buf.h"
+#include "codescan.h"
 #include "config.h"
 #include "finding.h"
+#include "risktable.h"
 #include "sanitize.h"
 #include "sanitize_catalogue.h"
 #include "sanitize_fold.h"
+#include "skill.h"
 #include "status.h"
 #include "strlist.h"
 #include "xmalloc.h"
 
 #define EXCERPT_MAX	80	/* bytes of a finding's excerpt */
+#define MESSAGE_MAX	160	/* bytes of a code analysis message */
 #define FINDINGS_MAX	256	/* findings one call may add */
 #define TAG_SCAN_MAX	512	/* bytes from '<' to '>' in an override tag */
 #define MATCH_LIMIT	2000000
@@ -62,9 +72,12 @@
 static const char *builtin_tags[] = {
 	"system", "override", "jailbreak", "admin", "sudo", "root"
 };
+/* Built-in names that are also everyday XML elements (xml-lookalike-tag). */
+#define WEAK_TAGS_FROM	3
 
 struct sanitizer {
 	struct sanitize_catalogue *cat;		/* owned */
+	struct risk_table	*risk;		/* owned */
 	pcre2_code		*role_re;	/* role markers, for inline */
 	pcre2_match_context	*mctx;
 	struct strlist		 tags;		/* override tag names, lower case */
@@ -104,10 +117,9 @@ struct cpstate {
 	int		 flag_seq;	/* inside a U+1F3F4 tag sequence */
 };
 
-/* One line of the original: where it starts and whether it is code. */
+/* One line of the original: where it starts. */
 struct line {
 	size_t		 start;
-	int		 code;
 };
 
 /* A rewrite of the original [start, end). */
@@ -135,6 +147,7 @@ struct scan {
 	struct sanitize_fold	 f;		/* the scan copy */
 
 	int			 hid_line[HID_NKINDS][2];
+	int			 quoted;	/* frame-quoted reported */
 
 	struct span		*spans;
 	size_t			 nspans, spancap;
@@ -216,17 +229,63 @@ cp_is_blank(int32_t cp)
 /* ---- excerpts ------------------------------------------------------- */
 
 /*
+ * Whether out[0, o) ends with a chat role name (system, assistant, user,
+ * human, developer, tool) that starts a word: the ':' after it is a role
+ * marker.
+ */
+static int
+ends_with_role(const char *out, size_t o)
+{
+	static const char *roles[] = { "system", "assistant", "user", "human",
+	    "developer", "tool" };
+	size_t	 i, n;
+
+	while (o > 0 && out[o - 1] == ' ')
+		o--;
+	for (i = 0; i < sizeof roles / sizeof *roles; i++) {
+		n = strlen(roles[i]);
+		if (o >= n && strncasecmp(out + o - n, roles[i], n) == 0 &&
+		    (o == n || !((out[o - n - 1] | 0x20) >= 'a' &&
+		    (out[o - n - 1] | 0x20) <= 'z')))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether p (n bytes) starts a [INST] / [/INST] / [SYS] chat token. */
+static int
+is_bracket_token(const char *p, size_t n)
+{
+	static const char *toks[] = { "[inst]", "[/inst]", "[sys]", "[/sys]" };
+	size_t	 i, k;
+
+	for (i = 0; i < sizeof toks / sizeof *toks; i++) {
+		k = strlen(toks[i]);
+		if (n >= k && strncasecmp(p, toks[i], k) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Writes a display-safe excerpt of text[start, end) into out (at most
- * EXCERPT_MAX bytes plus NUL): whole characters only, blanks folded,
- * invisible and control characters spelled <U+200B>, bad bytes <0xFF>.
+ * max bytes plus NUL): whole characters only, blanks folded, invisible
+ * and control characters spelled <U+200B>, bad bytes <0xFF>. What could
+ * act on a model is neutralised so that a finding never re-serves the
+ * attack it reports: < and > become the single angle quotes U+2039 and
+ * U+203A (<system> reads as ‹system›), the ':' of a role marker
+ * ("system:", "assistant:") becomes U+2236 RATIO and the '[' of [INST]
+ * or [SYS] becomes U+27E6. Spelled code points (<U+200B>) name no tag
+ * a model knows.
  */
 static void
-excerpt(const char *text, size_t len, size_t start, size_t end, char *out)
+excerpt_max(const char *text, size_t len, size_t start, size_t end,
+    char *out, size_t max)
 {
 	struct cpstate	 st = { 0, 0 };
 	size_t		 o = 0, i = start, n, tl;
 	int32_t		 cp;
-	char		 tok[16];
+	char		 tok[24];
 	int		 blank = 0;
 
 	if (end > len)
@@ -236,6 +295,16 @@ excerpt(const char *text, size_t len, size_t start, size_t end, char *out)
 		if (cp < 0) {
 			snprintf(tok, sizeof tok, "<0x%02X>",
 			    (unsigned char)text[i]);
+			tl = strlen(tok);
+		} else if (cp == '<' || cp == '>') {
+			snprintf(tok, sizeof tok, "%s",
+			    cp == '<' ? "\u2039" : "\u203A");
+			tl = strlen(tok);
+		} else if (cp == ':' && ends_with_role(out, o)) {
+			snprintf(tok, sizeof tok, "\u2236");
+			tl = strlen(tok);
+		} else if (cp == '[' && is_bracket_token(text + i, end - i)) {
+			snprintf(tok, sizeof tok, "\u27E6");
 			tl = strlen(tok);
 		} else if (cp == '\n' || cp == '\r' || cp_is_blank(cp)) {
 			if (blank || o == 0) {
@@ -252,7 +321,7 @@ excerpt(const char *text, size_t len, size_t start, size_t end, char *out)
 			memcpy(tok, text + i, n);
 			tl = n;
 		}
-		if (o + tl > EXCERPT_MAX)
+		if (o + tl > max)
 			break;
 		memcpy(out + o, tok, tl);
 		o += tl;
@@ -264,6 +333,12 @@ excerpt(const char *text, size_t len, size_t start, size_t end, char *out)
 	while (o > 0 && out[o - 1] == ' ')
 		o--;
 	out[o] = '\0';
+}
+
+static void
+excerpt(const char *text, size_t len, size_t start, size_t end, char *out)
+{
+	excerpt_max(text, len, start, end, out, EXCERPT_MAX);
 }
 
 /* ---- lines and code blocks ------------------------------------------ */
@@ -284,19 +359,12 @@ line_of(const struct scan *sc, size_t off)
 	return lo;
 }
 
-/*
- * Splits the original into lines and marks those inside fenced code
- * blocks (``` or ~~~, three or more, any indentation; the fence lines
- * included). A fence still open at the end marks nothing: an attacker
- * must not downgrade a whole body by opening a fence and never closing it.
- */
+/* Splits the original into lines. */
 static void
 lines_build(struct scan *sc)
 {
-	const char	*p = sc->text, *e = sc->text + sc->len, *nl, *q;
-	size_t		 cap = 64, open_line = 0, n;
-	char		 fch = 0;
-	size_t		 flen = 0, i;
+	const char	*p = sc->text, *e = sc->text + sc->len, *nl;
+	size_t		 cap = 64;
 
 	sc->lines = xreallocarray(NULL, cap, sizeof *sc->lines);
 	sc->nlines = 0;
@@ -306,63 +374,11 @@ lines_build(struct scan *sc)
 			sc->lines = xreallocarray(sc->lines, cap,
 			    sizeof *sc->lines);
 		}
-		sc->lines[sc->nlines].start = (size_t)(p - sc->text);
-		sc->lines[sc->nlines].code = fch != 0;
-		nl = memchr(p, '\n', (size_t)(e - p));
-		if (nl == NULL)
-			nl = e;
-		for (q = p; q < nl && (*q == ' ' || *q == '\t' || *q == '>');
-		    q++)
-			;
-		if (q < nl && (*q == '`' || *q == '~')) {
-			for (n = 0; q + n < nl && q[n] == *q; n++)
-				;
-			if (n >= 3) {
-				if (fch == 0) {
-					fch = *q;
-					flen = n;
-					open_line = sc->nlines;
-					sc->lines[sc->nlines].code = 1;
-				} else if (*q == fch && n >= flen) {
-					for (q += n; q < nl && (*q == ' ' ||
-					    *q == '\t' || *q == '\r'); q++)
-						;
-					if (q == nl)
-						fch = 0;
-				}
-			}
-		}
-		sc->nlines++;
-		if (nl == e)
+		sc->lines[sc->nlines++].start = (size_t)(p - sc->text);
+		if ((nl = memchr(p, '\n', (size_t)(e - p))) == NULL)
 			break;
 		p = nl + 1;
 	}
-	if (fch != 0) {
-		for (i = open_line; i < sc->nlines; i++)
-			sc->lines[i].code = 0;
-	}
-}
-
-/*
- * Returns whether original offset off is code: on a fenced line, or inside
- * a `code span` (an odd number of backticks before it on its line and one
- * more after it).
- */
-static int
-is_code(const struct scan *sc, size_t off)
-{
-	size_t		 li = line_of(sc, off), i, end, ticks = 0;
-
-	if (sc->lines[li].code)
-		return 1;
-	end = li + 1 < sc->nlines ? sc->lines[li + 1].start : sc->len;
-	for (i = sc->lines[li].start; i < off; i++) {
-		if (sc->text[i] == '`')
-			ticks++;
-	}
-	if (ticks % 2 == 0)
-		return 0;
-	return memchr(sc->text + off, '`', end - off) != NULL;
 }
 
 /*
@@ -438,16 +454,19 @@ scan_hidden(struct scan *sc, enum hidden h, size_t off, int quiet)
 	size_t		 li, from, lend, i, n, k = 0;
 	int32_t		 cp;
 	enum severity	 sev;
+	const char	*rule;
 
 	if (h == HID_ZW_QUIET || h == HID_NONE)
 		return;
 	sev = quiet ? SEV_INFO : hidden_rules[h].sev;
+	/* Between words, by CJK text or emoji: typography, its own rule. */
+	rule = quiet ? "hidden-zero-width-between" : hidden_rules[h].rule;
 	li = line_of(sc, off);
 	if (sc->hid_line[h][quiet != 0] == (int)li + 1)
 		return;
 	sc->hid_line[h][quiet != 0] = (int)li + 1;
 	if (sc->added >= FINDINGS_MAX) {
-		scan_finding(sc, hidden_rules[h].rule, sev, off, off);
+		scan_finding(sc, rule, sev, off, off);
 		return;
 	}
 	lend = li + 1 < sc->nlines ? sc->lines[li + 1].start : sc->len;
@@ -461,9 +480,10 @@ scan_hidden(struct scan *sc, enum hidden h, size_t off, int quiet)
 				dec[k++] = (char)(cp - 0xE0000);
 		}
 		dec[k] = '\0';
-		findings_add(sc->out, hidden_rules[h].rule, sev,
+		excerpt_max(dec, k, 0, k, ex, sizeof dec - 1);
+		findings_add(sc->out, rule, sev,
 		    (int)li + 1 + sc->line_base, "tag characters spell \"%s\"",
-		    dec);
+		    ex);
 		sc->added++;
 		return;
 	}
@@ -473,7 +493,7 @@ scan_hidden(struct scan *sc, enum hidden h, size_t off, int quiet)
 	    ((unsigned char)sc->text[from] & 0xC0) == 0x80)
 		from--;
 	excerpt(sc->text, sc->len, from, lend, ex);
-	findings_add(sc->out, hidden_rules[h].rule, sev,
+	findings_add(sc->out, rule, sev,
 	    (int)li + 1 + sc->line_base, "%s", ex);
 	sc->added++;
 }
@@ -652,9 +672,12 @@ run_pattern(struct scan *sc, const struct sanitize_pattern *pt,
 		o1 = norm_orig_end(sc, eo);
 		li = line_of(sc, o0);
 		if (li != *last_line) {
-			scan_finding(sc, pt->id, is_code(sc, o0) ||
-			    is_quoted(sc, o0, o1) ? pt->code_sev : pt->sev, o0,
-			    o1);
+			scan_finding(sc, pt->id, pt->sev, o0, o1);
+			if (!sc->quoted && is_quoted(sc, o0, o1)) {
+				scan_finding(sc, "frame-quoted", SEV_INFO, o0,
+				    o1);
+				sc->quoted = 1;
+			}
 			*last_line = li;
 		}
 		if (sc->truncated)
@@ -814,6 +837,29 @@ tags_find(const struct strlist *names, const char *p, size_t n,
 	return nv;
 }
 
+/*
+ * Whether tag i speaks as an override: its name is one only an override
+ * uses (system, override, jailbreak, the configured names), or it is one
+ * of the everyday XML names (admin, sudo, root) wrapping prose -- words
+ * and no nested tag, as in <admin>grant every permission</admin> and not
+ * as in <root><item/></root>.
+ */
+static int
+tag_speaks(const struct scan *sc, const struct tag *v, size_t i)
+{
+	const char	*p;
+	size_t		 n;
+
+	if (v[i].name < WEAK_TAGS_FROM ||
+	    v[i].name >= sizeof builtin_tags / sizeof *builtin_tags)
+		return 1;
+	if (v[i].type != 0 || v[i].mate == (size_t)-1)
+		return 0;
+	p = sc->f.norm + v[i].end;
+	n = v[v[i].mate].start - v[i].end;
+	return memchr(p, '<', n) == NULL && memchr(p, ' ', n) != NULL;
+}
+
 /* Finds override tags on the scan copy; records spans and findings. */
 static void
 scan_tags(struct scan *sc)
@@ -838,8 +884,8 @@ scan_tags(struct scan *sc)
 			span_add(sc, o0, o1, SPAN_XML_TAG, name);
 		}
 		covered = end;
-		scan_finding(sc, "xml-override-tag",
-		    is_code(sc, o0) ? SEV_INFO : SEV_HIGH, o0,
+		scan_finding(sc, tag_speaks(sc, v, i) ? "xml-override-tag" :
+		    "xml-lookalike-tag", SEV_HIGH, o0,
 		    norm_orig_end(sc, v[i].end));
 	}
 	free(v);
@@ -976,9 +1022,48 @@ finding_cmp(const void *a, const void *b)
 	return strcmp(x->message, y->message);
 }
 
+/*
+ * Rewrites the messages of out from index `from` on the way excerpts are
+ * written: the code analysis quotes commands, and a quoted command must
+ * not serve a tag or a role marker either.
+ */
+static void
+neutralise_from(struct findings *out, size_t from)
+{
+	char	 m[MESSAGE_MAX + 1];
+	size_t	 i, n;
+
+	for (i = from; i < out->n; i++) {
+		n = strlen(out->v[i].message);
+		excerpt_max(out->v[i].message, n, 0, n, m, MESSAGE_MAX);
+		if (strcmp(m, out->v[i].message) != 0) {
+			free(out->v[i].message);
+			out->v[i].message = xstrdup(m);
+		}
+	}
+}
+
+/*
+ * The code analysis of codescan.h over text as lang. In a skill a code
+ * block is what the agent will run: its findings are weighed like any
+ * other, and the frame rules (frame-imperative, frame-doc,
+ * host-placeholder) carry the context.
+ */
+static void
+scan_code(const char *text, size_t len, enum code_lang lang, int line_base,
+    struct findings *out)
+{
+	size_t	 from = out->n;
+
+	if (lang == LANG_TEXT || text == NULL || len == 0)
+		return;
+	codescan_text(text, len, lang, line_base, out);
+	neutralise_from(out, from);
+}
+
 static void
 scan_run(struct scan *sc, const struct sanitizer *s, const char *text,
-    size_t len, int line_base, struct findings *out)
+    size_t len, int line_base, struct findings *out, int markdown)
 {
 	memset(sc, 0, sizeof *sc);
 	sc->s = s;
@@ -992,6 +1077,8 @@ scan_run(struct scan *sc, const struct sanitizer *s, const char *text,
 	run_catalogue(sc);
 	scan_tags(sc);
 	scan_live_exec(sc);
+	if (markdown)
+		scan_code(sc->text, sc->len, LANG_MARKDOWN, line_base, out);
 	/* Sort this call's findings by line; the truncation note stays. */
 	if (out->n - sc->first > 1)
 		qsort(out->v + sc->first, out->n - sc->first, sizeof *out->v,
@@ -1014,7 +1101,7 @@ sanitize_text(const struct sanitizer *s, const char *text, size_t len,
 	char		*r;
 	size_t		 n;
 
-	scan_run(&sc, s, text, len, line_base, out);
+	scan_run(&sc, s, text, len, line_base, out, 1);
 	r = rewrite(&sc, &n);
 	scan_done(&sc);
 	if (outlen != NULL)
@@ -1029,7 +1116,7 @@ sanitize_scan(const struct sanitizer *s, const char *text, size_t len,
 	struct scan	 sc;
 	size_t		 before = out->n;
 
-	scan_run(&sc, s, text, len, line_base, out);
+	scan_run(&sc, s, text, len, line_base, out, 1);
 	scan_done(&sc);
 	return out->n - before;
 }
@@ -1038,10 +1125,19 @@ size_t
 sanitize_file(const struct sanitizer *s, const char *relpath,
     const char *text, size_t len, struct findings *out)
 {
-	size_t	 before = out->n;
+	struct scan	 sc;
+	enum code_lang	 lang;
+	size_t		 before = out->n;
 
-	/* Scaffolding for the threat model v2: code analysis comes next. */
-	sanitize_scan(s, text, len, 0, out);
+	if (text == NULL)
+		len = 0;
+	/* The catalogue over any text; Markdown code is analysed by
+	 * scan_run(), scripts here in their own language. */
+	lang = codescan_lang(relpath, text != NULL ? text : "", len);
+	scan_run(&sc, s, text, len, 0, out, lang == LANG_MARKDOWN);
+	scan_done(&sc);
+	if (lang != LANG_MARKDOWN)
+		scan_code(text, len, lang, 0, out);
 	findings_set_file(out, before, relpath);
 	return out->n - before;
 }
@@ -1050,22 +1146,54 @@ void
 sanitize_risk(const struct sanitizer *s, struct findings *f, int trust,
     struct risk *out)
 {
-	size_t	 i;
-
-	/* Scaffolding: weights by severity until the risk table lands. */
-	(void)s;
-	(void)trust;
 	out->score = 0;
-	for (i = 0; i < f->n; i++) {
-		f->v[i].weight = f->v[i].sev >= SEV_HIGH ? 5 :
-		    f->v[i].sev == SEV_WARN ? 2 : 0;
-		out->score += f->v[i].weight;
-	}
-	out->sev = out->score >= 5 ? SEV_HIGH : out->score >= 2 ? SEV_WARN :
-	    SEV_INFO;
+	out->sev = SEV_INFO;
+	if (s == NULL || f == NULL)
+		return;
+	risktable_score(s->risk, f, trust < TIER_USER, &out->score, &out->sev);
+}
+
+const struct risk_rule *
+sanitize_risk_rule(const struct sanitizer *s, const char *id)
+{
+	return s != NULL ? risktable_find(s->risk, id) : NULL;
+}
+
+double
+sanitize_risk_threshold(const struct sanitizer *s, enum severity sev)
+{
+	return s != NULL ? risktable_threshold(s->risk, sev) : 0;
 }
 
 /* ---- inline strings ------------------------------------------------- */
+
+/* Rewrites each !`cmd` of a (one line, not empty) in place. */
+static void
+inline_live_exec(struct buf *a)
+{
+	struct buf	 b;
+	const char	*p = a->p, *e = a->p + a->len, *q, *c;
+
+	buf_init(&b, 0);
+	buf_add(&b, "", 0);
+	while ((q = memchr(p, '!', (size_t)(e - p))) != NULL) {
+		for (c = q + 2; q + 1 < e && q[1] == '`' && c < e &&
+		    *c != '`'; c++)
+			;
+		if (q + 1 >= e || q[1] != '`' || c >= e || c == q + 2) {
+			buf_add(&b, p, (size_t)(q + 1 - p));
+			p = q + 1;
+			continue;
+		}
+		buf_add(&b, p, (size_t)(q - p));
+		buf_addstr(&b, "[live-exec removed]");
+		p = c + 1;
+	}
+	buf_add(&b, p, (size_t)(e - p));
+	buf_reset(a);
+	buf_add(a, b.p, b.len);
+	buf_done(&b);
+}
 
 char *
 sanitize_inline(const struct sanitizer *s, const char *str)
@@ -1156,7 +1284,11 @@ sanitize_inline(const struct sanitizer *s, const char *str)
 		buf_add(&a, b.p, b.len);
 	buf_done(&b);
 
-	/* 4. Trim. */
+	/* 4. Live exec out, as in bodies, when configured. */
+	if (s != NULL && s->strip_live_exec)
+		inline_live_exec(&a);
+
+	/* 5. Trim. */
 	for (i = 0; i < a.len && a.p[i] == ' '; i++)
 		;
 	while (a.len > i && a.p[a.len - 1] == ' ')
@@ -1167,6 +1299,31 @@ sanitize_inline(const struct sanitizer *s, const char *str)
 }
 
 /* ---- the sanitizer -------------------------------------------------- */
+
+/*
+ * Reads the risk table: datadir/risk.tsv, then sanitization.risk_files
+ * (later lines for an id replace earlier ones).
+ */
+static int
+risk_load(struct sanitizer *s, const struct config *cfg, const char *datadir,
+    char **cause)
+{
+	char	*path;
+	size_t	 i;
+	int	 rv = SR_OK;
+
+	s->risk = risktable_new();
+	if (datadir != NULL) {
+		xasprintf(&path, "%s/risk.tsv", datadir);
+		rv = risktable_load(s->risk, path, cause);
+		free(path);
+	}
+	for (i = 0; cfg != NULL && rv == SR_OK && i < cfg->risk_files.n; i++)
+		rv = risktable_load(s->risk, cfg->risk_files.v[i], cause);
+	if (rv == SR_OK)
+		rv = risktable_check(s->risk, cause);
+	return rv;
+}
 
 int
 sanitize_new_dir(const struct config *cfg, const char *datadir,
@@ -1243,6 +1400,8 @@ sanitize_new_dir(const struct config *cfg, const char *datadir,
 		goto out;
 	}
 	sanitize_catalogue_finish(s->cat);
+	if ((rv = risk_load(s, cfg, datadir, cause)) != SR_OK)
+		goto out;
 out:
 	if (rv != SR_OK) {
 		sanitize_free(s);
@@ -1270,6 +1429,7 @@ sanitize_free(struct sanitizer *s)
 	if (s == NULL)
 		return;
 	sanitize_catalogue_free(s->cat);
+	risktable_free(s->risk);
 	pcre2_code_free(s->role_re);
 	pcre2_match_context_free(s->mctx);
 	strlist_done(&s->tags);
@@ -1291,8 +1451,14 @@ static const struct {
 	    "redacted" },
 	{ "live-exec", "Claude Code pre-execution !`cmd`: runs a shell command "
 	    "when the skill is loaded" },
-	{ "hidden-zero-width", "zero-width or invisible formatting characters, "
-	    "used to split words past filters or hide text; removed" },
+	{ "hidden-zero-width", "zero-width or invisible formatting characters "
+	    "inside a word, used to split words past filters or hide text; "
+	    "removed" },
+	{ "hidden-zero-width-between", "zero-width characters between words, "
+	    "by CJK text or emoji: more often typography than smuggling; "
+	    "removed" },
+	{ "xml-lookalike-tag", "an <admin>, <sudo> or <root> tag: an override "
+	    "tag's name, but also an everyday XML element; redacted" },
 	{ "hidden-bidi", "bidi embedding/override/isolate controls that make "
 	    "text display differently from what the model reads; removed" },
 	{ "hidden-bidi-mark", "bidi marks (LRM, RLM, ALM); removed" },
@@ -1305,16 +1471,28 @@ static const struct {
 	{ "invalid-utf8", "bytes that are not UTF-8; replaced by U+FFFD" },
 	{ "sanitize-limit", "a pattern hit its match limit and gave up" },
 	{ "sanitize-truncated", "too many findings; the rest are not listed" },
+	{ "frame-quoted", "a catalogue hit inside a \"quotation\" on its line: "
+	    "more likely a mention (a security skill's list of attack "
+	    "phrases) than an instruction" },
 };
 
 const char *
 sanitize_explain(const struct sanitizer *s, const char *id)
 {
-	size_t	 i;
+	size_t			 i;
+
+	const struct risk_rule	*r;
+	const char		*e;
 
 	for (i = 0; i < sizeof builtin_rules / sizeof *builtin_rules; i++) {
 		if (strcmp(builtin_rules[i].id, id) == 0)
 			return builtin_rules[i].explain;
 	}
-	return s != NULL ? sanitize_catalogue_explain(s->cat, id) : NULL;
+	if (s == NULL)
+		return NULL;
+	if ((e = sanitize_catalogue_explain(s->cat, id)) != NULL)
+		return e;
+	/* The code analysis rules and any rule a user table adds. */
+	r = risktable_find(s->risk, id);
+	return r != NULL ? r->explain : NULL;
 }

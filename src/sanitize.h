@@ -19,6 +19,7 @@
 #include "finding.h"
 
 struct config;
+struct risk_rule;
 struct sanitizer;
 
 /*
@@ -82,10 +83,26 @@ void	 sanitize_risk(const struct sanitizer *, struct findings *f,
 	    int trust, struct risk *out);
 
 /*
+ * The risk table's rule for id (struct risk_rule in risktable.h: its
+ * category, weight, floor and explanation), or NULL when the table has no
+ * line for it. Valid as long as the sanitizer.
+ */
+const struct risk_rule *sanitize_risk_rule(const struct sanitizer *,
+	    const char *id);
+
+/*
+ * The score at which a skill becomes sev (SEV_WARN or SEV_HIGH): the
+ * table's @threshold lines. For reports and for choosing the grey zone
+ * around the warn threshold.
+ */
+double	 sanitize_risk_threshold(const struct sanitizer *, enum severity);
+
+/*
  * Makes a short frontmatter string safe for search results and the
- * mini-index: drops invisible and control characters, bidi overrides and
- * tag characters, redacts override tags and role markers, folds
- * whitespace. Returns a new string (free it).
+ * mini-index with the redaction bodies get: drops invisible and control
+ * characters, bidi overrides and tag characters, redacts override tags
+ * and role markers, rewrites live-exec !`cmd` when strip_live_exec is
+ * set, folds whitespace. Returns a new string (free it).
  */
 char	*sanitize_inline(const struct sanitizer *, const char *);
 
@@ -93,9 +110,11 @@ char	*sanitize_inline(const struct sanitizer *, const char *);
 size_t	 sanitize_count(const struct sanitizer *);
 
 /*
- * The one-line explanation of a rule id (catalogue entries and the
- * built-in rules: xml-override-tag, live-exec, hidden-*), or NULL when the
- * id is unknown. Valid as long as the sanitizer.
+ * The one-line explanation of a rule id: catalogue entries, the built-in
+ * rules (xml-override-tag, xml-lookalike-tag, live-exec, hidden-*,
+ * frame-quoted) and every id of the risk table (the code analysis's
+ * code-*, frame-* and host-placeholder among them), or NULL when the id is
+ * unknown. Valid as long as the sanitizer.
  */
 const char *sanitize_explain(const struct sanitizer *, const char *id);
 

@@ -383,16 +383,39 @@ pattern_done(struct sanitize_pattern *pt)
 	pcre2_code_free(pt->re);
 }
 
-/* Splits a line on runs of tabs into at most 5 fields. */
-static size_t
-split_tabs(char *line, char **f)
+char *
+sanitize_catalogue_line(char **pos, int *lineno)
+{
+	char	*line, *next;
+	size_t	 k, i;
+
+	for (line = *pos; line != NULL; line = next) {
+		(*lineno)++;
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		k = strlen(line);
+		if (k > 0 && line[k - 1] == '\r')
+			line[--k] = '\0';
+		for (i = 0; line[i] == ' ' || line[i] == '\t'; i++)
+			;
+		if (line[i] != '\0' && line[i] != '#') {
+			*pos = next;
+			return line;
+		}
+	}
+	*pos = NULL;
+	return NULL;
+}
+
+size_t
+sanitize_catalogue_split(char *line, char **f, size_t max)
 {
 	size_t	 n = 0;
 	char	*p = line;
 
-	while (n < 5 && *p != '\0') {
+	while (n < max && *p != '\0') {
 		f[n++] = p;
-		if (n == 5)
+		if (n == max)
 			break;
 		if ((p = strchr(p, '\t')) == NULL)
 			break;
@@ -404,7 +427,7 @@ split_tabs(char *line, char **f)
 
 /*
  * Reads one catalogue file. Format, one entry per line:
- *	id <TAB> severity[/code-severity] <TAB> regex <TAB> explanation
+ *	id <TAB> severity[/code-severity, ignored] <TAB> regex <TAB> explanation
  *	    [<TAB> trigger,trigger,...]
  * Blank lines and lines starting with # are ignored.
  */
@@ -414,7 +437,7 @@ sanitize_catalogue_load(struct sanitize_catalogue *cat, const char *path,
 {
 	struct sanitize_pattern	*pt;
 	char		*data = NULL, *line, *next, *f[5], *folded, err[320];
-	size_t		 len, nf, k, i;
+	size_t		 len, nf, i;
 	int		 lineno = 0, rv = SR_OK;
 	enum severity	 sev, csev;
 
@@ -427,18 +450,9 @@ sanitize_catalogue_load(struct sanitize_catalogue *cat, const char *path,
 		rv = SR_CONFIG;
 		goto out;
 	}
-	for (line = data; line != NULL; line = next) {
-		lineno++;
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
-		k = strlen(line);
-		if (k > 0 && line[k - 1] == '\r')
-			line[--k] = '\0';
-		for (i = 0; line[i] == ' ' || line[i] == '\t'; i++)
-			;
-		if (line[i] == '\0' || line[i] == '#')
-			continue;
-		nf = split_tabs(line, f);
+	next = data;
+	while ((line = sanitize_catalogue_line(&next, &lineno)) != NULL) {
+		nf = sanitize_catalogue_split(line, f, 5);
 		if (nf < 4 || *f[2] == '\0' || *f[3] == '\0') {
 			xasprintf(cause, "%s:%d: expected 4 or 5 tab-separated "
 			    "fields: id, severity, regex, explanation, "
@@ -487,7 +501,6 @@ sanitize_catalogue_load(struct sanitize_catalogue *cat, const char *path,
 		pt->src = folded;
 		pt->id = xstrdup(f[0]);
 		pt->sev = sev;
-		pt->code_sev = csev;
 		pt->explain = xstrdup(f[3]);
 		xasprintf(&pt->where, "%s:%d", path, lineno);
 		cat->npats++;

@@ -1,7 +1,7 @@
 /*
  * The sanitiser's pattern catalogue (DESIGN §7, layer 2): the entries of
  * config/patterns/NAME.txt and sanitization.pattern_files, one a line:
- *	id <TAB> severity[/code-severity] <TAB> regex <TAB> explanation
+ *	id <TAB> severity[/ignored] <TAB> regex <TAB> explanation
  *	    [<TAB> [N:]trigger,trigger,...]
  * Each regex is folded like the scan copy (sanitize_fold.h) and compiled
  * with PCRE2 (UTF, caseless, multiline, JIT). An entry with triggers
@@ -33,8 +33,7 @@ struct sanitize_catalogue;
 /* One entry, as the scan reads it. */
 struct sanitize_pattern {
 	char		*id;
-	enum severity	 sev;		/* in prose */
-	enum severity	 code_sev;	/* inside fenced code or a code span */
+	enum severity	 sev;		/* when the risk table has no line */
 	char		*explain;
 	char		*where;		/* file:line, for messages */
 	char		*src;		/* the folded regex */
@@ -97,6 +96,21 @@ const pcre2_code *sanitize_catalogue_combined(
  */
 size_t	 sanitize_catalogue_windows(const struct sanitize_catalogue *,
 	    const char *norm, size_t nlen, struct sanitize_window **out);
+
+/*
+ * The next line of a table file's text at *pos that is neither blank nor
+ * a # comment, NUL-terminated in place (a trailing CR dropped); *lineno
+ * counts every line passed. Returns NULL at the end. The catalogue and
+ * the risk table (risktable.c) read their files with it.
+ */
+char	*sanitize_catalogue_line(char **pos, int *lineno);
+
+/*
+ * Splits a line in place on runs of tabs into at most max fields (the
+ * last one keeps any further tabs). Returns the number of fields. The
+ * risk table (sanitize_risk.c) reads its lines the same way.
+ */
+size_t	 sanitize_catalogue_split(char *line, char **f, size_t max);
 
 /* The explanation of entry id, or NULL when there is none. */
 const char *sanitize_catalogue_explain(const struct sanitize_catalogue *,

