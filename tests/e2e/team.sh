@@ -40,7 +40,13 @@ export SKILLS_RADAR_DSN="$SR_TEST_DSN"
 XDG_DATA_HOME="$T/writer" "$SR" --config "$T/team.yaml" index >"$T/index.out" 2>&1
 ok $? "the writer indexes the share into postgres"
 
-base=$((30000 + $$ % 20000))
+# Three free ports in a row: nothing answers on them (curl: connection
+# refused), so a parallel test or another user's server cannot collide.
+free() { curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$1/"; [ $? -eq 7 ]; }
+base=$((30000 + $$ % 20000)); i=0
+until free "$base" && free $((base + 1)) && free $((base + 2)) || [ $i -ge 50 ]; do
+	base=$((30000 + (base + 97) % 20000)); i=$((i + 1))
+done
 P1=$base; P2=$((base + 1)); PN=$((base + 2))
 for p in $P1 $P2; do
 	spawn env XDG_DATA_HOME="$T/r$p" "$SR" --config "$T/team.yaml" serve \
