@@ -40,57 +40,41 @@ key_line(const struct fm *fm, const char *k)
 	return 0;
 }
 
-/* 1 when f already has rule at line (from the raw block's scan). */
+/* 1 when f has rule at line among its items from index `from` on. */
 static int
-has_hit(const struct findings *f, size_t from, size_t to, const char *rule,
-    int line)
+has_hit(const struct findings *f, size_t from, const char *rule, int line)
 {
 	size_t	 i;
 
-	for (i = from; i < to; i++)
+	for (i = from; i < f->n; i++)
 		if (f->v[i].line == line && strcmp(f->v[i].rule, rule) == 0)
 			return 1;
 	return 0;
 }
 
-/*
- * Scans the strings of a value; what the decoded text adds over the raw
- * block (escapes, folded scalars) is kept, repeats of a raw hit dropped.
- */
+static void
+scan_str(const struct sanitizer *san, const char *str, int line,
+    struct findings *out)
+{
+	sanitize_scan(san, str, strlen(str), line > 0 ? line - 1 : 0, out);
+}
+
+/* Scans every string of a value, keys of maps included. */
 static void
 scan_value(const struct sanitizer *san, const cJSON *v, int line,
-    size_t raw_from, size_t raw_to, struct findings *out)
+    struct findings *out)
 {
-	struct findings	 tmp;
 	const cJSON	*c;
-	size_t		 i;
-	int		 base = line > 0 ? line - 1 : 0;
 
 	if (cJSON_IsString(v) && v->valuestring != NULL) {
-		findings_init(&tmp);
-		sanitize_scan(san, v->valuestring, strlen(v->valuestring),
-		    base, &tmp);
-		for (i = 0; i < tmp.n; i++) {
-			if (has_hit(out, raw_from, raw_to, tmp.v[i].rule,
-			    tmp.v[i].line))
-				continue;
-			findings_add(out, tmp.v[i].rule, tmp.v[i].sev,
-			    tmp.v[i].line, "%s", tmp.v[i].message);
-		}
-		findings_done(&tmp);
+		scan_str(san, v->valuestring, line, out);
 		return;
 	}
 	cJSON_ArrayForEach(c, v) {
-		if (c->string != NULL && cJSON_IsObject(v)) {
-			cJSON	 key;
-
-			/* A key is shown to the agent as much as a value. */
-			memset(&key, 0, sizeof key);
-			key.type = cJSON_String;
-			key.valuestring = c->string;
-			scan_value(san, &key, line, raw_from, raw_to, out);
-		}
-		scan_value(san, c, line, raw_from, raw_to, out);
+		/* A key is shown to the agent as much as a value. */
+		if (c->string != NULL && cJSON_IsObject(v))
+			scan_str(san, c->string, line, out);
+		scan_value(san, c, line, out);
 	}
 }
 
@@ -98,34 +82,36 @@ size_t
 assess_frontmatter(const struct sanitizer *san, const char *text,
     size_t len, const struct fm *fm, struct findings *out)
 {
-	cJSON	*root, *c;
-	size_t	 before = out->n, raw_to;
-	int	 line;
+	struct findings	 raw;
+	cJSON		*root, *c;
+	size_t		 before = out->n, i;
+	int		 line;
 
 	if (!fm->has_frontmatter)
 		return 0;
 	/*
-	 * The block as written (comments too: the skill:// resource serves
-	 * it verbatim), then every decoded string with its key's line.
+	 * The decoded strings decide (a quoted YAML value is what the
+	 * agent reads, not a quotation); the block as written adds what
+	 * only it has, comments for one: the skill:// resource serves it
+	 * verbatim.
 	 */
-	sanitize_scan(san, text, fm->body_offset <= len ? fm->body_offset :
-	    len, 0, out);
-	raw_to = out->n;
-	if (fm->json == NULL || (root = cJSON_Parse(fm->json)) == NULL)
-		return out->n - before;
-	cJSON_ArrayForEach(c, root) {
-		line = c->string != NULL ? key_line(fm, c->string) : 0;
-		if (c->string != NULL) {
-			cJSON	 key;
-
-			memset(&key, 0, sizeof key);
-			key.type = cJSON_String;
-			key.valuestring = c->string;
-			scan_value(san, &key, line, before, raw_to, out);
+	if (fm->json != NULL && (root = cJSON_Parse(fm->json)) != NULL) {
+		cJSON_ArrayForEach(c, root) {
+			line = c->string != NULL ? key_line(fm, c->string) : 0;
+			if (c->string != NULL)
+				scan_str(san, c->string, line, out);
+			scan_value(san, c, line, out);
 		}
-		scan_value(san, c, line, before, raw_to, out);
+		cJSON_Delete(root);
 	}
-	cJSON_Delete(root);
+	findings_init(&raw);
+	sanitize_scan(san, text, fm->body_offset <= len ? fm->body_offset :
+	    len, 0, &raw);
+	for (i = 0; i < raw.n; i++)
+		if (!has_hit(out, before, raw.v[i].rule, raw.v[i].line))
+			findings_add(out, raw.v[i].rule, raw.v[i].sev,
+			    raw.v[i].line, "%s", raw.v[i].message);
+	findings_done(&raw);
 	return out->n - before;
 }
 

@@ -71,10 +71,11 @@ void	 assess_skill(const struct sanitizer *, const struct assess_limits *,
 
 /*
  * The frontmatter part alone (text, len: the whole file fm was parsed
- * from): the block as written (comments too: the skill:// resource
- * serves it verbatim), then every string of fm->json, keys and nested
- * lists and maps included, decoded, with the line of its top-level key;
- * a decoded hit that repeats a raw one (same rule and line) is dropped.
+ * from): every string of fm->json, keys and nested lists and maps
+ * included, decoded, with the line of its top-level key; then the block
+ * as written (comments too: the skill:// resource serves it verbatim),
+ * whose hits are kept where no decoded string had the same rule on the
+ * same line.
  * Returns the number of findings added.
  */
 size_t	 assess_frontmatter(const struct sanitizer *, const char *text,
