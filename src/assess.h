@@ -92,8 +92,9 @@ size_t	 assess_bundled(const struct sanitizer *, const struct assess_limits *,
 
 /*
  * The bundled files' stamp: a hash of the relative path, size and mtime
- * of each file assess_bundled() lists, written as 16 hex digits into
- * out; "" when the folder has none. The index keeps it with the entry
+ * of each regular file in the folder of entry_path and its subfolders
+ * (where files_list() looks; at most max_files + 1 of them), written as
+ * 16 hex digits into out; "" when the folder has none. The index keeps it with the entry
  * so that an edited script is re-scanned although SKILL.md is unchanged.
  */
 void	 assess_stamp(const struct assess_limits *, const char *entry_path,
