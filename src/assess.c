@@ -253,7 +253,7 @@ scan_one(const struct sanitizer *san, const struct assess_limits *l,
 
 size_t
 assess_bundled(const struct sanitizer *san, const struct assess_limits *l,
-    const char *entry_path, const char *body, size_t blen,
+    const char *entry_path, const char *body, size_t blen, int list,
     struct findings *out)
 {
 	struct strlist	 done, refs;
@@ -266,7 +266,7 @@ assess_bundled(const struct sanitizer *san, const struct assess_limits *l,
 	strlist_init(&done);
 	strlist_init(&refs);
 	dir = folder_of(entry_path);
-	arr = files_list(dir, l->max_files, &cut);
+	arr = list ? files_list(dir, l->max_files, &cut) : NULL;
 	cJSON_ArrayForEach(it, arr) {
 		rel = cJSON_GetStringValue(cJSON_GetObjectItem(it, "path"));
 		if (rel == NULL)
@@ -370,7 +370,7 @@ assess_skill(const struct sanitizer *san, const struct assess_limits *l,
 	    fm->body_line > 0 ? fm->body_line - 1 : 0, out);
 	if (e->bundled)
 		assess_bundled(san, l, e->path, e->text + off, e->len - off,
-		    out);
+		    e->stamp == NULL || *e->stamp != '\0', out);
 	sanitize_risk(san, out, e->trust, risk);
 }
 

@@ -182,7 +182,7 @@ test_bundled(struct sanitizer *san)
 		bail("symlink %s", link);
 
 	findings_init(&f);
-	assess_bundled(san, &l, path, skill + 40, strlen(skill + 40), &f);
+	assess_bundled(san, &l, path, skill + 40, strlen(skill + 40), 1, &f);
 	it = find(&f, NULL, "scripts/x.sh");
 	ok(it != NULL && it->line == 3, "bundled: a script's finding has file and line");
 	ok(find(&f, NULL, "notes.md") != NULL, "bundled: a top-level file is scanned");
@@ -196,7 +196,7 @@ test_bundled(struct sanitizer *san)
 	/* The total cap: the first file read fills it. */
 	l.max_total = 10;
 	findings_init(&f);
-	assess_bundled(san, &l, path, NULL, 0, &f);
+	assess_bundled(san, &l, path, NULL, 0, 1, &f);
 	ok(find(&f, NULL, "scripts/x.sh") == NULL && find(&f, NULL, "notes.md") == NULL,
 	    "bundled: reading stops at the total cap");
 	findings_done(&f);
