@@ -1032,7 +1032,7 @@ engine_list(struct engine *e, const struct list_filter *lf, cJSON **out,
 			continue;
 		if (lf->tag != NULL && !has_tag(s, lf->tag))
 			continue;
-		if (lf->flagged && s->n_flags == 0)
+		if (lf->flagged && !skill_flagged(s))
 			continue;
 		o = cJSON_CreateObject();
 		entry_fields(o, s);

@@ -609,7 +609,7 @@ tally(struct index_report *rep)
 
 		rep->by_kind[s->kind]++;
 		rep->by_tier[s->trust]++;
-		if (s->n_flags > 0)
+		if (skill_flagged(s))
 			rep->flagged++;
 		if (s->shadowed_by == NULL && !s->disable_model_invocation)
 			rep->searchable++;

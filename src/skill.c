@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "finding.h"
 #include "skill.h"
 #include "xmalloc.h"
 
@@ -125,6 +126,12 @@ skill_set_add(struct skill_set *set, struct skill *s)
 		set->v = xreallocarray(set->v, set->cap, sizeof *set->v);
 	}
 	set->v[set->n++] = s;
+}
+
+int
+skill_flagged(const struct skill *s)
+{
+	return s->n_flags > 0 || s->risk_sev >= SEV_WARN;
 }
 
 const char *

@@ -102,6 +102,12 @@ int		 tier_from_name(const char *);
 int		 skill_cmp_precedence(const struct skill *a,
 		    const struct skill *b);
 
+/*
+ * 1 when the sanitiser flags s: a finding at warn or above, or a risk
+ * score that sums to warn or above (list --flagged, the index summary).
+ */
+int		 skill_flagged(const struct skill *);
+
 /* FNV-1a 64 of data, written as 16 hex digits plus NUL into out. */
 void		 skill_hash(const void *data, size_t len, char out[17]);
 

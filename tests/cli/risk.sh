@@ -37,6 +37,10 @@ done
 is "$(sqlite3 "$DB" "SELECT count(*) FROM entries WHERE findings LIKE '%scripts/setup.sh%'")" 1 \
 	"the index stores findings with their file"
 is "$(sqlite3 "$DB" 'PRAGMA user_version')" 3 "index.db is at schema 3"
+is "$("$SR" list --json --flagged | json 'j.map(e=>e.name).sort().join()')" \
+	"$(json 'j.filter(e=>e.risk.severity!="info"||e.flags>0).map(e=>e.name).sort().join()' <"$T/list.json")" \
+	"list --flagged keeps the skills with a flag or a risk at warn or above"
+lacks "$("$SR" list --json --flagged | json 'j.map(e=>e.name).join()')" "clean" "list --flagged leaves the clean skill out"
 out=$(COLUMNS=120 "$SR" list 2>/dev/null)
 contains "$(printf '%s\n' "$out" | grep '^script-attack')" "[risk: " "list marks a risky skill with its risk"
 lacks "$(printf '%s\n' "$out" | grep '^clean')" "[risk: " "list shows no risk for a clean skill"
