@@ -282,6 +282,18 @@ same_bundle(const struct config *cfg, const struct skill *prev)
 }
 
 /*
+ * 1 when a rejected file can stay rejected without a parse: unchanged,
+ * and not rejected for its risk, which its bundled files (not in the
+ * rejected row's size and mtime) may have changed.
+ */
+static int
+same_reject(const struct store_reject *pr, const struct scan_item *it)
+{
+	return pr->size == it->size && pr->mtime_ns == it->mtime_ns &&
+	    strcmp(pr->rule, "untrusted-injection") != 0;
+}
+
+/*
  * Parses one file into a new entry, or records why it was rejected.
  * Returns the entry or NULL.
  */
@@ -745,7 +757,7 @@ build_set(struct ctx *c, struct skill_set *old, struct store_rejects *oldrej,
 			continue;
 		}
 		if (!reparse && (pr = find_old_reject(oldrej, it->path)) &&
-		    pr->size == it->size && pr->mtime_ns == it->mtime_ns) {
+		    same_reject(pr, it)) {
 			store_rejects_add(&rep->rejects, pr->path, pr->size,
 			    pr->mtime_ns, pr->hash, pr->rule, pr->reason,
 			    pr->skipped);
@@ -907,7 +919,7 @@ needs_parse(const struct config *cfg, struct skill_set *old,
 		    same_bundle(cfg, prev))
 			continue;
 		if ((pr = find_old_reject(oldrej, it->path)) != NULL &&
-		    pr->size == it->size && pr->mtime_ns == it->mtime_ns)
+		    same_reject(pr, it))
 			continue;
 		return 1;
 	}
@@ -1399,8 +1411,7 @@ indexer_scan_paths(const struct config *cfg, struct sanitizer *san,
 		    prev->kind == it->kind && prev->mtime_ns == it->mtime_ns &&
 		    same_bundle(cfg, prev))
 			continue;	/* unchanged */
-		if (pr != NULL && pr->size == it->size &&
-		    pr->mtime_ns == it->mtime_ns)
+		if (pr != NULL && same_reject(pr, it))
 			continue;	/* still rejected, unchanged */
 		if (pr != NULL) {
 			strlist_add(&d->rej_gone, pr->path);

@@ -134,6 +134,12 @@ EOC
 is "$(json 'JSON.stringify(j).includes("untrusted-injection")' <"$T/idx.json")" true \
 	"an UNTRUSTED skill at high risk is rejected when configured"
 is "$("$SR" list --json | json 'j.some(e=>e.name=="clean")')" true "a clean UNTRUSTED skill is kept"
+"$SR" index >/dev/null 2>&1 || true
+is "$("$SR" list --json | json 'j.some(e=>e.name=="script-attack")')" false "... and stays rejected while nothing changes"
+printf '#!/bin/sh\necho "helpers installed"\n' >"$C/script-attack/scripts/setup.sh"
+"$SR" index >/dev/null 2>&1 || true
+is "$("$SR" list --json | json 'j.some(e=>e.name=="script-attack")')" true \
+	"fixing the bundled script lifts the rejection (SKILL.md unchanged)"
 
 # 10. An index.db of schema 2 is migrated and re-assessed.
 rm -f "$DB" "$DB-wal" "$DB-shm"
