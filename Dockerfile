@@ -13,7 +13,8 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       build-essential autoconf automake pkg-config mandoc \
       libyaml-dev libsqlite3-dev libcjson-dev libpcre2-dev libutf8proc-dev \
-      libstemmer-dev libmicrohttpd-dev libncurses-dev \
+      libstemmer-dev libmicrohttpd-dev libncurses-dev libsodium-dev \
+      libcurl4-openssl-dev libpq-dev \
  && rm -rf /var/lib/apt/lists/*
 COPY . /src
 RUN sh /src/tests/image/install-tree.sh /src /build /out \
@@ -25,7 +26,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       libyaml-0-2 libsqlite3-0 libcjson1 libpcre2-8-0 libutf8proc2 \
       libstemmer0d libmicrohttpd12 libncursesw6 libtinfo6 \
-      libpq5 \
+      libpq5 libsodium23 \
       libcurl4 curl ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /out/ /

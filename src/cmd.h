@@ -47,6 +47,8 @@ int	cmd_client(struct cmd_ctx *, int, char **);
 int	cmd_stats(struct cmd_ctx *, int, char **);
 int	cmd_tui(struct cmd_ctx *, int, char **);
 int	cmd_mini_index(struct cmd_ctx *, int, char **);
+int	cmd_sign(struct cmd_ctx *, int, char **);
+int	cmd_import(struct cmd_ctx *, int, char **);
 int	cmd_version(struct cmd_ctx *, int, char **);
 
 /* Finds a command's table entry by name, or NULL. */

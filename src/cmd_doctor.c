@@ -16,6 +16,7 @@
 #include "clients.h"
 #include "cmd.h"
 #include "config.h"
+#include "embed_cloud.h"
 #include "ollama.h"
 #include "pgdsn.h"
 #include "sanitize.h"
@@ -518,6 +519,23 @@ check_ollama(struct doctor *d, cJSON *o)
 	    &d->problems));
 }
 
+/* A cloud embedder: its key, reachability and what it would cost. */
+static void
+check_embedder(struct doctor *d, cJSON *o)
+{
+	size_t	 i, bytes = 0;
+
+	if (strcmp(d->cfg->embedder, "openai") != 0 &&
+	    strcmp(d->cfg->embedder, "voyage") != 0)
+		return;
+	for (i = 0; i < d->set.n; i++)
+		bytes += strlen(d->set.v[i]->name) +
+		    strlen(d->set.v[i]->description) +
+		    strlen(d->set.v[i]->when_to_use) + 2;
+	cJSON_AddItemToObject(o, "embedder", embed_cloud_report(d->cfg,
+	    bytes, d->set.n, &d->problems));
+}
+
 static void
 check_telemetry(struct doctor *d, cJSON *o)
 {
@@ -540,6 +558,7 @@ static const struct doctor_check {
 	{ "clients",	check_clients },
 	{ "budget",	check_budget },
 	{ "ollama",	check_ollama },
+	{ "embedder",	check_embedder },
 	{ "telemetry",	check_telemetry },
 };
 
@@ -633,6 +652,27 @@ clients_print(const cJSON *clients)
 		    "CLIENT'\n");
 }
 
+static void
+embedder_print(const cJSON *e)
+{
+	if (e == NULL)
+		return;
+	printf("embedder: %s %s at %s\n", jstr(e, "backend"), jstr(e, "model"),
+	    jstr(e, "url"));
+	if (jtrue(e, "reachable"))
+		printf("  reachable, dimension %.0f\n", jnum(e, "dim"));
+	else
+		printf("  problem: %s\n", jstr(e, "error"));
+	if (cJSON_IsNumber(cJSON_GetObjectItem(e, "monthly_usd")))
+		printf("  %.0f entries, about %.0f tokens: $%.4f to embed them "
+		    "all, about $%.2f a month (%s)\n", jnum(e, "entries"),
+		    jnum(e, "index_tokens"), jnum(e, "index_usd"),
+		    jnum(e, "monthly_usd"), jstr(e, "assumptions"));
+	else
+		printf("  no list price known for this model: set "
+		    "embedder.price_per_mtok for a cost estimate\n");
+}
+
 /* The text report, from the same object --json prints. */
 static void
 doctor_print(const cJSON *o)
@@ -653,6 +693,7 @@ doctor_print(const cJSON *o)
 		printf("sanitiser: %s\n", jstr(o, "sanitizer_problem"));
 	clients_print(cJSON_GetObjectItem(o, "clients"));
 	ollama_print(cJSON_GetObjectItem(o, "ollama"));
+	embedder_print(cJSON_GetObjectItem(o, "embedder"));
 	telemetry_print(cJSON_GetObjectItem(o, "telemetry"));
 	if ((v = cJSON_GetObjectItem(o, "budget")) != NULL)
 		budget_print(stdout, v);

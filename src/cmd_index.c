@@ -232,6 +232,7 @@ cmd_index(struct cmd_ctx *ctx, int argc, char **argv)
 	sigset_t		 mask;
 	char			*cause = NULL;
 	int			 ch, stop, json = 0, flags = 0, rv, watch = 0;
+	size_t			 i;
 
 	while ((ch = cmd_getopt("index", argc, argv, "rjw", longopts,
 	    &stop)) != -1) {
@@ -289,6 +290,13 @@ cmd_index(struct cmd_ctx *ctx, int argc, char **argv)
 		} else if (written && !json)
 			printf("mini-index: %s updated\n", ctx->cfg->mini_path);
 		sanitize_free(san);
+	}
+	for (i = 0; i < rep.warnings.n; i++) {
+		/* A configured key that did not load is a setup problem. */
+		if (strcmp(rep.warnings.v[i].rule, "signer-key-invalid") == 0)
+			cmd_warn("%s", strchr(rep.warnings.v[i].message,
+			    '\t') != NULL ? strchr(rep.warnings.v[i].message,
+			    '\t') + 1 : rep.warnings.v[i].message);
 	}
 	if (json) {
 		rv = cmd_print_json(index_report_json(&rep));

@@ -23,11 +23,15 @@ static void
 print_table(cJSON *arr, int width)
 {
 	cJSON		*it;
-	const char	*name, *kind, *trust, *desc, *sh;
+	const char	*name, *kind, *trust, *desc, *sh, *signer;
 	int		 n = 0, left, k;
 
 	cJSON_ArrayForEach(it, arr) {
-		name = cJSON_GetStringValue(cJSON_GetObjectItem(it, "name"));
+		/* The name as written, when it is not the id. */
+		if ((name = cJSON_GetStringValue(cJSON_GetObjectItem(it,
+		    "display_name"))) == NULL)
+			name = cJSON_GetStringValue(cJSON_GetObjectItem(it,
+			    "name"));
 		kind = cJSON_GetStringValue(cJSON_GetObjectItem(it, "kind"));
 		trust = cJSON_GetStringValue(cJSON_GetObjectItem(it, "trust"));
 		desc = cJSON_GetStringValue(cJSON_GetObjectItem(it,
@@ -45,6 +49,11 @@ print_table(cJSON *arr, int width)
 		    "flags")) > 0) {
 			printf("[flagged] ");
 			left -= 10;
+		}
+		if ((signer = cJSON_GetStringValue(cJSON_GetObjectItem(it,
+		    "signer"))) != NULL) {
+			printf("[signed: %s] ", signer);
+			left -= 11 + (int)strlen(signer);
 		}
 		if (sh != NULL) {
 			printf("[shadowed by %s]", sh);

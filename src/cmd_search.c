@@ -79,6 +79,16 @@ print_stages(cJSON *stages)
 	}
 }
 
+/* The name a person reads: as written (display_name), else the id. */
+static const char *
+shown_name(cJSON *m)
+{
+	const char	*d = cJSON_GetStringValue(cJSON_GetObjectItem(m,
+			    "display_name"));
+
+	return d != NULL ? d : jstr(m, "name");
+}
+
 static void
 print_table(cJSON *res, int width, const struct config *cfg)
 {
@@ -87,16 +97,21 @@ print_table(cJSON *res, int width, const struct config *cfg)
 
 	arr = cJSON_GetObjectItem(res, "matches");
 	cJSON_ArrayForEach(m, arr)
-		if ((l = (int)strlen(jstr(m, "name"))) > nw)
+		if ((l = (int)strlen(shown_name(m))) > nw)
 			nw = l > 32 ? 32 : l;
 	cJSON_ArrayForEach(m, arr) {
 		rank++;
 		printf("%2d %5.3f %-*s %-7s %-9s ", rank,
 		    cJSON_GetNumberValue(cJSON_GetObjectItem(m, "score")),
-		    nw, jstr(m, "name"), jstr(m, "kind"), jstr(m, "trust"));
+		    nw, shown_name(m), jstr(m, "kind"), jstr(m, "trust"));
 		/* rank, score, name, kind, trust and their separators */
-		l = (int)strlen(jstr(m, "name"));
+		l = (int)strlen(shown_name(m));
 		left = width - (28 + (l > nw ? l : nw));
+		if (cJSON_GetStringValue(cJSON_GetObjectItem(m, "signer")) !=
+		    NULL) {
+			printf("[signed: %s] ", jstr(m, "signer"));
+			left -= 11 + (int)strlen(jstr(m, "signer"));
+		}
 		left -= cmd_print_risk(m);
 		cmd_print_cut(jstr(m, "description"), left);
 		printf("\n");

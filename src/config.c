@@ -590,6 +590,11 @@ check_item(struct loader *ld, const struct options_entry *o, yaml_node_t *n,
 	    s[strcspn(s, " \t\r\n<>/")] != '\0'))
 		return expected(ld, o, n, "a list of tag names (1 to 31 "
 		    "characters, no blanks, '<', '>' or '/')");
+	if ((o->flags & OPTF_SIGNER) && (strchr(s, '=') == NULL ||
+	    *s == '=' || strchr(s, '=')[1] == '\0' ||
+	    strcspn(s, " \t=") != (size_t)(strchr(s, '=') - s)))
+		return expected(ld, o, n, "a list of NAME=KEY entries (KEY a "
+		    "minisign public key or the path of a .pub file)");
 	return 0;
 }
 

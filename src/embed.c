@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "embed.h"
+#include "embed_cloud.h"
 #include "embed_ollama.h"
 #include "status.h"
 #include "strlist.h"
@@ -148,10 +149,14 @@ embed_new(const struct config *cfg, struct embedder **out, char **cause)
 	if (cfg != NULL && cfg->embedder != NULL &&
 	    strcmp(cfg->embedder, "ollama") == 0)
 		return embed_ollama_new(cfg, out, cause);
+	if (cfg != NULL && cfg->embedder != NULL &&
+	    (strcmp(cfg->embedder, "openai") == 0 ||
+	    strcmp(cfg->embedder, "voyage") == 0))
+		return embed_cloud_new(cfg, out, cause);
 	if (cfg != NULL && cfg->embedder != NULL && *cfg->embedder != '\0' &&
 	    strcmp(cfg->embedder, "builtin") != 0) {
 		xasprintf(cause, "embedder.backend: unknown backend \"%s\" "
-		    "(known: builtin, ollama)", cfg->embedder);
+		    "(known: builtin, ollama, openai, voyage)", cfg->embedder);
 		return SR_CONFIG;
 	}
 	*out = embed_builtin_new(dim);

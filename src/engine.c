@@ -27,6 +27,7 @@
 #include "indexer.h"
 #include "pipeline.h"
 #include "sanitize.h"
+#include "sign.h"
 #include "status.h"
 #include "store.h"
 #include "telemetry.h"
@@ -442,14 +443,13 @@ find_uid(struct engine_snap *e, const char *uid)
 	return hit != NULL ? *hit : NULL;
 }
 
+/* The winner whose uid is name as a skill's, an agent's or a command's. */
 static const struct skill *
-resolve(struct engine_snap *e, const char *name)
+resolve_id(struct engine_snap *e, const char *name)
 {
 	struct skill	*s;
 	char		*uid;
 
-	if (name == NULL || *name == '\0')
-		return NULL;
 	if ((s = find_uid(e, name)) != NULL)
 		return s;
 	xasprintf(&uid, "agent:%s", name);
@@ -460,6 +460,35 @@ resolve(struct engine_snap *e, const char *name)
 	xasprintf(&uid, "cmd:%s", name);
 	s = find_uid(e, uid);
 	free(uid);
+	return s;
+}
+
+/*
+ * The winner a load asks for: by id (the uid, or the bare name of a
+ * skill, agent or command); else by the name as written of an entry
+ * indexed under a normalised id (ASCII case ignored: "PocketBase
+ * Deploy"); else by the normalised id of what was asked.
+ */
+static const struct skill *
+resolve(struct engine_snap *e, const char *name)
+{
+	const struct skill	*s;
+	char			*id;
+	size_t			 i;
+
+	if (name == NULL || *name == '\0')
+		return NULL;
+	if ((s = resolve_id(e, name)) != NULL)
+		return s;
+	for (i = 0; i < e->n_winners; i++) {
+		s = e->winners[i];
+		if (s->display != NULL && strcasecmp(s->display, name) == 0)
+			return s;
+	}
+	s = NULL;
+	if ((id = skill_name_id(name)) != NULL && strcmp(id, name) != 0)
+		s = resolve_id(e, id);
+	free(id);
 	return s;
 }
 
@@ -509,7 +538,10 @@ suggestions(struct engine_snap *e, const char *name)
 static int
 not_found(struct engine_snap *e, const char *name, char **cause)
 {
-	char	*sug = suggestions(e, name);
+	char	*id = skill_name_id(name);
+	char	*sug = suggestions(e, id != NULL ? id : name);
+
+	free(id);	/* "Telegram Bot Buildr" is compared as an id */
 
 	xasprintf(cause, "no skill named '%s'%s", name, sug);
 	free(sug);
@@ -527,15 +559,77 @@ strlist_json(const struct strlist *l)
 	return a;
 }
 
+/*
+ * Who signed the entry: "signer" (the trust.signers name, or null) and,
+ * when the folder carries a signature, "signature" {status, signer,
+ * key_id, detail} as the index recorded it (sign.h).
+ */
+static void
+signature_fields(cJSON *o, const struct skill *s)
+{
+	cJSON	*sig;
+
+	if (s->signer != NULL)
+		cJSON_AddStringToObject(o, "signer", s->signer);
+	else
+		cJSON_AddNullToObject(o, "signer");
+	if (s->signature != NULL &&
+	    (sig = cJSON_Parse(s->signature)) != NULL)
+		cJSON_AddItemToObject(o, "signature", sig);
+}
+
+/* A signature that is there but does not verify is a load warning. */
+static void
+signature_warning(cJSON *warnings, const struct skill *s)
+{
+	cJSON		*sig, *w;
+	const char	*st, *detail, *rule = NULL;
+
+	if (s->signature == NULL || s->signer != NULL ||
+	    (sig = cJSON_Parse(s->signature)) == NULL)
+		return;
+	st = cJSON_GetStringValue(cJSON_GetObjectItem(sig, "status"));
+	detail = cJSON_GetStringValue(cJSON_GetObjectItem(sig, "detail"));
+	if (st != NULL && strcmp(st, "unknown-key") == 0)
+		rule = sign_rule(SIGN_UNKNOWN_KEY);
+	else if (st != NULL && strcmp(st, "changed") == 0)
+		rule = sign_rule(SIGN_CHANGED);
+	else if (st != NULL && strcmp(st, "valid") != 0)
+		rule = sign_rule(SIGN_BAD);
+	if (rule != NULL) {
+		w = cJSON_CreateObject();
+		cJSON_AddStringToObject(w, "id", rule);
+		cJSON_AddStringToObject(w, "severity", "warn");
+		cJSON_AddNumberToObject(w, "line", 0);
+		cJSON_AddStringToObject(w, "excerpt", detail != NULL ? detail :
+		    "the signature does not verify");
+		cJSON_AddItemToArray(warnings, w);
+	}
+	cJSON_Delete(sig);
+}
+
+/*
+ * "name" is the id to load it by; "display_name", only when the author
+ * wrote a name that breaks the naming rule, is that name as written.
+ */
+static void
+name_fields(cJSON *o, const struct skill *s)
+{
+	cJSON_AddStringToObject(o, "name", s->uid);
+	if (s->display != NULL)
+		cJSON_AddStringToObject(o, "display_name", s->display);
+}
+
 /* The fields every entry carries in search, list and load results. */
 static void
 entry_fields(cJSON *o, const struct skill *s)
 {
-	cJSON_AddStringToObject(o, "name", s->uid);
+	name_fields(o, s);
 	cJSON_AddStringToObject(o, "kind", kind_name(s->kind));
 	cJSON_AddStringToObject(o, "trust", tier_name(s->trust));
 	cJSON_AddStringToObject(o, "scope", s->scope);
 	cJSON_AddStringToObject(o, "path", s->path);
+	signature_fields(o, s);
 }
 
 static cJSON *
@@ -546,7 +640,7 @@ match_json(const struct search_match *m)
 	size_t			 i;
 
 	o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "name", s->uid);
+	name_fields(o, s);
 	cJSON_AddStringToObject(o, "kind", kind_name(s->kind));
 	cJSON_AddNumberToObject(o, "score",
 	    (double)(long long)(m->score * 10000 + 0.5) / 10000);
@@ -557,6 +651,7 @@ match_json(const struct search_match *m)
 	    s->risk_sev));
 	cJSON_AddStringToObject(o, "scope", s->scope);
 	cJSON_AddStringToObject(o, "path", s->path);
+	signature_fields(o, s);
 	cJSON_AddItemToObject(o, "tags", strlist_json(&s->tags));
 	cJSON_AddItemToObject(o, "requires_tools",
 	    strlist_json(&s->requires_tools));
@@ -918,6 +1013,7 @@ load_locked(struct engine *e, const struct engine_load_req *req, cJSON **out,
 	ev->bytes = strlen(page);
 	free(page);
 	cJSON_AddItemToObject(o, "warnings", warnings_json(&sv.findings));
+	signature_warning(cJSON_GetObjectItem(o, "warnings"), s);
 	{
 		int	 cut;
 
@@ -984,7 +1080,7 @@ engine_read(struct engine *e, const char *name, const char *relpath,
 	if ((rv = check_injection(e, s, findings_max(&f), cause)) != 0)
 		goto out;
 	o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "name", s->uid);
+	name_fields(o, s);
 	cJSON_AddStringToObject(o, "path", relpath);
 	cJSON_AddNumberToObject(o, "size", (double)clen);
 	page = xstrndup(clean, clen);

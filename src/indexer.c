@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "assess.h"
 #include "clock.h"
 #include "buf.h"
@@ -45,6 +47,18 @@ const struct validate_rule indexer_rules[] = {
 	  "while their files exist" },
 	{ "file-not-regular", SEV_ERROR,
 	  "the file is a FIFO, a device or a socket: never opened" },
+	{ "signature-mismatch", SEV_WARN,
+	  "the skill folder no longer matches its signed SKILL.sha256 (a file "
+	  "changed, added or removed, or a symlink leaves the folder): it keeps "
+	  "its path tier" },
+	{ "signature-unknown-key", SEV_WARN,
+	  "signed by a key trust.signers does not list: it keeps its path tier" },
+	{ "signature-invalid", SEV_WARN,
+	  "SKILL.sha256.minisig is malformed or does not verify: it keeps its "
+	  "path tier" },
+	{ "signer-key-invalid", SEV_WARN,
+	  "a trust.signers entry whose key could not be read; its signatures "
+	  "count as signed by an unknown key" },
 	{ NULL, 0, NULL }
 };
 
@@ -82,6 +96,12 @@ fingerprint(const struct config *cfg)
 	/* What assess_skill() reads of a skill's bundled files, and how. */
 	buf_printf(&b, "assess %d|%d|%d|", ASSESS_VERSION,
 	    cfg->max_files_per_skill, cfg->max_related_kb);
+	/*
+	 * Names that break the rule were rejected (and their rejection kept)
+	 * before they were normalised: the marker re-parses an older index.
+	 */
+	buf_printf(&b, "names:%s|", cfg->strict_names ? "strict" :
+	    "normalised");
 	list = strlist_join(&cfg->trusted_paths, ",");
 	buf_printf(&b, "%s|", list);
 	free(list);
@@ -176,6 +196,9 @@ struct ctx {
 	const struct config	*cfg;
 	struct sanitizer	*san;		/* NULL only when nothing is parsed */
 	pthread_mutex_t		 lock;		/* rep->rejects, rep->warnings */
+	int			 strict_names;	/* names that break the rule
+						   reject (validate, or
+						   validation.strict_names) */
 	struct trust		 trust;
 	struct index_report	*rep;
 };
@@ -190,6 +213,61 @@ reject(struct ctx *c, const struct scan_item *it, const char *hash,
 	pthread_mutex_unlock(&c->lock);
 }
 
+/* trust.signers entries that did not load: said once per run. */
+static void
+signer_errors(struct ctx *c)
+{
+	size_t	 i;
+
+	for (i = 0; i < c->trust.signer_errors.n; i++)
+		findings_add(&c->rep->warnings, "signer-key-invalid", SEV_WARN,
+		    0, "%s\t%s", c->cfg->source != NULL ? c->cfg->source :
+		    "trust.signers", c->trust.signer_errors.v[i]);
+}
+
+/*
+ * A skill folder's signature (sign.h): VERIFIED when it verifies against
+ * trust.signers; a warning with the rule id when it is there but does not.
+ */
+static void
+fill_signature(struct ctx *c, struct skill *s, const struct scan_item *it)
+{
+	struct sign_result	 r;
+	cJSON			*o;
+	char			*dir, *slash, *json;
+
+	dir = xstrdup(it->path);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	s->trust = trust_signed(&c->trust, dir, s->trust, &r);
+	free(dir);
+	if (r.status == SIGN_NONE) {
+		skill_set_signature(s, NULL);
+		return;
+	}
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "status", sign_status_name(r.status));
+	if (r.signer != NULL)
+		cJSON_AddStringToObject(o, "signer", r.signer);
+	if (r.keyid[0] != '\0')
+		cJSON_AddStringToObject(o, "key_id", r.keyid);
+	if (r.detail != NULL)
+		cJSON_AddStringToObject(o, "detail", r.detail);
+	json = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	skill_set_signature(s, json);
+	free(json);
+	if (sign_rule(r.status) != NULL) {
+		s->n_warnings++;
+		pthread_mutex_lock(&c->lock);
+		findings_add(&c->rep->warnings, sign_rule(r.status), SEV_WARN,
+		    0, "%s\t%s%s%s", it->path, r.detail != NULL ? r.detail :
+		    "", r.keyid[0] != '\0' ? "; key " : "", r.keyid);
+		pthread_mutex_unlock(&c->lock);
+	}
+	sign_result_done(&r);
+}
+
 static void
 fill_trust(struct ctx *c, struct skill *s, const struct scan_item *it)
 {
@@ -198,6 +276,8 @@ fill_trust(struct ctx *c, struct skill *s, const struct scan_item *it)
 	if (it->root->is_project && strstr(it->root->path, "/.claude/") != NULL)
 		proot = it->root->path;
 	s->trust = trust_tier(&c->trust, it->path, it->realpath, proot);
+	if (s->kind == KIND_SKILL)
+		fill_signature(c, s, it);
 	free(s->scope);
 	s->scope = trust_scope(&c->trust, it->path, it->root->path,
 	    it->root->is_project, it->root->is_example);
@@ -305,7 +385,8 @@ parse_item(struct ctx *c, const struct scan_item *it)
 	struct fm		 fm;
 	struct skill		*s = NULL;
 	const struct finding	*err;
-	char			*text = NULL, *name = NULL, hash[17] = "";
+	char			*text = NULL, *name = NULL, *display = NULL;
+	char			 hash[17] = "";
 	size_t			 len, max, i;
 	const char		*plat;
 
@@ -347,8 +428,8 @@ parse_item(struct ctx *c, const struct scan_item *it)
 	}
 	skill_hash(text, len, hash);
 	fm_parse(text, len, &fm);
-	if (validate_entry(&fm, it->kind, it->fallback, len, cfg, &vf,
-	    &name) != 0 || name == NULL) {
+	if (validate_entry_index(&fm, it->kind, it->fallback, len, cfg,
+	    !c->strict_names, &vf, &name, &display) != 0 || name == NULL) {
 		err = findings_first_error(&vf);
 		reject(c, it, hash, err != NULL ? err->rule : "invalid",
 		    err != NULL ? err->message : "rejected by validation", 0);
@@ -372,6 +453,8 @@ parse_item(struct ctx *c, const struct scan_item *it)
 	s->kind = it->kind;
 	s->name = name;
 	name = NULL;
+	s->display = display;
+	display = NULL;
 	s->uid = make_uid(it->kind, it->ns, s->name);
 	s->path = xstrdup(it->path);
 	fill_trust(c, s, it);
@@ -438,6 +521,7 @@ parse_item(struct ctx *c, const struct scan_item *it)
 	pthread_mutex_unlock(&c->lock);
 out:
 	free(name);
+	free(display);
 	free(text);
 	fm_done(&fm);
 	findings_done(&vf);
@@ -945,7 +1029,9 @@ indexer_run(const struct config *cfg, struct sanitizer *san,
 	store_rejects_init(&oldrej);
 	c.cfg = cfg;
 	c.rep = rep;
+	c.strict_names = cfg->strict_names;
 	trust_init(&c.trust, cfg);
+	signer_errors(&c);
 
 	scan_roots(cfg, extra, &rep->scan);
 	scan_report_missing(&rep->scan);
@@ -1031,7 +1117,9 @@ indexer_validate_paths(const struct config *cfg, struct sanitizer *san,
 	c.cfg = cfg;
 	c.san = san;
 	c.rep = rep;
+	c.strict_names = 1;	/* authors see the naming rule as an error */
 	trust_init(&c.trust, cfg);
+	signer_errors(&c);
 	for (i = 0; i < npaths; i++) {
 		if (stat(paths[i], &st) == -1) {
 			xasprintf(cause, "%s: %s", paths[i], strerror(errno));
@@ -1336,7 +1424,9 @@ indexer_scan_paths(const struct config *cfg, struct sanitizer *san,
 	c.cfg = cfg;
 	c.san = san;
 	c.rep = &rep;
+	c.strict_names = cfg->strict_names;
 	trust_init(&c.trust, cfg);
+	signer_errors(&c);
 
 	/* Settings that shape parsing changed: everything is re-parsed. */
 	fp = fingerprint(cfg);

@@ -59,6 +59,16 @@ static const struct cmd_entry cmds[] = {
 	  "configure an MCP client to use skills-radar" },
 	{ "doctor", cmd_doctor, CMD_NEEDS_CONFIG,
 	  "[--context-tokens N] [--json]", "check the setup and report problems" },
+	{ "import", cmd_import, CMD_NEEDS_CONFIG,
+	  "[--name N] [--subpath P] [--ref R] [--dry-run] [--yes] "
+	  "[--max-risk info|warn] [--only NAME]... [--json] [--no-index] SOURCE"
+	  " | --update NAME | --remove NAME | --list",
+	  "import a skill collection (git URL or folder) as UNTRUSTED, "
+	  "after a look at each skill's risk" },
+	{ "sign", cmd_sign, CMD_NEEDS_CONFIG,
+	  "--key FILE [--password-env VAR] [--comment TEXT] DIR... | "
+	  "--verify [--signer NAME=KEY]... [--json] DIR...",
+	  "sign skill folders with a minisign key, or check signatures" },
 	{ "version", cmd_version, 0, "", "print the version" },
 	{ NULL, NULL, 0, NULL, NULL }
 };

@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <curl/curl.h>
 
@@ -110,6 +111,7 @@ ollama_call_init(struct ollama_call *c, const char *path, char *body,
 	c->body = body;
 	c->timeout_ms = timeout_ms > 0 ? timeout_ms : 1;
 	c->max_bytes = OLLAMA_BODY_MAX;
+	c->retry_after = -1;
 }
 
 void
@@ -148,6 +150,25 @@ on_data(char *p, size_t size, size_t n, void *arg)
 	return size * n;
 }
 
+/* Keeps a Retry-After: N (seconds) header of the answer. */
+static size_t
+on_header(char *p, size_t size, size_t n, void *arg)
+{
+	struct slot	*s = arg;
+	size_t		 len = size * n;
+	char		 line[64];
+
+	if (len > 12 && len < sizeof line && strncasecmp(p, "Retry-After:",
+	    12) == 0) {
+		memcpy(line, p + 12, len - 12);
+		line[len - 12] = '\0';
+		s->call->retry_after = strtol(line, NULL, 10);
+		if (s->call->retry_after < 0)
+			s->call->retry_after = -1;
+	}
+	return len;
+}
+
 static void
 slot_start(CURLM *m, struct slot *s, const char *url, struct ollama_call *c)
 {
@@ -167,10 +188,22 @@ slot_start(CURLM *m, struct slot *s, const char *url, struct ollama_call *c)
 	C.easy_setopt(s->h, CURLOPT_PRIVATE, s);
 	C.easy_setopt(s->h, CURLOPT_USERAGENT, "skills-radar/"
 	    PACKAGE_VERSION);
-	if (c->body != NULL) {
-		s->hdr = C.slist_append(NULL,
+	C.easy_setopt(s->h, CURLOPT_HEADERFUNCTION, on_header);
+	C.easy_setopt(s->h, CURLOPT_HEADERDATA, s);
+	c->retry_after = -1;
+	if (c->bearer != NULL) {
+		char	*auth;
+
+		xasprintf(&auth, "Authorization: Bearer %s", c->bearer);
+		s->hdr = C.slist_append(s->hdr, auth);
+		free(auth);
+	}
+	if (c->body != NULL)
+		s->hdr = C.slist_append(s->hdr,
 		    "Content-Type: application/json");
+	if (s->hdr != NULL)
 		C.easy_setopt(s->h, CURLOPT_HTTPHEADER, s->hdr);
+	if (c->body != NULL) {
 		C.easy_setopt(s->h, CURLOPT_POSTFIELDS, c->body);
 		C.easy_setopt(s->h, CURLOPT_POSTFIELDSIZE,
 		    (long)strlen(c->body));
@@ -179,13 +212,22 @@ slot_start(CURLM *m, struct slot *s, const char *url, struct ollama_call *c)
 	C.multi_add_handle(m, s->h);
 }
 
-/* Ollama's own {"error": "..."} message, when the body has one. */
+/*
+ * The server's own message, when the body has one: Ollama's {"error":
+ * "..."}, OpenAI's {"error": {"message": "..."}}, Voyage's {"detail":
+ * "..."}.
+ */
 static const char *
 server_message(cJSON *j)
 {
-	const char	*msg = cJSON_GetStringValue(cJSON_GetObjectItem(j,
-	    "error"));
+	cJSON		*err = cJSON_GetObjectItem(j, "error");
+	const char	*msg = cJSON_GetStringValue(err);
 
+	if (msg == NULL && cJSON_IsObject(err))
+		msg = cJSON_GetStringValue(cJSON_GetObjectItem(err,
+		    "message"));
+	if (msg == NULL)
+		msg = cJSON_GetStringValue(cJSON_GetObjectItem(j, "detail"));
 	return msg != NULL ? msg : "";
 }
 

@@ -34,6 +34,8 @@ struct ollama_call {
 	char		*error;		/* owned; NULL on success */
 	long		 status;	/* HTTP status, 0: none */
 	double		 ms;		/* time to completion */
+	const char	*bearer;	/* Authorization: Bearer, borrowed; NULL */
+	long		 retry_after;	/* Retry-After seconds, -1: none */
 };
 
 void	 ollama_call_init(struct ollama_call *, const char *path, char *body,

@@ -17,6 +17,7 @@ static const char *const def_paths[] = {
 	"~/.agents/skills",
 	"~/.agent/skills",
 	"$XDG_CONFIG_HOME/agents/skills",
+	"$XDG_DATA_HOME/skills-radar/imports",
 	NULL
 };
 static const char *const def_exclude[] = {
@@ -36,7 +37,8 @@ static const char *const val_platform[] = {
 static const char *const val_tier[] = {
 	"untrusted", "user", "verified", "trusted", NULL
 };
-static const char *const val_embedder[] = { "builtin", "ollama", NULL };
+static const char *const val_embedder[] = { "builtin", "ollama", "openai",
+    "voyage", NULL };
 static const char *const val_rw_mode[] = { "replace", "expand", NULL };
 static const char *const val_rr_mode[] = { "pair", "batch", NULL };
 /* Indexed by enum telemetry_queries (telemetry.h). */
@@ -130,6 +132,15 @@ const struct options_entry options_table[] = {
 	    "Directory depth below a root at which the scan stops descending "
 	    "and reports the cap."),
 
+	BOOL("validation.strict_names", strict_names, "false",
+	    "Reject at index time a skill whose name breaks the naming rule "
+	    "(capitals, spaces, underscores, other punctuation, over 64 "
+	    "characters). Off, such a skill is indexed under a normalised id "
+	    "(\"PocketBase Deploy\" becomes pocketbase-deploy) with a "
+	    "name-normalised warning, and keeps its name as written for "
+	    "display, search and load. validate reports the name as an "
+	    "error either way."),
+
 	PATHS("trust.trusted_paths", trusted_paths, def_empty,
 	    "Files under these paths are TRUSTED, the highest tier. "
 	    "The tier is decided on the path as found and on its real path; "
@@ -137,6 +148,11 @@ const struct options_entry options_table[] = {
 	PATHS("trust.verified_paths", verified_paths, def_verified,
 	    "Files under these paths are VERIFIED, the tier of the official "
 	    "plugin marketplace."),
+	LIST("trust.signers", signers, def_empty, OPTF_SIGNER,
+	    "Keys whose signatures make a skill VERIFIED wherever it sits: "
+	    "NAME=KEY entries, KEY a minisign public key (RW...) or the path "
+	    "of a minisign .pub file. A skill is signed by SKILL.sha256 (the "
+	    "sha256sum of every file of its folder) and SKILL.sha256.minisig."),
 	ENUM("trust.min_tier_for_load", min_tier_for_load, "untrusted",
 	    val_tier, OPTF_ENUM_INT,
 	    "load_skill refuses skills below this tier: untrusted, user, "
@@ -174,20 +190,35 @@ const struct options_entry options_table[] = {
 	    "ollama-vectors.db next to store.path, keyed by model, dimension "
 	    "and text, so only new or changed skills are sent and a model "
 	    "change re-embeds by itself. "
-	    "When Ollama cannot be reached at index time the builtin embedder "
-	    "is used instead, and a query that cannot be embedded at search "
-	    "time is ranked with builtin vectors; search results say so."),
+	    "openai and voyage ask the provider's /embeddings endpoint with the "
+	    "key from the variable embedder.api_key_env names, and cache the "
+	    "same way (openai-vectors.db, voyage-vectors.db). "
+	    "When the backend cannot be reached at index time the builtin "
+	    "embedder is used instead, and a query that cannot be embedded at "
+	    "search time is ranked with builtin vectors; search results say "
+	    "so."),
 	INT("embedder.dim", embed_dim, "256", 16, 4096,
 	    "Dimension of the builtin embedding vectors; any value in range. "
 	    "The ollama backend takes the model's own dimension. "
 	    "Changing it requires index --rebuild."),
 	STR("embedder.url", embed_url, "http://127.0.0.1:11434", OPTF_NONEMPTY,
-	    "Ollama server of the ollama embedder: scheme, host and port."),
+	    "Server of the embedder: for ollama scheme, host and port; for "
+	    "openai and voyage the API base (left at this default it means "
+	    "https://api.openai.com/v1 or https://api.voyageai.com/v1)."),
 	STR("embedder.model", embed_model, "nomic-embed-text", OPTF_NONEMPTY,
-	    "Ollama embedding model of the ollama embedder."),
+	    "Embedding model (left at this default with openai or voyage: "
+	    "text-embedding-3-small or voyage-3.5-lite)."),
+	STR("embedder.api_key_env", embed_key_env, "", 0,
+	    "Environment variable holding the openai or voyage API key "
+	    "(empty: OPENAI_API_KEY or VOYAGE_API_KEY); the key itself never "
+	    "goes in this file."),
+	DBL("embedder.price_per_mtok", embed_price, "-1", -1, 1000,
+	    "US dollars per million input tokens for doctor's cost estimate "
+	    "(-1: the built-in list price of embedder.model)."),
 	INT("embedder.timeout_ms", embed_timeout_ms, "30000", 100, 600000,
-	    "Timeout of one /api/embed request, in milliseconds (a query "
-	    "vector, or one batch of skill texts)."),
+	    "Timeout of one embedding request, in milliseconds (a query "
+	    "vector, or one batch of skill texts); with openai and voyage it "
+	    "includes waiting out rate limits."),
 	INT("embedder.batch", embed_batch, "64", 1, 256,
 	    "Skill texts sent in one /api/embed request while indexing."),
 	INT("embedder.cache_size", embed_cache, "512", 0, 1000000,

@@ -46,10 +46,14 @@ struct config {
 	int		 max_entries;		/* limits.max_entries */
 	int		 max_depth;		/* limits.max_depth */
 
+	/* validation */
+	int		 strict_names;		/* validation.strict_names */
+
 	/* trust */
 	struct strlist	 trusted_paths;		/* trust.trusted_paths */
 	struct strlist	 verified_paths;	/* trust.verified_paths */
 	int		 min_tier_for_load;	/* trust.min_tier_for_load (enum trust_tier) */
+	struct strlist	 signers;		/* trust.signers: NAME=KEY */
 
 	/* sanitization */
 	int		 strip_live_exec;	/* sanitization.strip_live_exec */
@@ -71,6 +75,8 @@ struct config {
 	int		 embed_timeout_ms;	/* embedder.timeout_ms */
 	int		 embed_batch;		/* embedder.batch */
 	int		 embed_cache;		/* embedder.cache_size (query vectors) */
+	char		*embed_key_env;		/* embedder.api_key_env (openai, voyage) */
+	double		 embed_price;		/* embedder.price_per_mtok, < 0: built in */
 	int		 rw_enabled;		/* retrieval.rewriter.enabled */
 	char		*rw_url;		/* retrieval.rewriter.url */
 	char		*rw_model;		/* retrieval.rewriter.model */
@@ -145,6 +151,7 @@ enum options_type {
 #define OPTF_NONEMPTY	0x4	/* OPT_STRING must not be empty */
 #define OPTF_DIRNAME	0x8	/* OPT_LIST items are names without '/' */
 #define OPTF_TAGNAME	0x10	/* OPT_LIST items are XML tag names (< 32 bytes) */
+#define OPTF_SIGNER	0x20	/* OPT_LIST items are NAME=KEY (trust.signers) */
 
 struct options_entry {
 	const char		*key;		/* dotted: "retrieval.miss_threshold" */

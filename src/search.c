@@ -235,6 +235,28 @@ name_tokens(struct text_ctx *c, const char *name, struct strlist *out)
 	strlist_done(&parts);
 }
 
+/*
+ * The name field of an entry: its id's tokens, plus those of the name as
+ * written (name-normalised) that the id lacks ("PocketBase" adds pocket
+ * and base; a CJK name indexed under its directory adds its bigrams).
+ */
+static void
+skill_name_tokens(struct text_ctx *c, const struct skill *s,
+    struct strlist *out)
+{
+	struct strlist	 more;
+	size_t		 i;
+
+	name_tokens(c, s->name != NULL ? s->name : "", out);
+	if (s->display == NULL)
+		return;
+	strlist_init(&more);
+	name_tokens(c, s->display, &more);
+	for (i = 0; i < more.n; i++)
+		strlist_add_unique(out, more.v[i], 0);
+	strlist_done(&more);
+}
+
 static size_t
 count_distinct(const struct strlist *l)
 {
@@ -259,7 +281,7 @@ embed_text(const struct skill *s)
 
 	buf_init(&b, 0);
 	strlist_init(&parts);
-	text_split_name(s->name ? s->name : "", &parts);
+	text_split_name(skill_display(s), &parts);
 	for (i = 0; i < parts.n; i++) {
 		buf_addstr(&b, parts.v[i]);
 		buf_addc(&b, ' ');
@@ -581,7 +603,7 @@ search_index_build_params(const struct skill_set *set,
 			x->total++;
 		x->own_docs[d].namehash = compact_hash(s->name ? s->name : "");
 
-		name_tokens(tc, s->name ? s->name : "", &tok);
+		skill_name_tokens(tc, s, &tok);
 		x->own_docs[d].nname = (uint16_t)count_distinct(&tok);
 		bm25_add(x->bm, d, F_NAME, &tok);
 		strlist_done(&tok);

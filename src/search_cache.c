@@ -102,6 +102,7 @@ cache_key(const struct skill_set *set, const struct search_params *p,
 		v[3] = s->shadowed_by != NULL;
 		key_bytes(&h, v, sizeof(v));
 		key_str(&h, s->name);
+		key_str(&h, s->display);
 		key_str(&h, s->path);
 		key_str(&h, s->shadowed_by);
 		key_str(&h, s->description);

@@ -1,7 +1,9 @@
 /*
- * SHA-256 (FIPS 180-4), for the sha256:{hex} digests of the MCP Skills
- * extension (SEP-2640). An embedded context: sha256_init(), any number of
- * sha256_update() calls, then sha256_final(). Nothing is allocated.
+ * SHA-256, for the sha256:{hex} digests of the MCP Skills extension
+ * (SEP-2640), telemetry's HMAC and the embedding cache keys. A thin name
+ * over libsodium's crypto_hash_sha256 (no hand-written crypto): an
+ * embedded context, sha256_init(), any number of sha256_update() calls,
+ * then sha256_final(). Nothing is allocated.
  */
 #ifndef SR_SHA256_H
 #define SR_SHA256_H
@@ -9,14 +11,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sodium.h>
+
 #define SHA256_DIGEST_LEN	32
 #define SHA256_HEX_LEN		64
 
 struct sha256 {
-	uint32_t	 h[8];
-	uint64_t	 nbytes;	/* total bytes hashed */
-	uint8_t		 block[64];
-	size_t		 fill;		/* bytes waiting in block */
+	crypto_hash_sha256_state st;
 };
 
 void	 sha256_init(struct sha256 *);

@@ -5,8 +5,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include <cjson/cJSON.h>
+
 #include "finding.h"
 #include "skill.h"
+#include "text.h"
 #include "xmalloc.h"
 
 static const char *kinds[] = { "skill", "agent", "command" };
@@ -50,6 +53,7 @@ skill_dup(const struct skill *o)
 	s->refs = 0;
 	s->uid = dup_or_null(o->uid);
 	s->name = dup_or_null(o->name);
+	s->display = dup_or_null(o->display);
 	s->path = dup_or_null(o->path);
 	s->realpath = dup_or_null(o->realpath);
 	s->root = dup_or_null(o->root);
@@ -68,7 +72,30 @@ skill_dup(const struct skill *o)
 	s->findings = dup_or_null(o->findings);
 	s->shadowed_by = dup_or_null(o->shadowed_by);
 	s->frontmatter = dup_or_null(o->frontmatter);
+	s->signature = dup_or_null(o->signature);
+	s->signer = dup_or_null(o->signer);
 	return s;
+}
+
+void
+skill_set_signature(struct skill *s, const char *json)
+{
+	cJSON		*o;
+	const char	*st, *who;
+
+	free(s->signature);
+	free(s->signer);
+	s->signature = s->signer = NULL;
+	if (json == NULL || *json == '\0')
+		return;
+	s->signature = xstrdup(json);
+	if ((o = cJSON_Parse(json)) == NULL)
+		return;
+	st = cJSON_GetStringValue(cJSON_GetObjectItem(o, "status"));
+	who = cJSON_GetStringValue(cJSON_GetObjectItem(o, "signer"));
+	if (st != NULL && strcmp(st, "valid") == 0 && who != NULL)
+		s->signer = xstrdup(who);
+	cJSON_Delete(o);
 }
 
 void
@@ -82,6 +109,7 @@ skill_free(struct skill *s)
 		return;
 	free(s->uid);
 	free(s->name);
+	free(s->display);
 	free(s->path);
 	free(s->realpath);
 	free(s->root);
@@ -96,6 +124,8 @@ skill_free(struct skill *s)
 	free(s->findings);
 	free(s->shadowed_by);
 	free(s->frontmatter);
+	free(s->signature);
+	free(s->signer);
 	free(s);
 }
 
@@ -212,4 +242,77 @@ skill_hash(const void *data, size_t len, char out[17])
 		h *= 0x100000001b3ULL;
 	}
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+char *
+skill_name_id(const char *name)
+{
+	char	*norm, *out;
+	size_t	 i, n = 0;
+	int	 sep = 0;
+
+	if (name == NULL)
+		return NULL;
+	norm = text_normalize(name, (size_t)-1);
+	out = xmalloc(strlen(norm) + 1);
+	for (i = 0; norm[i] != '\0'; i++) {
+		unsigned char	 c = (unsigned char)norm[i];
+
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+			if (sep && n > 0)
+				out[n++] = '-';
+			sep = 0;
+			out[n++] = (char)c;
+		} else if (c >= 'A' && c <= 'Z') {
+			/* text_normalize() folds case; this is belt and braces. */
+			if (sep && n > 0)
+				out[n++] = '-';
+			sep = 0;
+			out[n++] = (char)(c - 'A' + 'a');
+		} else if (c != '\'')	/* "Dave's Tools": daves-tools */
+			sep = 1;
+	}
+	out[n] = '\0';
+	free(norm);
+	if (n > SKILL_NAME_MAX) {
+		n = SKILL_NAME_MAX;
+		/* Cut at the last hyphen that fits, so a word stays whole. */
+		while (n > 0 && out[n] != '-')
+			n--;
+		if (n == 0)
+			n = SKILL_NAME_MAX;
+		out[n] = '\0';
+		while (n > 0 && out[n - 1] == '-')
+			out[--n] = '\0';
+	}
+	if (n == 0) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+const char *
+skill_display(const struct skill *s)
+{
+	return s->display != NULL ? s->display : s->name;
+}
+
+void
+skill_split_display(struct skill *s)
+{
+	const char	*id, *colon;
+
+	if (s->uid == NULL || s->name == NULL || s->display != NULL)
+		return;
+	id = s->uid;
+	if (strncmp(id, "agent:", 6) == 0)
+		id += 6;
+	else if (strncmp(id, "cmd:", 4) == 0 &&
+	    (colon = strrchr(id, ':')) != NULL)
+		id = colon + 1;
+	if (strcmp(id, s->name) == 0)
+		return;
+	s->display = s->name;
+	s->name = xstrdup(id);
 }

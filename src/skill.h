@@ -34,7 +34,9 @@ struct skill {
 	int64_t		 id;		/* index.db rowid, 0 when not stored */
 	enum skill_kind	 kind;
 	char		*uid;		/* name | agent:name | cmd:[dir:]name */
-	char		*name;		/* bare name */
+	char		*name;		/* bare name: the id part of uid */
+	char		*display;	/* the name as written when it is not
+					   the id (name-normalised), or NULL */
 	char		*path;		/* absolute path as discovered */
 	char		*realpath;	/* resolved path of the file */
 	char		*root;		/* the scan root it was found under */
@@ -64,6 +66,11 @@ struct skill {
 					   (assess_stamp()), "" none */
 	char		*shadowed_by;	/* path of the winning duplicate, or NULL */
 	char		*frontmatter;	/* the frontmatter as JSON text */
+	char		*signature;	/* the folder's signature check as JSON
+					   {status, signer, key_id, detail},
+					   NULL: unsigned (sign.h) */
+	char		*signer;	/* its trust.signers name when it
+					   verified, else NULL */
 	unsigned	 refs;		/* owners besides the first (atomic) */
 };
 
@@ -81,6 +88,12 @@ struct skill	*skill_dup(const struct skill *);	/* one owner */
 void		 skill_set_init(struct skill_set *);
 void		 skill_set_done(struct skill_set *);
 void		 skill_set_add(struct skill_set *, struct skill *);
+
+/*
+ * Sets s->signature to a copy of json (NULL: unsigned) and s->signer to
+ * the signer it names when its status is "valid".
+ */
+void		 skill_set_signature(struct skill *, const char *json);
 
 const char	*kind_name(enum skill_kind);
 /* Returns the kind for "skill", "agent" or "command", or -1. */
@@ -107,6 +120,31 @@ int		 skill_cmp_precedence(const struct skill *a,
  * score that sums to warn or above (list --flagged, the index summary).
  */
 int		 skill_flagged(const struct skill *);
+
+/*
+ * The id a name that breaks the naming rule is indexed under: the name
+ * normalised as text_normalize() does (NFKC, case folded, marks
+ * stripped: "Größe Über" -> "grosse uber"), apostrophes dropped, every
+ * run of characters other than [a-z0-9] turned into one hyphen, edge
+ * hyphens dropped, and cut to SKILL_NAME_MAX bytes at the last hyphen
+ * that fits (else hard). Returns an allocated string, or NULL when nothing of [a-z0-9]
+ * is left (a name written only in CJK, say); the caller then falls back
+ * on the directory name or file stem.
+ */
+#define SKILL_NAME_MAX	64
+char		*skill_name_id(const char *name);
+
+/* The name to show: the display name when there is one, else the name. */
+const char	*skill_display(const struct skill *);
+
+/*
+ * The name column of the store holds the name as written (the display
+ * name); the bare id is the uid without its "agent:" or "cmd:[dir:]"
+ * prefix. Called on an entry read back from a store: when the column
+ * differs from the uid's id, moves it to s->display and sets s->name to
+ * the id. Rows written before display names existed are unchanged.
+ */
+void		 skill_split_display(struct skill *);
 
 /* FNV-1a 64 of data, written as 16 hex digits plus NUL into out. */
 void		 skill_hash(const void *data, size_t len, char out[17]);

@@ -528,7 +528,7 @@ store_row_fill(struct store_row *r, const struct skill *s)
 	r->lists[3] = list_json(&s->fallback_for_tools);
 	r->v[0] = s->uid;
 	r->v[1] = kind_name(s->kind);
-	r->v[2] = s->name;
+	r->v[2] = skill_display(s);	/* the name as written */
 	r->v[3] = s->path;
 	r->v[4] = s->realpath;
 	r->v[5] = s->root;
@@ -550,11 +550,12 @@ store_row_fill(struct store_row *r, const struct skill *s)
 	r->v[23] = s->flag_ids;
 	r->v[24] = s->shadowed_by;
 	r->v[25] = s->frontmatter;
+	r->v[26] = s->signature;
 	snprintf(r->num[8], sizeof r->num[8], "%.4f", s->risk);
-	r->v[26] = r->num[8];
-	r->v[27] = num(r, 9, s->risk_sev);
-	r->v[28] = s->findings;
-	r->v[29] = s->bundle;
+	r->v[27] = r->num[8];
+	r->v[28] = num(r, 9, s->risk_sev);
+	r->v[29] = s->findings;
+	r->v[30] = s->bundle;
 	/* NULL and "" differ: a NUL-separated text with a marker for NULL. */
 	buf_init(&b, 0);
 	for (i = 0; i < STORE_NCOLS; i++) {
@@ -626,10 +627,12 @@ store_row_skill(const char *const *v)
 	s->flag_ids = dup_or(v[23], NULL);
 	s->shadowed_by = dup_or(v[24], NULL);
 	s->frontmatter = dup_or(v[25], NULL);
-	s->risk = v[26] != NULL ? strtod(v[26], NULL) : 0;
-	s->risk_sev = (int)to_ll(v[27]);
-	s->findings = dup_or(v[28], NULL);
-	snprintf(s->bundle, sizeof s->bundle, "%s", v[29] != NULL ? v[29] : "");
+	skill_set_signature(s, v[26]);
+	s->risk = v[27] != NULL ? strtod(v[27], NULL) : 0;
+	s->risk_sev = (int)to_ll(v[28]);
+	s->findings = dup_or(v[29], NULL);
+	snprintf(s->bundle, sizeof s->bundle, "%s", v[30] != NULL ? v[30] : "");
+	skill_split_display(s);
 	return s;
 }
 

@@ -4,6 +4,9 @@
  * starts with struct store; the ops table is its only entry point. Text
  * rows: every entry column as a string (NULL for SQL NULL) in the order
  * of STORE_ENTRY_COLS, which both backends bind and read the same way.
+ * The name column holds the name as the author wrote it (skill_display());
+ * an entry indexed under a normalised id has its id in the uid only, and
+ * skill_split_display() separates the two on read.
  */
 #ifndef SR_STORE_BACKEND_H
 #define SR_STORE_BACKEND_H
@@ -17,7 +20,8 @@
 	" description, when_to_use, tags, platforms, requires_tools," \
 	" fallback_for_tools, disable_model_invocation, user_invocable," \
 	" size, mtime_ns, hash, warnings, flags, max_flag_sev, flag_ids," \
-	" shadowed_by, frontmatter, risk, risk_sev, findings, bundle"
+	" shadowed_by, frontmatter, signature, risk, risk_sev, findings," \
+	" bundle"
 /* The SET list of an upsert on path (the same in both SQL dialects). */
 #define STORE_UPSERT_SET \
 	"uid = excluded.uid, kind = excluded.kind, name = excluded.name," \
@@ -34,11 +38,12 @@
 	" warnings = excluded.warnings, flags = excluded.flags," \
 	" max_flag_sev = excluded.max_flag_sev, flag_ids = excluded.flag_ids," \
 	" shadowed_by = excluded.shadowed_by," \
-	" frontmatter = excluded.frontmatter, risk = excluded.risk," \
-	" risk_sev = excluded.risk_sev, findings = excluded.findings," \
-	" bundle = excluded.bundle, version = excluded.version," \
+	" frontmatter = excluded.frontmatter, signature = excluded.signature,"\
+	" risk = excluded.risk, risk_sev = excluded.risk_sev," \
+	" findings = excluded.findings, bundle = excluded.bundle," \
+	" version = excluded.version," \
 	" rowhash = excluded.rowhash"
-#define STORE_NCOLS	30
+#define STORE_NCOLS	31
 /*
  * store_count(): one row per (trust, winner, user-only) with its count,
  * integers 0/1 rather than booleans so both backends read them alike.
@@ -106,13 +111,17 @@
 	"CREATE INDEX tombstones_version ON tombstones(version);" \
 	"CREATE TABLE replicas (name TEXT PRIMARY KEY," \
 	"  counter " INT64 " NOT NULL, seen " INT64 " NOT NULL);"
+/* 2 -> 3: the folder's signature check (sign.h), JSON; NULL: unsigned. */
+#define STORE_SCHEMA_V3 \
+	"ALTER TABLE entries ADD COLUMN signature TEXT;"
 /*
- * 3: the assessment of an entry (assess.h): its risk score and severity,
- * every finding (JSON, with file and line) and the stamp of its bundled
- * files. Rows of an older index get none; the indexer's fingerprint
- * (ASSESS_VERSION) re-parses them on the next run.
+ * 3 -> 4: the assessment of an entry (assess.h): its risk score and
+ * severity, every finding (JSON, with file and line) and the stamp of its
+ * bundled files. Rows of an older index get none; the indexer's
+ * fingerprint (ASSESS_VERSION) re-parses them on the next run. DOUBLE is
+ * a double's type.
  */
-#define STORE_SCHEMA_V3(DOUBLE) \
+#define STORE_SCHEMA_V4(DOUBLE) \
 	"ALTER TABLE entries ADD COLUMN risk " DOUBLE " NOT NULL DEFAULT 0;" \
 	"ALTER TABLE entries ADD COLUMN risk_sev INTEGER NOT NULL DEFAULT 0;" \
 	"ALTER TABLE entries ADD COLUMN findings TEXT;" \

@@ -37,7 +37,8 @@ static const struct store_ops sqlite_ops;
 static const char *migrations[] = {
 	STORE_SCHEMA_V1("INTEGER PRIMARY KEY", "INTEGER"),
 	STORE_SCHEMA_V2("INTEGER"),
-	STORE_SCHEMA_V3("REAL")
+	STORE_SCHEMA_V3,
+	STORE_SCHEMA_V4("REAL")
 };
 
 #define SQ(st)	((struct store_sqlite *)(st))
@@ -439,7 +440,7 @@ sq_put(struct store *base, const struct store_row *r, int64_t version,
 	/* Integer columns take the text by affinity. */
 	if ((rv = run(st, &st->put, "INSERT INTO entries (" STORE_ENTRY_COLS
 	    ", version, rowhash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-	    "?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(path) DO UPDATE SET "
+	    "?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(path) DO UPDATE SET "
 	    STORE_UPSERT_SET, v, STORE_NCOLS + 2, r->v[STORE_COL_PATH],
 	    cause)) != 0)
 		return rv;

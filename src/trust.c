@@ -59,6 +59,29 @@ trust_init(struct trust *t, const struct config *cfg)
 	add_prefix(&t->user_scope, p);
 	free(p);
 	t->plugins = config_expand_tilde("~/.claude/plugins");
+	t->signers.v = NULL;
+	t->signers.n = 0;
+	strlist_init(&t->signer_errors);
+	for (i = 0; i < cfg->signers.n; i++) {
+		const char	*why;
+
+		if (keyring_add(&t->signers, cfg->signers.v[i], &why) != 0) {
+			xasprintf(&p, "trust.signers entry %zu (%s): %s",
+			    i + 1, cfg->signers.v[i], why);
+			strlist_add(&t->signer_errors, p);
+			free(p);
+		}
+	}
+}
+
+enum trust_tier
+trust_signed(const struct trust *t, const char *dir, enum trust_tier tier,
+    struct sign_result *r)
+{
+	sign_check(&t->signers, dir, r);
+	if (r->status == SIGN_VALID && tier < TIER_VERIFIED)
+		return TIER_VERIFIED;
+	return tier;
 }
 
 void
@@ -70,6 +93,8 @@ trust_done(struct trust *t)
 	strlist_done(&t->user_scope);
 	free(t->plugins);
 	t->plugins = NULL;
+	keyring_done(&t->signers);
+	strlist_done(&t->signer_errors);
 }
 
 int

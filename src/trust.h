@@ -10,6 +10,7 @@
 #ifndef SR_TRUST_H
 #define SR_TRUST_H
 
+#include "sign.h"
 #include "skill.h"
 #include "strlist.h"
 
@@ -21,6 +22,8 @@ struct trust {
 	struct strlist	 user;		/* ~/.claude/{skills,agents,commands} */
 	struct strlist	 user_scope;	/* every default user root */
 	char		*plugins;	/* ~/.claude/plugins */
+	struct keyring	 signers;	/* trust.signers that loaded */
+	struct strlist	 signer_errors;	/* "entry: why" for those that did not */
 };
 
 void		 trust_init(struct trust *, const struct config *);
@@ -33,6 +36,16 @@ void		 trust_done(struct trust *);
  */
 enum trust_tier	 trust_tier(const struct trust *, const char *path,
 		    const char *real, const char *project_root);
+
+/*
+ * The tier of a skill of path tier `tier` whose folder is dir, after its
+ * signature (sign.h): a signature that verifies against trust.signers
+ * lifts it to VERIFIED, never higher (a symlink into a TRUSTED path that
+ * the lower real path already capped stays capped at VERIFIED). Fills *r
+ * (sign_result_done() it).
+ */
+enum trust_tier	 trust_signed(const struct trust *, const char *dir,
+		    enum trust_tier tier, struct sign_result *r);
 
 /* The scope string (allocated): user, project:DIR, plugin:NAME, example, other. */
 char		*trust_scope(const struct trust *, const char *path,

@@ -95,14 +95,19 @@ show(const char *s)
 
 static void
 name_error(struct findings *out, const char *rule, const char *name,
-    const char *origin, int line)
+    const char *origin, int line, const char *id)
 {
-	char	*s = show(name);
+	char	*s = show(name), *hint = NULL;
+
+	/* For authors: what an index does with it unless strict_names. */
+	if (id != NULL)
+		xasprintf(&hint, "; skills-radar indexes it as \"%s\" unless "
+		    "validation.strict_names is on", id);
 
 	if (strcmp(rule, "name-too-long") == 0)
 		findings_add(out, rule, SEV_ERROR, line,
-		    "%s \"%s...\" is %zu characters; the limit is %d", origin,
-		    s, strlen(name), NAME_MAX_LEN);
+		    "%s \"%s...\" is %zu characters; the limit is %d%s",
+		    origin, s, strlen(name), NAME_MAX_LEN, hint ? hint : "");
 	else if (strcmp(rule, "name-reserved") == 0)
 		findings_add(out, rule, SEV_ERROR, line,
 		    "%s \"%s\" is a reserved word", origin, s);
@@ -111,8 +116,9 @@ name_error(struct findings *out, const char *rule, const char *name,
 	else
 		findings_add(out, rule, SEV_ERROR, line,
 		    "%s \"%s\" must be lower-case letters, digits and inner "
-		    "hyphens (^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$)",
-		    origin, s);
+		    "hyphens (^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$)%s",
+		    origin, s, hint ? hint : "");
+	free(hint);
 	free(s);
 }
 
@@ -214,20 +220,74 @@ validate_description(const struct fm *fm, enum skill_kind kind)
 	return NULL;
 }
 
+/*
+ * The id a name that breaks the naming rule is indexed under: the name
+ * normalised, else (a name with nothing of [a-z0-9], e.g. all CJK) the
+ * directory name or file stem normalised. NULL when neither gives one,
+ * or when the id is itself reserved (rule then says which).
+ */
+static char *
+normalised_id(const char *name, const char *fallback, const char **rule)
+{
+	char	*id;
+
+	if ((id = skill_name_id(name)) == NULL && fallback != NULL)
+		id = skill_name_id(fallback);
+	if (id == NULL)
+		return NULL;
+	if ((*rule = validate_name(id)) != NULL) {
+		free(id);
+		return NULL;
+	}
+	return id;
+}
+
+/*
+ * A name that breaks the rule. At index time (lenient) it is kept under
+ * its normalised id with a warning and *display set to the name as
+ * written; otherwise, or when it has no usable id, it is an error.
+ * Returns the name to use.
+ */
+static char *
+bad_name(const char *name, const char *rule, const char *origin, int line,
+    const char *fallback, int lenient, struct findings *out, int *rejected,
+    char **display)
+{
+	const char	*idrule = NULL;
+	char		*id = NULL, *s;
+
+	if (strcmp(rule, "name-reserved") != 0)
+		id = normalised_id(name, fallback, &idrule);
+	if (id != NULL && lenient) {
+		s = show(name);
+		findings_add(out, "name-normalised", SEV_WARN, line,
+		    "%s \"%s\" breaks the naming rule (%s); indexed as \"%s\" "
+		    "and shown as written", origin, s, rule, id);
+		free(s);
+		*display = xstrdup(name);
+		return id;
+	}
+	if (idrule != NULL && strcmp(idrule, "name-reserved") == 0)
+		name_error(out, idrule, name, origin, line, NULL);
+	else
+		name_error(out, rule, name, origin, line, id);
+	free(id);
+	*rejected = 1;
+	return xstrdup(name);
+}
+
 /* Derives the name: the frontmatter's, else fallback lower-cased. */
 static char *
 derive_name(const struct fm *fm, enum skill_kind kind, const char *fallback,
-    struct findings *out, int *rejected)
+    int lenient, struct findings *out, int *rejected, char **display)
 {
 	const char	*rule, *origin;
-	char		*name, *p;
+	char		*name, *p, *id;
 
 	if (fm->name != NULL) {
-		if ((rule = validate_name(fm->name)) != NULL) {
-			name_error(out, rule, fm->name, "name",
-			    key_line(fm, "name"));
-			*rejected = 1;
-		}
+		if ((rule = validate_name(fm->name)) != NULL)
+			return bad_name(fm->name, rule, "name", key_line(fm,
+			    "name"), fallback, lenient, out, rejected, display);
 		return xstrdup(fm->name);
 	}
 	if (fallback == NULL || *fallback == '\0') {
@@ -243,19 +303,21 @@ derive_name(const struct fm *fm, enum skill_kind kind, const char *fallback,
 	origin = kind == KIND_SKILL ? "no name in the frontmatter and the "
 	    "directory name" : "no name in the frontmatter and the file name";
 	if ((rule = validate_name(name)) != NULL) {
-		name_error(out, rule, name, origin, 0);
-		*rejected = 1;
-	} else
-		findings_add(out, "name-fallback", SEV_INFO, 0,
-		    "no name in the frontmatter: using \"%s\" from the %s",
-		    name, kind == KIND_SKILL ? "directory" : "file name");
+		id = bad_name(fallback, rule, origin, 0, NULL, lenient, out,
+		    rejected, display);
+		free(name);
+		return id;
+	}
+	findings_add(out, "name-fallback", SEV_INFO, 0,
+	    "no name in the frontmatter: using \"%s\" from the %s",
+	    name, kind == KIND_SKILL ? "directory" : "file name");
 	return name;
 }
 
-int
-validate_entry(const struct fm *fm, enum skill_kind kind,
+static int
+check_entry(const struct fm *fm, enum skill_kind kind,
     const char *fallback, size_t file_size, const struct config *cfg,
-    struct findings *out, char **namep)
+    int lenient, struct findings *out, char **namep, char **displayp)
 {
 	const char	*const *r;
 	const char	*desc;
@@ -264,6 +326,7 @@ validate_entry(const struct fm *fm, enum skill_kind kind,
 	int		 rejected = 0, allow_large;
 
 	*namep = NULL;
+	*displayp = NULL;
 	copy_findings(out, &fm->findings);
 	if (findings_first_error(&fm->findings) != NULL)
 		rejected = 1;
@@ -302,7 +365,8 @@ validate_entry(const struct fm *fm, enum skill_kind kind,
 	}
 
 	/* Name. */
-	name = derive_name(fm, kind, fallback, out, &rejected);
+	name = derive_name(fm, kind, fallback, lenient, out, &rejected,
+	    displayp);
 	if (name != NULL && validate_name(name) == NULL) {
 		for (r = reserved; *r != NULL; r++) {
 			if (strstr(name, *r) != NULL)
@@ -313,7 +377,8 @@ validate_entry(const struct fm *fm, enum skill_kind kind,
 		}
 		if (fm->name != NULL && kind == KIND_SKILL &&
 		    fallback != NULL && *fallback != '\0' &&
-		    strcmp(fm->name, fallback) != 0) {
+		    strcmp(name, fallback) != 0 && (*displayp == NULL ||
+		    strcmp(*displayp, fallback) != 0)) {
 			char *f = show(fallback);
 
 			findings_add(out, "name-mismatch", SEV_WARN,
@@ -354,7 +419,34 @@ validate_entry(const struct fm *fm, enum skill_kind kind,
 
 	check_keys(fm, out);
 	*namep = name;
+	if (rejected) {
+		free(*displayp);
+		*displayp = NULL;
+	}
 	return rejected;
+}
+
+int
+validate_entry(const struct fm *fm, enum skill_kind kind,
+    const char *fallback, size_t file_size, const struct config *cfg,
+    struct findings *out, char **namep)
+{
+	char	*display;
+	int	 rv;
+
+	rv = check_entry(fm, kind, fallback, file_size, cfg, 0, out, namep,
+	    &display);
+	free(display);
+	return rv;
+}
+
+int
+validate_entry_index(const struct fm *fm, enum skill_kind kind,
+    const char *fallback, size_t file_size, const struct config *cfg,
+    int normalise, struct findings *out, char **namep, char **displayp)
+{
+	return check_entry(fm, kind, fallback, file_size, cfg, normalise, out,
+	    namep, displayp);
 }
 
 const struct validate_rule validate_rules[] = {
@@ -400,6 +492,12 @@ const struct validate_rule validate_rules[] = {
 	  "the name is over 64 characters" },
 	{ "name-reserved", SEV_ERROR,
 	  "the name is exactly a reserved word (anthropic, claude)" },
+	{ "name-normalised", SEV_WARN,
+	  "at index time, a name that breaks the naming rule is indexed "
+	  "under a normalised id (lower case, runs of other characters as "
+	  "one hyphen, at most 64 characters; the directory name when "
+	  "nothing is left) and shown as written; validation.strict_names "
+	  "rejects it instead" },
 	{ "name-contains-reserved", SEV_WARN,
 	  "the name contains a reserved word" },
 	{ "name-mismatch", SEV_WARN,

@@ -38,6 +38,21 @@ int		 validate_entry(const struct fm *fm, enum skill_kind kind,
 		    const struct config *cfg, struct findings *out, char **name);
 
 /*
+ * validate_entry() as the indexer applies it. With normalise (the index,
+ * unless validation.strict_names), a name that breaks the naming rule
+ * (name-invalid, name-too-long; never name-reserved) does not reject the
+ * entry: *name is its normalised id (skill_name_id(), else the
+ * fallback's), *display the name as written (allocated), and out gets a
+ * name-normalised warning instead of the error. *display is NULL when
+ * the name is the id. Without normalise it is validate_entry(), which
+ * `validate` uses so authors still see the error.
+ */
+int		 validate_entry_index(const struct fm *fm,
+		    enum skill_kind kind, const char *fallback,
+		    size_t file_size, const struct config *cfg, int normalise,
+		    struct findings *out, char **name, char **display);
+
+/*
  * The description to index: fm->description, or for a command without
  * one its first body line (fm->summary). NULL when none. Borrowed from
  * fm: valid until fm_done().

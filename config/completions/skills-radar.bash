@@ -20,7 +20,7 @@ _skills_radar()
 	COMPREPLY=()
 
 	local commands="config-init index list search load read validate serve
-	    mini-index stats tui client doctor version"
+	    mini-index stats tui client doctor import sign version"
 	local clients="claude-code claude-desktop cursor codex gemini"
 
 	# The command is the first word that is not a global option.
@@ -80,6 +80,9 @@ _skills_radar()
 	tui) opts="--once --color --no-color --range --db --refresh" ;;
 	client) opts="--scope --http --token-env" ;;
 	doctor) opts="--context-tokens --json" ;;
+	import) opts="--name --subpath --ref --dry-run --yes --max-risk --only
+	    --update --remove --list --json --no-index" ;;
+	sign) opts="--key --password-env --comment --verify --signer --json" ;;
 	version) opts="" ;;
 	esac
 	if [[ $cur == -* ]]; then

@@ -12,7 +12,7 @@ is "$(json 'j.roots.find(r=>r.path.endsWith("does-not-exist")).exists' <"$T/d.js
 is "$(json 'j.roots.find(r=>r.path.endsWith("/.claude/skills")).entries' <"$T/d.json")" 7 "doctor: entries per root"
 is "$(json 'j.sanitizer_patterns>0' <"$T/d.json")" true "doctor: the sanitiser catalogue is loaded"
 "$SR" index >/dev/null
-is "$("$SR" doctor --json | json 'j.index.stale+","+j.index.entries')" "false,8" "doctor: fresh index after index"
+is "$("$SR" doctor --json | json 'j.index.stale+","+j.index.entries')" "false,9" "doctor: fresh index after index"
 mkdir -p "$HOME/.claude/skills/newone"
 printf -- '---\nname: newone\ndescription: New.\n---\n' >"$HOME/.claude/skills/newone/SKILL.md"
 is "$("$SR" doctor --json | json 'j.index.stale+","+j.index.new_files')" "true,1" "doctor: a new file makes the index stale"

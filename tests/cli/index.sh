@@ -7,14 +7,14 @@ install_tree
 status 0 "index exits 0" "$SR" index
 contains "$(cat "$T/.out")" "entries indexed" "index prints a summary"
 "$SR" index --json >"$T/i1.json"
-is "$(json 'j.total' <"$T/i1.json")" 8 "index --json: 8 entries (7 winners + 1 shadowed)"
+is "$(json 'j.total' <"$T/i1.json")" 9 "index --json: 9 entries (8 winners + 1 shadowed)"
 is "$(json 'j.indexed' <"$T/i1.json")" 0 "second run parses nothing"
-is "$(json 'j.unchanged' <"$T/i1.json")" 8 "second run reuses every entry"
+is "$(json 'j.unchanged' <"$T/i1.json")" 9 "second run reuses every entry"
 is "$(json 'j.written' <"$T/i1.json")" false "second run does not rewrite index.db"
 is "$(json 'j.by_kind.agent+","+j.by_kind.command' <"$T/i1.json")" "1,1" "by_kind counts agents and commands"
-is "$(json 'j.by_tier.USER+","+j.by_tier.UNTRUSTED' <"$T/i1.json")" "7,1" "by_tier: home skills USER, the clone UNTRUSTED"
-is "$(json 'j.rejected.length' <"$T/i1.json")" 2 "two files rejected"
-contains "$(json 'j.rejected.map(r=>r.path+" "+r.rule).join(";")' <"$T/i1.json")" "bad-name/SKILL.md" "the bad name is rejected"
+is "$(json 'j.by_tier.USER+","+j.by_tier.UNTRUSTED' <"$T/i1.json")" "8,1" "by_tier: home skills USER, the clone UNTRUSTED"
+is "$(json 'j.rejected.length' <"$T/i1.json")" 1 "one file rejected"
+is "$("$SR" list --json | json 'j.find(e=>e.name=="bad-name").display_name')" "Bad_Name" "the bad name is indexed under its normalised id, shown as written"
 contains "$(json 'j.rejected.map(r=>r.path+" "+r.rule).join(";")' <"$T/i1.json")" "no-desc/SKILL.md" "the missing description is rejected"
 is "$(json 'j.rejected.every(r=>r.reason.length>0)' <"$T/i1.json")" true "every rejection has a reason"
 is "$(json 'j.shadowed.map(s=>s.path).join()' <"$T/i1.json")" "$T/clones/alpha/SKILL.md" "the cloned duplicate is shadowed and reported"
@@ -32,11 +32,12 @@ is "$("$SR" index --json | json 'j.indexed+","+j.removed')" "1,0" "an edited fil
 
 # a vanished skill is removed
 rm -rf "$HOME/.claude/skills/crlf"
-is "$("$SR" index --json | json 'j.removed+","+j.total')" "1,7" "a vanished file is removed"
+is "$("$SR" index --json | json 'j.removed+","+j.total')" "1,8" "a vanished file is removed"
 
-# a fixed rejection is picked up
+# a fixed name is picked up: same id, no display name any more
 sed -i 's/^name: Bad_Name$/name: bad-name/' "$HOME/.claude/skills/bad-name/SKILL.md"
 is "$("$SR" index --json | json 'j.indexed+","+j.rejected.length')" "1,1" "a fixed file is indexed on the next run"
+is "$("$SR" list --json | json '"display_name" in j.find(e=>e.name=="bad-name")')" false "the fixed name has no display name"
 
 is "$("$SR" index --rebuild --json | json 'j.indexed==j.total')" true "--rebuild parses everything"
 

@@ -7,7 +7,7 @@ install_tree
 
 "$SR" list --json >"$T/l.json"
 is "$(json 'j.map(e=>e.name).sort().join()' <"$T/l.json")" \
-	"agent:reviewer,alpha,beta,cmd:git:commit,crlf,flagged" \
+	"agent:reviewer,alpha,bad-name,beta,cmd:git:commit,crlf,flagged" \
 	"list: winners only, user-only and shadowed entries hidden"
 for k in name kind trust scope path description tags; do
 	is "$(json "j.every(e=>'$k' in e)" <"$T/l.json")" true "list --json: every entry has $k"

@@ -36,7 +36,7 @@ for s in hostile-desc script-attack unref-attack; do
 done
 is "$(sqlite3 "$DB" "SELECT count(*) FROM entries WHERE findings LIKE '%scripts/setup.sh%'")" 1 \
 	"the index stores findings with their file"
-is "$(sqlite3 "$DB" 'PRAGMA user_version')" 3 "index.db is at schema 3"
+is "$(sqlite3 "$DB" 'PRAGMA user_version')" 4 "index.db is at schema 4"
 is "$("$SR" list --json --flagged | json 'j.map(e=>e.name).sort().join()')" \
 	"$(json 'j.filter(e=>e.risk.severity!="info"||e.flags>0).map(e=>e.name).sort().join()' <"$T/list.json")" \
 	"list --flagged keeps the skills with a flag or a risk at warn or above"
@@ -148,7 +148,7 @@ sed "s|@C@|$C|g" "$DATA/risk/schema-v2.sql" | sqlite3 "$DB"
 is "$(sqlite3 "$DB" 'PRAGMA user_version')" 2 "a schema 2 index.db"
 is "$("$SR" list --json | json 'j.map(e=>e.name+":"+e.risk.severity).join()')" "hostile-desc:info" \
 	"list migrates it: the old entry, not yet assessed"
-is "$(sqlite3 "$DB" 'PRAGMA user_version')" 3 "the file is at schema 3"
+is "$(sqlite3 "$DB" 'PRAGMA user_version')" 4 "the file is at schema 4"
 check "index after the migration" "$SR" index
 is "$("$SR" list --json | json "$flagged(j.find(e=>e.name==\"hostile-desc\").risk.severity)")" true \
 	"the next index assesses the old entry"

@@ -20,9 +20,16 @@
  *   POST /api/embed     {"embeddings":[[...]]}: per input a vector of
  *                       hashed words (dimension 32, or 48 for a model
  *                       whose name ends in "-b"), seeded by the model.
+ *   POST /v1/embeddings the OpenAI and Voyage AI shape: needs
+ *                       "Authorization: Bearer fake-key" (else 401
+ *                       {"error":{"message":...}}), answers {"data":
+ *                       [{"index","embedding"}]} in reverse order (a
+ *                       client must use "index"), any model, the same
+ *                       vectors as /api/embed.
  *   GET  /_stats        request counters: {"generate","embed",
  *                       "embed_inputs","tags","pairs","batches",
- *                       "rewrites"}.
+ *                       "rewrites","cloud","cloud_inputs","cloud_queries",
+ *                       "rate_limited"}.
  * An unknown model is 404 {"error":"model ... not found"}, like Ollama.
  *
  * Faults, for every request (-f MODE, -d MS) or for one request whose
@@ -31,7 +38,9 @@
  * (200 with a body that is not JSON), partial (a body cut short of its
  * Content-Length), hang (no answer until the client gives up or the
  * server exits), nonumber (a generate answer without a number), wrongdim
- * (an embedding of another dimension).
+ * (an embedding of another dimension), ratelimit (429 with Retry-After:
+ * 3600). -r N answers the first N /v1/embeddings requests 429 with
+ * Retry-After: 1.
  */
 #include "autoconfig.h"
 #include "xmalloc.h"
@@ -63,7 +72,8 @@ static const char		*fault = "";
 static long			 delay_ms;
 static pthread_mutex_t		 lock = PTHREAD_MUTEX_INITIALIZER;
 static long	 n_generate, n_embed, n_embed_inputs, n_tags, n_pairs,
-		 n_batches, n_rewrites;
+		 n_batches, n_rewrites, n_cloud, n_cloud_inputs,
+		 n_cloud_queries, n_rate_limited, rate_limit_first;
 
 struct conn {
 	char	*body;
@@ -173,7 +183,7 @@ static const char *
 fault_of(const char *body, long *delay)
 {
 	static const char *const modes[] = { "error", "garbage", "partial",
-	    "hang", "nonumber", "wrongdim", NULL };
+	    "hang", "nonumber", "wrongdim", "ratelimit", NULL };
 	const char	*p;
 	size_t		 i;
 
@@ -430,6 +440,81 @@ do_embed(struct MHD_Connection *c, cJSON *req, const char *mode)
 }
 
 static enum MHD_Result
+reply_429(struct MHD_Connection *c, const char *retry_after)
+{
+	static const char	 body[] = "{\"error\":{\"message\":\"Rate "
+	    "limit reached\",\"type\":\"requests\"}}";
+	struct MHD_Response	*r;
+	enum MHD_Result		 rv;
+
+	count(&n_rate_limited, 1);
+	r = MHD_create_response_from_buffer(strlen(body), (void *)body,
+	    MHD_RESPMEM_PERSISTENT);
+	MHD_add_response_header(r, "Content-Type", "application/json");
+	MHD_add_response_header(r, "Retry-After", retry_after);
+	rv = MHD_queue_response(c, 429, r);
+	MHD_destroy_response(r);
+	return rv;
+}
+
+/* The OpenAI / Voyage AI /v1/embeddings shape. */
+static enum MHD_Result
+do_cloud(struct MHD_Connection *c, cJSON *req, const char *mode)
+{
+	const char	*model, *auth, *type;
+	cJSON		*in, *o, *data, *it, *e;
+	size_t		 ml;
+	int		 dim, n, i;
+	long		 k;
+
+	auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+	    "Authorization");
+	if (auth == NULL || strcmp(auth, "Bearer fake-key") != 0)
+		return reply(c, 401, "{\"error\":{\"message\":\"Incorrect "
+		    "API key provided\",\"type\":\"invalid_request_error\"}}");
+	pthread_mutex_lock(&lock);
+	k = ++n_cloud;
+	pthread_mutex_unlock(&lock);
+	if (k <= rate_limit_first)
+		return reply_429(c, "1");
+	if (strcmp(mode, "ratelimit") == 0)
+		return reply_429(c, "3600");
+	model = cJSON_GetStringValue(cJSON_GetObjectItem(req, "model"));
+	in = cJSON_GetObjectItem(req, "input");
+	if (model == NULL || !cJSON_IsArray(in))
+		return reply(c, 400, "{\"detail\":\"model and input are "
+		    "required\"}");
+	type = cJSON_GetStringValue(cJSON_GetObjectItem(req, "input_type"));
+	if (type != NULL && strcmp(type, "query") == 0)
+		count(&n_cloud_queries, 1);
+	ml = strlen(model);
+	dim = ml > 2 && strcmp(model + ml - 2, "-b") == 0 ? 48 : 32;
+	if (strcmp(mode, "wrongdim") == 0)
+		dim = 17;
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "object", "list");
+	data = cJSON_AddArrayToObject(o, "data");
+	n = cJSON_GetArraySize(in);
+	for (i = n - 1; i >= 0; i--) {
+		it = cJSON_GetArrayItem(in, i);
+		if (!cJSON_IsString(it)) {
+			cJSON_Delete(o);
+			return reply(c, 400, "{\"detail\":\"input must be "
+			    "strings\"}");
+		}
+		count(&n_cloud_inputs, 1);
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "object", "embedding");
+		cJSON_AddNumberToObject(e, "index", i);
+		cJSON_AddItemToObject(e, "embedding", vector_of(model,
+		    it->valuestring, dim));
+		cJSON_AddItemToArray(data, e);
+	}
+	cJSON_AddStringToObject(o, "model", model);
+	return reply_json(c, 200, o);
+}
+
+static enum MHD_Result
 do_tags(struct MHD_Connection *c)
 {
 	cJSON		*o, *arr, *m;
@@ -457,13 +542,15 @@ do_tags(struct MHD_Connection *c)
 static enum MHD_Result
 do_stats(struct MHD_Connection *c)
 {
-	char	 s[512];
+	char	 s[768];
 
 	pthread_mutex_lock(&lock);
 	snprintf(s, sizeof s, "{\"generate\":%ld,\"embed\":%ld,"
 	    "\"embed_inputs\":%ld,\"tags\":%ld,\"pairs\":%ld,\"batches\":%ld,"
-	    "\"rewrites\":%ld}", n_generate, n_embed, n_embed_inputs, n_tags,
-	    n_pairs, n_batches, n_rewrites);
+	    "\"rewrites\":%ld,\"cloud\":%ld,\"cloud_inputs\":%ld,"
+	    "\"cloud_queries\":%ld,\"rate_limited\":%ld}", n_generate, n_embed,
+	    n_embed_inputs, n_tags, n_pairs, n_batches, n_rewrites, n_cloud,
+	    n_cloud_inputs, n_cloud_queries, n_rate_limited);
 	pthread_mutex_unlock(&lock);
 	return reply(c, 200, s);
 }
@@ -537,6 +624,8 @@ handle(void *cls, struct MHD_Connection *c, const char *url,
 		rv = do_generate(c, req, mode);
 	else if (strcmp(url, "/api/embed") == 0)
 		rv = do_embed(c, req, mode);
+	else if (strcmp(url, "/v1/embeddings") == 0)
+		rv = do_cloud(c, req, mode);
 	else
 		rv = reply(c, 404, "{\"error\":\"not found\"}");
 	cJSON_Delete(req);
@@ -569,7 +658,7 @@ main(int argc, char **argv)
 	int			 ch;
 
 	xmalloc_init();
-	while ((ch = getopt(argc, argv, "d:f:m:t:")) != -1) {
+	while ((ch = getopt(argc, argv, "d:f:m:r:t:")) != -1) {
 		switch (ch) {
 		case 'd':
 			delay_ms = strtol(optarg, NULL, 10);
@@ -580,12 +669,15 @@ main(int argc, char **argv)
 		case 'm':
 			models = optarg;
 			break;
+		case 'r':
+			rate_limit_first = strtol(optarg, NULL, 10);
+			break;
 		case 't':
 			life = strtol(optarg, NULL, 10);
 			break;
 		default:
 			fprintf(stderr, "usage: fake_ollama [-d delay_ms] "
-			    "[-f fault] [-m models] [-t seconds]\n");
+			    "[-f fault] [-m models] [-r n] [-t seconds]\n");
 			return 2;
 		}
 	}

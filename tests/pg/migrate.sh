@@ -35,7 +35,7 @@ is "$(psql -c "SELECT value FROM meta WHERE key = 'schema'")" 2 "meta says schem
 
 is "$("$SR" list --json 2>/dev/null | json 'j.map(e=>e.name+":"+e.risk.severity).join()')" \
 	"hostile-desc:info" "list migrates it: the old entry, not yet assessed"
-is "$(psql -c "SELECT value FROM meta WHERE key = 'schema'")" 3 "meta says schema 3"
+is "$(psql -c "SELECT value FROM meta WHERE key = 'schema'")" 4 "meta says schema 4"
 is "$(psql -c "SELECT count(*) FROM information_schema.columns WHERE table_name = 'entries' AND column_name IN ('risk','risk_sev','findings','bundle')")" 4 \
 	"the entries table has the risk columns"
 check "index after the migration" "$SR" index

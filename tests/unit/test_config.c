@@ -125,7 +125,7 @@ test_defaults(void)
 
 	c = config_defaults();
 	ok(c->source == NULL, "defaults: no source");
-	is_int(c->paths.n, 7, "defaults: seven user roots");
+	is_int(c->paths.n, 8, "defaults: seven user roots and the imports folder");
 	p = home_join("/.claude/skills");
 	is_str(c->paths.v[0], p, "defaults: ~ expanded in paths");
 	free(p);
@@ -142,6 +142,7 @@ test_defaults(void)
 	free(p);
 	is_int(c->max_skill_size_kb, 256, "defaults: max_skill_size_kb");
 	is_int(c->allow_large, 0, "defaults: allow_large");
+	is_int(c->strict_names, 0, "defaults: strict_names off");
 	is_int(c->max_related_kb, 256, "defaults: max_related_kb");
 	is_int(c->max_load_kb, 64, "defaults: max_load_kb");
 	is_int(c->max_files_per_skill, 200, "defaults: max_files_per_skill");
@@ -313,6 +314,9 @@ test_errors(void)
 	load_fails("transport:\n  port:\n",
 	    "2:8: transport.port: expected an integer between 1 and 65535, "
 	    "got nothing", "int: empty");
+	load_fails("validation:\n  strict_names: 2\n",
+	    "2:17: validation.strict_names: expected true or false, got '2'",
+	    "bool: strict_names");
 	load_fails("limits:\n  allow_large: maybe\n",
 	    "2:16: limits.allow_large: expected true or false, got 'maybe'",
 	    "bool: bad");
@@ -392,6 +396,8 @@ test_values(void)
 	    "  min_tier_for_load: Verified\n"
 	    "  trusted_paths:\n"
 	    "sanitization: {xml_tags: [secret, 'x-y'], strip_live_exec: ON}\n"
+	    "validation:\n"
+	    "  strict_names: true\n"
 	    "retrieval:\n"
 	    "  miss_threshold: '0.25'\n"
 	    "transport:\n"
@@ -420,6 +426,7 @@ test_values(void)
 		is_str(c->xml_tags.n > 1 ? c->xml_tags.v[1] : NULL, "x-y",
 		    "values: quoted item");
 		is_int(c->strip_live_exec, 1, "values: bool ON");
+		is_int(c->strict_names, 1, "values: validation.strict_names");
 		ok(c->miss_threshold == 0.25, "values: quoted number");
 		is_str(c->auth_token, "sekrit", "values: string");
 		is_int(c->allowed_origins.n, 1, "values: origins");

@@ -10,6 +10,7 @@
 #include "buf.h"
 #include "config.h"
 #include "frontmatter.h"
+#include "skill.h"
 #include "strlist.h"
 #include "validate.h"
 #include "xmalloc.h"
@@ -194,8 +195,10 @@ test_entry_names(void)
 	is_int(r.rejected, 1, "fallback: an invalid directory name rejects");
 	f = find(&r, "name-invalid");
 	ok(f != NULL && strstr(f->message, "directory name") != NULL &&
-	    strstr(f->message, "my skill") != NULL,
-	    "fallback: the reason names the directory");
+	    strstr(f->message, "\"My Skill\"") != NULL,
+	    "fallback: the reason names the directory as written");
+	ok(f != NULL && strstr(f->message, "indexes it as \"my-skill\"") !=
+	    NULL, "fallback: the reason tells authors the normalised id");
 	res_done(&r);
 
 	run("---\ndescription: d\n---\n", KIND_COMMAND, NULL, 0, NULL, &r);
@@ -391,6 +394,157 @@ test_size(void)
 	config_free(cfg);
 }
 
+/* validate_entry_index(): the index with or without normalising names. */
+static void
+run_index(const char *in, const char *fallback, int normalise, struct res *r,
+    char **display)
+{
+	struct fm	 fm;
+
+	fm_parse(in, strlen(in), &fm);
+	findings_init(&r->out);
+	r->rejected = validate_entry_index(&fm, KIND_SKILL, fallback,
+	    strlen(in), NULL, normalise, &r->out, &r->name, display);
+	note_rules(&r->out);
+	fm_done(&fm);
+}
+
+static void
+test_name_ids(void)
+{
+	static const struct { const char *in, *want, *what; } c[] = {
+		{ "Telegram Bot Builder", "telegram-bot-builder", "spaces" },
+		{ "PocketBase Deploy", "pocketbase-deploy", "camel case kept "
+		    "as one word" },
+		{ "sl_auto-pr-merger", "sl-auto-pr-merger", "underscore" },
+		{ "r-lib/cli", "r-lib-cli", "slash" },
+		{ "--a--b--", "a-b", "edge and double hyphens" },
+		{ "Größe Über", "grosse-uber", "German: folded to ASCII" },
+		{ "Café  Crème!", "cafe-creme", "accents and punctuation" },
+		{ "ＰＤＦ Tools", "pdf-tools", "full-width letters (NFKC)" },
+		{ "Dave’s Release Notes", "daves-release-notes", "an apostrophe "
+		    "(curly) joins the word" },
+		{ "数据分析", NULL, "CJK only: no id" },
+		{ "Анализ", NULL, "Cyrillic only: no id" },
+		{ "数据 analysis", "analysis", "mixed: the ASCII part" },
+		{ "", NULL, "empty" },
+		{ "  ---  ", NULL, "punctuation only" },
+	};
+	char	*id, *longname;
+	size_t	 i;
+
+	for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+		id = skill_name_id(c[i].in);
+		if (c[i].want == NULL)
+			ok(id == NULL, "id: %s (got %s)", c[i].what,
+			    id ? id : "NULL");
+		else
+			is_str(id, c[i].want, "id: %s", c[i].what);
+		free(id);
+	}
+	/* 13 words of 5 letters: 77 characters, cut at a hyphen. */
+	longname = xstrdup("Alpha Bravo Delta Gamma Kappa Omega Sigma Theta "
+	    "Tango Hotel Lemon Mango Zebra");
+	id = skill_name_id(longname);
+	ok(id != NULL && strlen(id) <= 64 && id[strlen(id) - 1] != '-' &&
+	    strcmp(id, "alpha-bravo-delta-gamma-kappa-omega-sigma-theta-"
+	    "tango-hotel") == 0, "id: a long name is cut at a hyphen (%s)",
+	    id ? id : "NULL");
+	free(id);
+	free(longname);
+	id = skill_name_id("abcdefghijabcdefghijabcdefghijabcdefghijabcdefghij"
+	    "abcdefghijabcdefghij");
+	ok(id != NULL && strlen(id) == 64, "id: one long word is cut at 64");
+	free(id);
+}
+
+static void
+test_index_names(void)
+{
+	const struct finding	*f;
+	struct res		 r;
+	char			*d;
+
+	run_index("---\nname: Telegram Bot Builder\ndescription: d\n---\n",
+	    "telegram-bot", 1, &r, &d);
+	is_int(r.rejected, 0, "index: a name with spaces is indexed");
+	is_str(r.name, "telegram-bot-builder", "index: under its normalised id");
+	is_str(d, "Telegram Bot Builder", "index: the name as written is kept");
+	f = find(&r, "name-normalised");
+	ok(f != NULL && f->sev == SEV_WARN && f->line == 2 &&
+	    strstr(f->message, "telegram-bot-builder") != NULL,
+	    "index: name-normalised warns on the name line with the id");
+	ok(findings_first_error(&r.out) == NULL, "index: no error left");
+	ok(find(&r, "name-mismatch") != NULL,
+	    "index: a directory that is neither the id nor the name mismatches");
+	res_done(&r);
+	free(d);
+
+	run_index("---\nname: Telegram Bot Builder\ndescription: d\n---\n",
+	    "telegram-bot", 0, &r, &d);
+	ok(r.rejected && find(&r, "name-invalid") != NULL && d == NULL,
+	    "index: strict names reject it as name-invalid");
+	res_done(&r);
+
+	run_index("---\nname: CRO-forecast\ndescription: d\n---\n",
+	    "CRO-forecast", 1, &r, &d);
+	ok(!r.rejected && find(&r, "name-mismatch") == NULL,
+	    "index: a directory named as written is no mismatch");
+	res_done(&r);
+	free(d);
+
+	run_index("---\nname: Bad_Name\ndescription: d\n---\n", "bad-name",
+	    1, &r, &d);
+	ok(!r.rejected && find(&r, "name-mismatch") == NULL,
+	    "index: a directory named as the id is no mismatch");
+	res_done(&r);
+	free(d);
+
+	run_index("---\nname: 数据分析\ndescription: d\n---\n",
+	    "data-analysis", 1, &r, &d);
+	is_str(r.name, "data-analysis", "index: a CJK name falls back to the "
+	    "directory");
+	is_str(d, "数据分析", "index: ... and is shown as written");
+	res_done(&r);
+	free(d);
+
+	run_index("---\nname: 数据分析\ndescription: d\n---\n", "数据", 1, &r,
+	    &d);
+	ok(r.rejected && find(&r, "name-invalid") != NULL && d == NULL,
+	    "index: no id from the name or the directory rejects");
+	res_done(&r);
+
+	run_index("---\nname: Claude\ndescription: d\n---\n", "x", 1, &r,
+	    &d);
+	ok(r.rejected && find(&r, "name-reserved") != NULL,
+	    "index: a name normalising to a reserved word is rejected");
+	res_done(&r);
+
+	run_index("---\nname: claude\ndescription: d\n---\n", "x", 1, &r,
+	    &d);
+	ok(r.rejected && find(&r, "name-reserved") != NULL,
+	    "index: a reserved name is still rejected");
+	res_done(&r);
+
+	run_index("---\ndescription: d\n---\n", "My Skill", 1, &r, &d);
+	ok(!r.rejected && strcmp(r.name, "my-skill") == 0 && d != NULL &&
+	    strcmp(d, "My Skill") == 0,
+	    "index: an invalid directory name is normalised too");
+	res_done(&r);
+	free(d);
+
+	run_index("---\nname: pdf-tools\ndescription: d\n---\n", "pdf-tools",
+	    1, &r, &d);
+	ok(!r.rejected && d == NULL && r.out.n == 0,
+	    "index: a valid name has no display name and no finding");
+	res_done(&r);
+
+	run_index("---\nname: pdf-tools\n---\n", "pdf-tools", 1, &r, &d);
+	ok(r.rejected && find(&r, "description-missing") != NULL,
+	    "index: a missing description still hides the skill");
+	res_done(&r);
+}
+
 static int
 rule_id_ok(const char *id)
 {
@@ -505,6 +659,8 @@ main(void)
 	test_descriptions();
 	test_frontmatter_rules();
 	test_size();
+	test_name_ids();
+	test_index_names();
 	test_rule_severities();
 	test_rules_table();
 	strlist_done(&seen);
