@@ -219,8 +219,10 @@ resource_ref(const char *name, const char *rel, const char *digest,
 
 /*
  * What the assessment found in a served SKILL.md, for the client beside
- * the text: {"skills-radar/risk": {score, severity}, "skills-radar/
- * warnings": [{id, severity, line, file, weight, excerpt}]}.
+ * the text: {"io.skills-radar/risk": {score, severity},
+ * "io.skills-radar/warnings": [{id, severity, line, file, weight,
+ * excerpt}]}. The keys carry a reverse-domain prefix, as SEP-2640 asks of
+ * a skill resource's _meta.
  */
 static cJSON *
 served_meta(const struct engine_served *sv)
@@ -228,9 +230,9 @@ served_meta(const struct engine_served *sv)
 	cJSON	*m = cJSON_CreateObject(), *w;
 	size_t	 i;
 
-	cJSON_AddItemToObject(m, "skills-radar/risk",
+	cJSON_AddItemToObject(m, "io.skills-radar/risk",
 	    assess_risk_json(sv->risk.score, (int)sv->risk.sev));
-	w = cJSON_AddArrayToObject(m, "skills-radar/warnings");
+	w = cJSON_AddArrayToObject(m, "io.skills-radar/warnings");
 	for (i = 0; i < sv->findings.n; i++)
 		cJSON_AddItemToArray(w, assess_finding_json(&sv->findings.v[i]));
 	return m;

@@ -101,9 +101,9 @@ is "$(json 'j.result.structuredContent.skills.every(s=>s.risk&&s.risk.severity)'
 	"MCP list_skills carries the risk"
 
 sed -n 5p "$T/out" >"$T/m5.json"
-is "$(json "j.result.contents[0]._meta[\"skills-radar/warnings\"].some(w=>w.file===null&&w.line==3&&$flagged(w.severity))" <"$T/m5.json")" true \
+is "$(json "j.result.contents[0]._meta[\"io.skills-radar/warnings\"].some(w=>w.file===null&&w.line==3&&$flagged(w.severity))" <"$T/m5.json")" true \
 	"MCP resources/read of SKILL.md lists the description's finding in _meta"
-is "$(json "$flagged(j.result.contents[0]._meta[\"skills-radar/risk\"].severity)" <"$T/m5.json")" true \
+is "$(json "$flagged(j.result.contents[0]._meta[\"io.skills-radar/risk\"].severity)" <"$T/m5.json")" true \
 	"MCP resources/read carries the risk in _meta"
 
 # 7. The mini-index (read on every session) leaves a flagged description out.
