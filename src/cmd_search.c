@@ -112,6 +112,7 @@ print_table(cJSON *res, int width, const struct config *cfg)
 			printf("[signed: %s] ", jstr(m, "signer"));
 			left -= 11 + (int)strlen(jstr(m, "signer"));
 		}
+		left -= cmd_print_risk(m);
 		cmd_print_cut(jstr(m, "description"), left);
 		printf("\n");
 		sh = cJSON_GetObjectItem(m, "shadowed");

@@ -19,9 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "assess.h"
 #include "buf.h"
 #include "config.h"
-#include "files.h"
 #include "frontmatter.h"
 #include "import.h"
 #include "sha256.h"
@@ -398,35 +398,27 @@ add_skill(struct import_set *set)
 	return k;
 }
 
-/* The risk of one skill folder: its SKILL.md and every bundled file. */
+/*
+ * The risk of one skill folder (path: its SKILL.md), as the index would
+ * assess it below USER trust: frontmatter, body and bundled files.
+ */
 static void
 assess(const struct config *cfg, const struct sanitizer *san,
-    struct import_skill *k, const char *text, size_t len)
+    struct import_skill *k, const char *path, const char *text, size_t len,
+    const struct fm *fm)
 {
-	cJSON		*files, *f;
-	char		*data, *cause;
-	size_t		 dlen;
-	int		 cut;
+	struct assess_limits	 lim;
+	struct assess_entry	 ae;
 
-	sanitize_scan(san, text, len, 0, &k->findings);
-	files = files_list(k->src, cfg->max_files_per_skill, &cut);
-	cJSON_ArrayForEach(f, files) {
-		const char	*rel = cJSON_GetStringValue(
-			    cJSON_GetObjectItem(f, "path"));
-
-		if (rel == NULL || strncmp(rel, "SKILL.sha256", 12) == 0)
-			continue;
-		if (files_read(k->src, rel, strlen(rel),
-		    (size_t)cfg->max_related_kb * 1024, &data, &dlen,
-		    &cause) != SR_OK) {
-			free(cause);
-			continue;
-		}
-		sanitize_file(san, rel, data, dlen, &k->findings);
-		free(data);
-	}
-	cJSON_Delete(files);
-	sanitize_risk(san, &k->findings, TIER_UNTRUSTED, &k->risk);
+	assess_limits_init(&lim, cfg);
+	memset(&ae, 0, sizeof ae);
+	ae.path = path;
+	ae.bundled = 1;
+	ae.text = text;
+	ae.len = len;
+	ae.fm = fm;
+	ae.trust = TIER_UNTRUSTED;
+	assess_skill(san, &lim, &ae, &k->findings, &k->risk);
 }
 
 static void
@@ -462,8 +454,8 @@ examine(const struct config *cfg, const struct sanitizer *san,
 		fm_parse(text, len, &fm);
 		k->name = xstrdup(fm.name != NULL && *fm.name != '\0' ?
 		    fm.name : base);
+		assess(cfg, san, k, path, text, len, &fm);
 		fm_done(&fm);
-		assess(cfg, san, k, text, len);
 	}
 	/* The folder name inside the collection: unique, from the source. */
 	k->dir = xstrdup(base[0] != '.' && strcmp(base, "") != 0 ? base :

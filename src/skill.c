@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "finding.h"
 #include "skill.h"
 #include "text.h"
 #include "xmalloc.h"
@@ -68,6 +69,7 @@ skill_dup(const struct skill *o)
 	strlist_copy(&s->requires_tools, &o->requires_tools);
 	strlist_copy(&s->fallback_for_tools, &o->fallback_for_tools);
 	s->flag_ids = dup_or_null(o->flag_ids);
+	s->findings = dup_or_null(o->findings);
 	s->shadowed_by = dup_or_null(o->shadowed_by);
 	s->frontmatter = dup_or_null(o->frontmatter);
 	s->signature = dup_or_null(o->signature);
@@ -119,6 +121,7 @@ skill_free(struct skill *s)
 	strlist_done(&s->requires_tools);
 	strlist_done(&s->fallback_for_tools);
 	free(s->flag_ids);
+	free(s->findings);
 	free(s->shadowed_by);
 	free(s->frontmatter);
 	free(s->signature);
@@ -153,6 +156,12 @@ skill_set_add(struct skill_set *set, struct skill *s)
 		set->v = xreallocarray(set->v, set->cap, sizeof *set->v);
 	}
 	set->v[set->n++] = s;
+}
+
+int
+skill_flagged(const struct skill *s)
+{
+	return s->n_flags > 0 || s->risk_sev >= SEV_WARN;
 }
 
 const char *

@@ -58,6 +58,12 @@ struct skill {
 	int		 n_flags;	/* sanitiser findings at warn or above */
 	int		 max_flag_sev;	/* highest sanitiser severity, -1 none */
 	char		*flag_ids;	/* comma-separated sanitiser rule ids */
+	double		 risk;		/* risk score (assess.h), 0 none */
+	int		 risk_sev;	/* enum severity of the risk score */
+	char		*findings;	/* every finding, stored JSON text
+					   (assess_findings_json()), or NULL */
+	char		 bundle[17];	/* stamp of the bundled files
+					   (assess_stamp()), "" none */
 	char		*shadowed_by;	/* path of the winning duplicate, or NULL */
 	char		*frontmatter;	/* the frontmatter as JSON text */
 	char		*signature;	/* the folder's signature check as JSON
@@ -108,6 +114,12 @@ int		 tier_from_name(const char *);
  */
 int		 skill_cmp_precedence(const struct skill *a,
 		    const struct skill *b);
+
+/*
+ * 1 when the sanitiser flags s: a finding at warn or above, or a risk
+ * score that sums to warn or above (list --flagged, the index summary).
+ */
+int		 skill_flagged(const struct skill *);
 
 /*
  * The id a name that breaks the naming rule is indexed under: the name

@@ -551,6 +551,11 @@ store_row_fill(struct store_row *r, const struct skill *s)
 	r->v[24] = s->shadowed_by;
 	r->v[25] = s->frontmatter;
 	r->v[26] = s->signature;
+	snprintf(r->num[8], sizeof r->num[8], "%.4f", s->risk);
+	r->v[27] = r->num[8];
+	r->v[28] = num(r, 9, s->risk_sev);
+	r->v[29] = s->findings;
+	r->v[30] = s->bundle;
 	/* NULL and "" differ: a NUL-separated text with a marker for NULL. */
 	buf_init(&b, 0);
 	for (i = 0; i < STORE_NCOLS; i++) {
@@ -623,6 +628,10 @@ store_row_skill(const char *const *v)
 	s->shadowed_by = dup_or(v[24], NULL);
 	s->frontmatter = dup_or(v[25], NULL);
 	skill_set_signature(s, v[26]);
+	s->risk = v[27] != NULL ? strtod(v[27], NULL) : 0;
+	s->risk_sev = (int)to_ll(v[28]);
+	s->findings = dup_or(v[29], NULL);
+	snprintf(s->bundle, sizeof s->bundle, "%s", v[30] != NULL ? v[30] : "");
 	skill_split_display(s);
 	return s;
 }

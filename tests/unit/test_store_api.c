@@ -46,6 +46,15 @@ mk(const char *name, const char *desc)
 	s->mtime_ns = 1700000000123456789LL;
 	skill_hash(desc, strlen(desc), s->hash);
 	s->max_flag_sev = -1;
+	if (strcmp(name, "beta") == 0) {
+		/* The assessment columns (schema 3). */
+		s->risk = 12.5;
+		s->risk_sev = 2;
+		s->findings = xstrdup("[{\"id\":\"r\",\"severity\":\"high\","
+		    "\"line\":4,\"file\":\"scripts/x.sh\",\"weight\":12.5,"
+		    "\"excerpt\":\"e\"}]");
+		snprintf(s->bundle, sizeof s->bundle, "0123456789abcdef");
+	}
 	return s;
 }
 
@@ -174,6 +183,12 @@ main(void)
 	ok(back.n == 2 && back.v[0]->mtime_ns == 1700000000123456789LL &&
 	    back.v[0]->tags.n == 1 && back.v[0]->max_flag_sev == -1 &&
 	    back.v[0]->shadowed_by == NULL, "load: fields survive");
+	ok(back.n == 2 && back.v[0]->risk == 0 && back.v[0]->findings == NULL &&
+	    back.v[0]->bundle[0] == '\0' && back.v[1]->risk == 12.5 &&
+	    back.v[1]->risk_sev == 2 && back.v[1]->findings != NULL &&
+	    strstr(back.v[1]->findings, "scripts/x.sh") != NULL &&
+	    strcmp(back.v[1]->bundle, "0123456789abcdef") == 0,
+	    "load: the risk, findings and bundle stamp survive");
 	skill_set_done(&back);
 	rv = changes(st, 0, up, sizeof up, rm, sizeof rm, &c);
 	ok(rv == 0 && c == 1, "changes since 0: the counter it reaches");
