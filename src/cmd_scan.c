@@ -1,0 +1,528 @@
+/*
+ * scan: a security report for operators and CI, without an index. Finds
+ * skills the way index does (the given paths, or every configured root),
+ * assesses each whole skill (frontmatter, body, bundled files), scores
+ * it, optionally asks the model judge about grey-zone ones, and prints
+ * the result as text (worst first), as the documented JSON document or
+ * as SARIF 2.1.0 (sarif.c). The exit status says how bad the worst skill
+ * is (--fail-on).
+ *
+ * Every output is made from one JSON document (scan_doc()), so the three
+ * formats cannot disagree.
+ */
+#include "autoconfig.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "buf.h"
+#include "cmd.h"
+#include "config.h"
+#include "indexer.h"
+#include "judge.h"
+#include "options.h"
+#include "sanitize.h"
+#include "sarif.h"
+#include "skill.h"
+#include "status.h"
+#include "trust.h"
+#include "xmalloc.h"
+
+/* The version of the --json document; bumped on an incompatible change. */
+#define SCAN_DOC_VERSION	1
+
+/* --fail-on never: a severity no skill reaches. */
+#define FAIL_NEVER		(SEV_HIGH + 1)
+
+struct scan_entry {
+	const char		*path;		/* borrowed from the report */
+	const char		*name;
+	const char		*uid;
+	enum skill_kind		 kind;
+	int			 trust;
+	const char		*shadowed_by;
+	const char		*rejected;	/* the rule that rejected it */
+	char			*error;		/* could not be read */
+	struct findings		 f;
+	struct risk		 risk;
+	struct judge_result	 judge;
+};
+
+struct scan_run {
+	const struct config	*cfg;
+	struct sanitizer	*san;
+	struct judge		*judge;
+	struct scan_entry	*v;
+	size_t			 n;
+};
+
+/*
+ * Reads e's file and assesses it into e->f and e->risk. On a read error
+ * e->error says why and the entry has no findings.
+ */
+static void
+scan_analyse(struct scan_run *r, struct scan_entry *e)
+{
+	const struct config	*cfg = r->cfg;
+	size_t			 max, len;
+	char			*text = NULL;
+
+	max = cfg->allow_large ? 0 : (size_t)cfg->max_skill_size_kb * 1024;
+	if (buf_read_file(e->path, max, &text, &len) == -1) {
+		xasprintf(&e->error, "%s: %s", e->path,
+		    buf_strerror(e->path, errno));
+		return;
+	}
+	sanitize_scan(r->san, text, len, 0, &e->f);
+	sanitize_risk(r->san, &e->f, e->trust, &e->risk);
+	if (judge_wants(r->judge, e->risk.score)) {
+		judge_skill(r->judge, e->name, text, len, e->risk.score, &e->f,
+		    &e->judge);
+		if (e->judge.verdict != JUDGE_NONE)
+			sanitize_risk(r->san, &e->f, e->trust, &e->risk);
+	}
+	free(text);
+}
+
+static struct scan_entry *
+scan_add(struct scan_run *r)
+{
+	struct scan_entry	*e;
+
+	r->v = xreallocarray(r->v, r->n + 1, sizeof *r->v);
+	e = &r->v[r->n++];
+	memset(e, 0, sizeof *e);
+	findings_init(&e->f);
+	return e;
+}
+
+/*
+ * The entries to scan: every entry the discovery found, shadowed ones
+ * too, and every file it rejected (a broken frontmatter must not hide
+ * an attack: the rest of the file still reaches whoever opens it).
+ */
+static void
+scan_collect(struct scan_run *r, const struct index_report *rep)
+{
+	struct scan_entry	*e;
+	struct trust		 t;
+	char			 real[PATH_MAX];
+	size_t			 i;
+
+	for (i = 0; i < rep->set.n; i++) {
+		const struct skill	*s = rep->set.v[i];
+
+		e = scan_add(r);
+		e->path = s->path;
+		e->name = s->name;
+		e->uid = s->uid;
+		e->kind = s->kind;
+		e->trust = (int)s->trust;
+		e->shadowed_by = s->shadowed_by;
+	}
+	trust_init(&t, r->cfg);
+	for (i = 0; i < rep->rejects.n; i++) {
+		const struct store_reject *j = &rep->rejects.v[i];
+
+		e = scan_add(r);
+		e->path = j->path;
+		e->rejected = j->rule;
+		e->kind = KIND_SKILL;
+		if (realpath(j->path, real) == NULL)
+			snprintf(real, sizeof real, "%s", j->path);
+		e->trust = (int)trust_tier(&t, j->path, real, NULL);
+	}
+	trust_done(&t);
+}
+
+static int
+entry_cmp(const void *a, const void *b)
+{
+	const struct scan_entry	*x = a, *y = b;
+
+	if (x->risk.score != y->risk.score)
+		return x->risk.score > y->risk.score ? -1 : 1;
+	if (x->f.n != y->f.n)
+		return x->f.n > y->f.n ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+/* The severity a skill counts with: -1 when it has no finding at all. */
+static int
+entry_sev(const struct scan_entry *e)
+{
+	return e->f.n == 0 ? -1 : (int)e->risk.sev;
+}
+
+static cJSON *
+finding_json(const struct finding *f)
+{
+	cJSON	*o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "id", f->rule);
+	cJSON_AddStringToObject(o, "severity", severity_name(f->sev));
+	cJSON_AddNumberToObject(o, "line", f->line);
+	if (f->file != NULL)
+		cJSON_AddStringToObject(o, "file", f->file);
+	else
+		cJSON_AddNullToObject(o, "file");
+	cJSON_AddNumberToObject(o, "weight", f->weight);
+	cJSON_AddStringToObject(o, "excerpt", f->message != NULL ?
+	    f->message : "");
+	return o;
+}
+
+static cJSON *
+entry_json(const struct scan_entry *e)
+{
+	cJSON	*o = cJSON_CreateObject(), *risk, *arr, *jo;
+	size_t	 i;
+
+	cJSON_AddStringToObject(o, "name", e->name != NULL ? e->name : "");
+	if (e->uid != NULL)
+		cJSON_AddStringToObject(o, "uid", e->uid);
+	cJSON_AddStringToObject(o, "kind", kind_name(e->kind));
+	cJSON_AddStringToObject(o, "path", e->path);
+	cJSON_AddStringToObject(o, "trust", tier_name((enum trust_tier)
+	    e->trust));
+	if (e->shadowed_by != NULL)
+		cJSON_AddStringToObject(o, "shadowed_by", e->shadowed_by);
+	if (e->rejected != NULL)
+		cJSON_AddStringToObject(o, "rejected", e->rejected);
+	if (e->error != NULL)
+		cJSON_AddStringToObject(o, "error", e->error);
+	risk = cJSON_AddObjectToObject(o, "risk");
+	cJSON_AddNumberToObject(risk, "score", e->risk.score);
+	cJSON_AddStringToObject(risk, "severity", e->f.n == 0 ? "none" :
+	    severity_name(e->risk.sev));
+	arr = cJSON_AddArrayToObject(o, "findings");
+	for (i = 0; i < e->f.n; i++)
+		cJSON_AddItemToArray(arr, finding_json(&e->f.v[i]));
+	if (e->judge.asked) {
+		jo = cJSON_AddObjectToObject(o, "judge");
+		cJSON_AddStringToObject(jo, "verdict",
+		    judge_verdict_name(e->judge.verdict));
+		if (e->judge.reason != NULL)
+			cJSON_AddStringToObject(jo, "reason", e->judge.reason);
+		cJSON_AddBoolToObject(jo, "cached", e->judge.cached);
+		if (e->judge.note != NULL)
+			cJSON_AddStringToObject(jo, "note", e->judge.note);
+	}
+	return o;
+}
+
+/* Once per rule id seen: its explanation. */
+static cJSON *
+rules_json(const struct scan_run *r)
+{
+	cJSON		*rules = cJSON_CreateObject(), *o;
+	const char	*what;
+	size_t		 i, k;
+
+	for (i = 0; i < r->n; i++) {
+		for (k = 0; k < r->v[i].f.n; k++) {
+			const struct finding	*f = &r->v[i].f.v[k];
+
+			if ((o = cJSON_GetObjectItemCaseSensitive(rules,
+			    f->rule)) != NULL) {
+				if ((int)f->sev > severity_from_name(
+				    cJSON_GetStringValue(cJSON_GetObjectItem(o,
+				    "severity"))))
+					cJSON_ReplaceItemInObject(o, "severity",
+					    cJSON_CreateString(severity_name(
+					    f->sev)));
+				continue;
+			}
+			if ((what = sanitize_explain(r->san, f->rule)) == NULL &&
+			    (what = judge_explain(f->rule)) == NULL)
+				what = "";
+			o = cJSON_AddObjectToObject(rules, f->rule);
+			cJSON_AddStringToObject(o, "explanation", what);
+			cJSON_AddStringToObject(o, "severity",
+			    severity_name(f->sev));
+		}
+	}
+	return rules;
+}
+
+/* The --json document (documented in skills-radar(1), SCAN). */
+static cJSON *
+scan_doc(const struct scan_run *r, int fail_on, int worst, int status)
+{
+	cJSON	*doc = cJSON_CreateObject(), *arr, *sum;
+	size_t	 i, by[3] = { 0, 0, 0 }, clean = 0, errors = 0;
+
+	cJSON_AddNumberToObject(doc, "version", SCAN_DOC_VERSION);
+	cJSON_AddStringToObject(doc, "tool", PACKAGE_NAME);
+	cJSON_AddStringToObject(doc, "tool_version", PACKAGE_VERSION);
+	arr = cJSON_AddArrayToObject(doc, "skills");
+	for (i = 0; i < r->n; i++) {
+		const struct scan_entry	*e = &r->v[i];
+
+		cJSON_AddItemToArray(arr, entry_json(e));
+		if (e->error != NULL)
+			errors++;
+		if (entry_sev(e) < 0)
+			clean++;
+		else
+			by[e->risk.sev >= SEV_HIGH ? 2 : e->risk.sev]++;
+	}
+	cJSON_AddItemToObject(doc, "rules", rules_json(r));
+	sum = cJSON_AddObjectToObject(doc, "summary");
+	cJSON_AddNumberToObject(sum, "skills", (double)r->n);
+	cJSON_AddNumberToObject(sum, "high", (double)by[2]);
+	cJSON_AddNumberToObject(sum, "warn", (double)by[1]);
+	cJSON_AddNumberToObject(sum, "info", (double)by[0]);
+	cJSON_AddNumberToObject(sum, "clean", (double)clean);
+	cJSON_AddNumberToObject(sum, "errors", (double)errors);
+	cJSON_AddStringToObject(sum, "worst", worst < 0 ? "none" :
+	    severity_name((enum severity)worst));
+	cJSON_AddStringToObject(sum, "fail_on", fail_on == FAIL_NEVER ?
+	    "never" : severity_name((enum severity)fail_on));
+	cJSON_AddNumberToObject(sum, "exit", status);
+	return doc;
+}
+
+/* Prints s with control bytes spelt \xNN: an excerpt never drives a terminal. */
+static void
+print_safe(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		unsigned char	 c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			printf("\\x%02x", c);
+		else
+			putchar(c);
+	}
+}
+
+static void
+print_text(const cJSON *doc, int verbose)
+{
+	const cJSON	*s, *f, *rules, *sum, *risk, *jd;
+	const char	*sev, *file;
+	size_t		 shown = 0;
+
+	cJSON_ArrayForEach(s, cJSON_GetObjectItem(doc, "skills")) {
+		const cJSON	*fs = cJSON_GetObjectItem(s, "findings");
+		const char	*err = cJSON_GetStringValue(
+				    cJSON_GetObjectItem(s, "error"));
+
+		if (cJSON_GetArraySize(fs) == 0 && err == NULL && !verbose)
+			continue;
+		shown++;
+		risk = cJSON_GetObjectItem(s, "risk");
+		sev = cJSON_GetStringValue(cJSON_GetObjectItem(risk,
+		    "severity"));
+		printf("%-5s risk %5.1f  ", sev,
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(risk, "score")));
+		print_safe(cJSON_GetStringValue(cJSON_GetObjectItem(s,
+		    "name")));
+		printf("  (%s)  %s\n", cJSON_GetStringValue(
+		    cJSON_GetObjectItem(s, "trust")), cJSON_GetStringValue(
+		    cJSON_GetObjectItem(s, "path")));
+		if (err != NULL)
+			printf("    error: %s\n", err);
+		cJSON_ArrayForEach(f, fs) {
+			file = cJSON_GetStringValue(cJSON_GetObjectItem(f,
+			    "file"));
+			printf("    %-5s %-28s %+5.1f  %s:%d  ",
+			    cJSON_GetStringValue(cJSON_GetObjectItem(f,
+			    "severity")), cJSON_GetStringValue(
+			    cJSON_GetObjectItem(f, "id")),
+			    cJSON_GetNumberValue(cJSON_GetObjectItem(f,
+			    "weight")), file != NULL ? file : "SKILL.md",
+			    (int)cJSON_GetNumberValue(cJSON_GetObjectItem(f,
+			    "line")));
+			print_safe(cJSON_GetStringValue(cJSON_GetObjectItem(f,
+			    "excerpt")));
+			putchar('\n');
+		}
+		if ((jd = cJSON_GetObjectItem(s, "judge")) != NULL &&
+		    cJSON_GetObjectItem(jd, "note") != NULL)
+			printf("    note: %s\n", cJSON_GetStringValue(
+			    cJSON_GetObjectItem(jd, "note")));
+	}
+	rules = cJSON_GetObjectItem(doc, "rules");
+	if (cJSON_GetArraySize(rules) > 0) {
+		printf("%srules:\n", shown > 0 ? "\n" : "");
+		cJSON_ArrayForEach(f, rules)
+			printf("    %-28s %s\n", f->string, cJSON_GetStringValue(
+			    cJSON_GetObjectItem(f, "explanation")));
+	}
+	sum = cJSON_GetObjectItem(doc, "summary");
+	printf("%s%d skill%s scanned: %d high, %d warn, %d info, %d clean",
+	    shown > 0 || cJSON_GetArraySize(rules) > 0 ? "\n" : "",
+	    (int)cJSON_GetNumberValue(cJSON_GetObjectItem(sum, "skills")),
+	    cJSON_GetNumberValue(cJSON_GetObjectItem(sum, "skills")) == 1 ?
+	    "" : "s",
+	    (int)cJSON_GetNumberValue(cJSON_GetObjectItem(sum, "high")),
+	    (int)cJSON_GetNumberValue(cJSON_GetObjectItem(sum, "warn")),
+	    (int)cJSON_GetNumberValue(cJSON_GetObjectItem(sum, "info")),
+	    (int)cJSON_GetNumberValue(cJSON_GetObjectItem(sum, "clean")));
+	if (cJSON_GetNumberValue(cJSON_GetObjectItem(sum, "errors")) > 0)
+		printf(", %d unreadable", (int)cJSON_GetNumberValue(
+		    cJSON_GetObjectItem(sum, "errors")));
+	printf("\n");
+}
+
+static int
+parse_fail_on(const char *s)
+{
+	int	 sev;
+
+	if (strcmp(s, "never") == 0)
+		return FAIL_NEVER;
+	if ((sev = severity_from_name(s)) == -1 || sev > SEV_HIGH)
+		return -1;
+	return sev;
+}
+
+/*
+ * The exit status: SR_IO when a file could not be read (the report is
+ * incomplete), else by the worst skill at or above fail_on: SR_REFUSED
+ * for high, SR_ERR for warn or info, SR_OK when none reaches it.
+ */
+static int
+scan_status(const struct scan_run *r, int fail_on, int *worst)
+{
+	size_t	 i;
+	int	 errors = 0;
+
+	*worst = -1;
+	for (i = 0; i < r->n; i++) {
+		if (entry_sev(&r->v[i]) > *worst)
+			*worst = entry_sev(&r->v[i]);
+		if (r->v[i].error != NULL)
+			errors = 1;
+	}
+	if (errors)
+		return SR_IO;
+	if (*worst < 0 || *worst < fail_on)
+		return SR_OK;
+	return *worst >= SEV_HIGH ? SR_REFUSED : SR_ERR;
+}
+
+static void
+scan_run_done(struct scan_run *r)
+{
+	size_t	 i;
+
+	for (i = 0; i < r->n; i++) {
+		findings_done(&r->v[i].f);
+		judge_result_done(&r->v[i].judge);
+		free(r->v[i].error);
+	}
+	free(r->v);
+	judge_free(r->judge);
+	sanitize_free(r->san);
+}
+
+/* Scan problems (a limit hit, a root missing) and notes, on stderr. */
+static void
+print_problems(const struct index_report *rep, const struct scan_run *r)
+{
+	size_t	 i;
+
+	for (i = 0; i < rep->scan.problems.n; i++)
+		cmd_warn("%s", rep->scan.problems.v[i].message);
+	for (i = 0; i < r->n; i++) {
+		if (r->v[i].error != NULL)
+			cmd_warn("%s", r->v[i].error);
+		if (r->v[i].judge.note != NULL)
+			cmd_warn("%s: %s", r->v[i].path, r->v[i].judge.note);
+	}
+	if (r->n == 0)
+		cmd_warn("no skills found");
+}
+
+int
+cmd_scan(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "sarif", no_argument, NULL, 's' },
+		{ "fail-on", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct index_report	 rep;
+	struct scan_run		 r;
+	cJSON			*doc;
+	char			*cause = NULL;
+	size_t			 i;
+	int			 ch, stop, json = 0, sarif = 0, rv, status;
+	int			 fail_on = SEV_WARN, worst;
+
+	while ((ch = cmd_getopt("scan", argc, argv, "jsf:", longopts,
+	    &stop)) != -1) {
+		switch (ch) {
+		case 'j':
+			json = 1;
+			break;
+		case 's':
+			sarif = 1;
+			break;
+		case 'f':
+			if ((fail_on = parse_fail_on(optarg)) == -1)
+				return cmd_usage("scan", "--fail-on: '%s' is "
+				    "not info, warn, high or never", optarg);
+			break;
+		}
+	}
+	if (stop != -1)
+		return stop;
+	if (json && sarif)
+		return cmd_usage("scan", "--json and --sarif are exclusive");
+	memset(&r, 0, sizeof r);
+	r.cfg = ctx->cfg;
+	if ((rv = sanitize_new(ctx->cfg, &r.san, &cause)) != 0)
+		return cmd_fail(rv, cause);
+	if ((rv = judge_new(ctx->cfg, &r.judge, &cause)) != 0) {
+		scan_run_done(&r);
+		return cmd_fail(rv, cause);
+	}
+	index_report_init(&rep);
+	if (optind < argc)
+		rv = indexer_validate_paths(ctx->cfg, r.san, argv + optind,
+		    argc - optind, &rep, &cause);
+	else
+		rv = indexer_run(ctx->cfg, r.san, NULL, INDEX_NOWRITE |
+		    (ctx->progress && !json && !sarif ? INDEX_PROGRESS : 0),
+		    &rep, &cause);
+	if (rv != 0) {
+		index_report_done(&rep);
+		scan_run_done(&r);
+		return cmd_fail(rv, cause);
+	}
+	scan_collect(&r, &rep);
+	for (i = 0; i < r.n; i++)
+		scan_analyse(&r, &r.v[i]);
+	qsort(r.v, r.n, sizeof *r.v, entry_cmp);
+	status = scan_status(&r, fail_on, &worst);
+	doc = scan_doc(&r, fail_on, worst, status);
+	print_problems(&rep, &r);
+	if (sarif) {
+		char	 cwd[PATH_MAX];
+
+		rv = cmd_print_json(sarif_from_scan(doc,
+		    getcwd(cwd, sizeof cwd)));
+	}
+	else if (json) {
+		rv = cmd_print_json(doc);
+		doc = NULL;
+	} else
+		print_text(doc, ctx->verbose);
+	cJSON_Delete(doc);
+	index_report_done(&rep);
+	scan_run_done(&r);
+	return rv != 0 ? rv : status;
+}
