@@ -93,6 +93,12 @@ int	cmd_term_width(void);
  */
 int	cmd_print_cut(const char *s, int cols);
 /*
+ * Prints "[risk: SEVERITY SCORE] " for an entry of list or search output
+ * whose "risk" is warn or high, nothing otherwise. Returns the columns
+ * used.
+ */
+int	cmd_print_risk(const cJSON *entry);
+/*
  * Opens the engine with ctx->cfg, printing the error (and a warning when
  * telemetry could not be opened). Returns SR_OK or the engine's status.
  */

@@ -24,7 +24,7 @@ print_table(cJSON *arr, int width)
 {
 	cJSON		*it;
 	const char	*name, *kind, *trust, *desc, *sh;
-	int		 n = 0, left;
+	int		 n = 0, left, k;
 
 	cJSON_ArrayForEach(it, arr) {
 		name = cJSON_GetStringValue(cJSON_GetObjectItem(it, "name"));
@@ -39,7 +39,10 @@ print_table(cJSON *arr, int width)
 			printf("[user-only] ");
 			left -= 12;
 		}
-		if (cJSON_GetNumberValue(cJSON_GetObjectItem(it, "flags")) > 0) {
+		if ((k = cmd_print_risk(it)) > 0)
+			left -= k;
+		else if (cJSON_GetNumberValue(cJSON_GetObjectItem(it,
+		    "flags")) > 0) {
 			printf("[flagged] ");
 			left -= 10;
 		}

@@ -16,18 +16,27 @@
 #include "status.h"
 #include "telemetry.h"
 
+/* Each finding as "FILE:LINE" (a bundled file) or "line N", then the risk. */
 static void
 print_warnings(cJSON *o)
 {
-	cJSON	*w;
+	cJSON		*w, *r;
+	const char	*file, *sev;
 
 	cJSON_ArrayForEach(w, cJSON_GetObjectItem(o, "warnings")) {
-		fprintf(stderr, "skills-radar: warning: line %d: %s (%s): %s\n",
+		file = cJSON_GetStringValue(cJSON_GetObjectItem(w, "file"));
+		fprintf(stderr, "skills-radar: warning: %s%s%d: %s (%s): %s\n",
+		    file != NULL ? file : "line ", file != NULL ? ":" : "",
 		    (int)cJSON_GetNumberValue(cJSON_GetObjectItem(w, "line")),
 		    cJSON_GetStringValue(cJSON_GetObjectItem(w, "id")),
 		    cJSON_GetStringValue(cJSON_GetObjectItem(w, "severity")),
 		    cJSON_GetStringValue(cJSON_GetObjectItem(w, "excerpt")));
 	}
+	r = cJSON_GetObjectItem(o, "risk");
+	sev = cJSON_GetStringValue(cJSON_GetObjectItem(r, "severity"));
+	if (sev != NULL && strcmp(sev, "info") != 0)
+		fprintf(stderr, "skills-radar: risk: %s %.1f\n", sev,
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(r, "score")));
 }
 
 static void

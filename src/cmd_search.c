@@ -97,6 +97,7 @@ print_table(cJSON *res, int width, const struct config *cfg)
 		/* rank, score, name, kind, trust and their separators */
 		l = (int)strlen(jstr(m, "name"));
 		left = width - (28 + (l > nw ? l : nw));
+		left -= cmd_print_risk(m);
 		cmd_print_cut(jstr(m, "description"), left);
 		printf("\n");
 		sh = cJSON_GetObjectItem(m, "shadowed");

@@ -144,6 +144,21 @@ cmd_term_width(void)
 }
 
 int
+cmd_print_risk(const cJSON *entry)
+{
+	const cJSON	*r = cJSON_GetObjectItem(entry, "risk");
+	const char	*sev;
+	int		 n;
+
+	sev = cJSON_GetStringValue(cJSON_GetObjectItem(r, "severity"));
+	if (sev == NULL || strcmp(sev, "info") == 0)
+		return 0;
+	n = printf("[risk: %s %.1f] ", sev,
+	    cJSON_GetNumberValue(cJSON_GetObjectItem(r, "score")));
+	return n > 0 ? n : 0;
+}
+
+int
 cmd_print_cut(const char *s, int cols)
 {
 	const utf8proc_uint8_t	*p = (const utf8proc_uint8_t *)s;

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "assess.h"
 #include "clock.h"
 #include "buf.h"
 #include "config.h"
@@ -552,6 +553,8 @@ match_json(const struct search_match *m)
 	cJSON_AddStringToObject(o, "description", s->description);
 	cJSON_AddStringToObject(o, "when_to_use", s->when_to_use);
 	cJSON_AddStringToObject(o, "trust", tier_name(s->trust));
+	cJSON_AddItemToObject(o, "risk", assess_risk_json(s->risk,
+	    s->risk_sev));
 	cJSON_AddStringToObject(o, "scope", s->scope);
 	cJSON_AddStringToObject(o, "path", s->path);
 	cJSON_AddItemToObject(o, "tags", strlist_json(&s->tags));
@@ -711,34 +714,51 @@ engine_policy(struct engine *e, const struct skill *s, int allow_untrusted,
 static cJSON *
 warnings_json(const struct findings *f)
 {
-	cJSON	*a = cJSON_CreateArray(), *o;
+	cJSON	*a = cJSON_CreateArray();
 	size_t	 i;
 
-	for (i = 0; i < f->n; i++) {
-		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "id", f->v[i].rule);
-		cJSON_AddStringToObject(o, "severity",
-		    severity_name(f->v[i].sev));
-		cJSON_AddNumberToObject(o, "line", f->v[i].line);
-		cJSON_AddStringToObject(o, "excerpt", f->v[i].message);
-		cJSON_AddItemToArray(a, o);
-	}
+	for (i = 0; i < f->n; i++)
+		cJSON_AddItemToArray(a, assess_finding_json(&f->v[i]));
 	return a;
 }
 
-/* Refuses flagged UNTRUSTED content when the config says so. */
+/* Refuses UNTRUSTED content at high risk when the config says so. */
 static int
-check_injection(struct engine *e, const struct skill *s,
-    const struct findings *f, char **cause)
+check_injection(struct engine *e, const struct skill *s, int sev,
+    char **cause)
 {
 	if (!e->cfg->reject_untrusted_on_injection || s->trust != TIER_UNTRUSTED)
 		return 0;
-	if (findings_max(f) < SEV_HIGH)
+	if (sev < SEV_HIGH)
 		return 0;
 	xasprintf(cause, "'%s' is UNTRUSTED and its content is flagged as a "
 	    "likely prompt injection (sanitization.reject_untrusted_on_"
 	    "injection is on): refused", s->uid);
 	return SR_REFUSED;
+}
+
+/*
+ * Appends the bundled files' findings the index stored for s: reading
+ * and scanning a whole folder on every load would cost what an index run
+ * does, and the index notices an edited file (assess_stamp()).
+ */
+static void
+stored_files(const struct skill *s, struct findings *out)
+{
+	struct findings	 all;
+	size_t		 i;
+
+	findings_init(&all);
+	if (assess_findings_parse(s->findings, &all) == 0) {
+		for (i = 0; i < all.n; i++) {
+			if (all.v[i].file == NULL)
+				continue;
+			findings_add(out, all.v[i].rule, all.v[i].sev,
+			    all.v[i].line, "%s", all.v[i].message);
+			findings_set_file(out, out->n - 1, all.v[i].file);
+		}
+	}
+	findings_done(&all);
 }
 
 void
@@ -788,9 +808,12 @@ engine_served(struct engine *e, const struct skill *s, int allow_untrusted,
 		goto out;
 	/* The parser's split: what the index read is what is served. */
 	fm_parse(raw, len, &fm);
+	assess_frontmatter(san, raw, len, &fm, &sv->findings);
 	body = sanitize_text(san, raw + fm.body_offset, len - fm.body_offset,
 	    fm.body_line > 0 ? fm.body_line - 1 : 0, &blen, &sv->findings);
-	if ((rv = check_injection(e, s, &sv->findings, cause)) != 0) {
+	stored_files(s, &sv->findings);
+	sanitize_risk(san, &sv->findings, (int)s->trust, &sv->risk);
+	if ((rv = check_injection(e, s, (int)sv->risk.sev, cause)) != 0) {
 		free(body);
 		engine_served_done(sv);
 		goto out;
@@ -887,6 +910,8 @@ load_locked(struct engine *e, const struct engine_load_req *req, cJSON **out,
 	}
 	o = cJSON_CreateObject();
 	entry_fields(o, s);
+	cJSON_AddItemToObject(o, "risk", assess_risk_json(sv.risk.score,
+	    (int)sv.risk.sev));
 	cJSON_AddStringToObject(o, "description", s->description);
 	page = xstrndup(clean + offset, n);
 	cJSON_AddStringToObject(o, "content", page);
@@ -955,7 +980,8 @@ engine_read(struct engine *e, const char *name, const char *relpath,
 	if ((rv = engine_sanitizer_get(e, &san, cause)) != 0)
 		goto out;
 	clean = sanitize_text(san, text, len, 0, &clen, &f);
-	if ((rv = check_injection(e, s, &f, cause)) != 0)
+	findings_set_file(&f, 0, relpath);
+	if ((rv = check_injection(e, s, findings_max(&f), cause)) != 0)
 		goto out;
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "name", s->uid);
@@ -1017,6 +1043,8 @@ engine_list(struct engine *e, const struct list_filter *lf, cJSON **out,
 		    s->disable_model_invocation);
 		cJSON_AddNumberToObject(o, "warnings", s->n_warnings);
 		cJSON_AddNumberToObject(o, "flags", s->n_flags);
+		cJSON_AddItemToObject(o, "risk", assess_risk_json(s->risk,
+		    s->risk_sev));
 		if (s->flag_ids != NULL)
 			cJSON_AddStringToObject(o, "flag_ids", s->flag_ids);
 		if (s->shadowed_by != NULL)

@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "finding.h"
+#include "sanitize.h"
 #include "search.h"
 #include "skill.h"
 #include "telemetry.h"
@@ -99,9 +100,10 @@ struct engine_load_req {
 };
 
 /*
- * {"name","kind","trust","scope","path","content","warnings":[{id,
- * severity,line,excerpt}],"files":[{path,size}],"truncated","next_offset"}
- * where content is a page of the served body (engine_served()). When ev is
+ * {"name","kind","trust","scope","path","risk":{score,severity},"content",
+ * "warnings":[{id,severity,line,file,weight,excerpt}],"files":[{path,
+ * size}],"truncated","next_offset"} where content is a page of the served
+ * body and warnings and risk are engine_served()'s. When ev is
  * not NULL it is filled whatever the return, for the caller's
  * telemetry_load(): requested borrows from req, resolved from *out (NULL
  * when the load failed); session is left NULL.
@@ -114,11 +116,14 @@ int	 engine_load(struct engine *, const struct engine_load_req *req,
  * load_skill, the skill:// resources and the CLI: the load policy
  * (engine_policy()), the file re-read (limits.max_skill_size_kb, 16 MiB
  * with limits.allow_large), split where the frontmatter parser says the
- * body starts, the body sanitised, and sanitization.
- * reject_untrusted_on_injection applied. On success sv->text holds the
- * frontmatter block verbatim (SEP-2640 hosts compare it with the entry)
- * followed by the sanitised body, which starts at sv->body; sv->findings
- * are the body's. s must stay valid during the call (an entry of a
+ * body starts, the body sanitised, the skill assessed (assess.h) and
+ * sanitization.reject_untrusted_on_injection applied to its risk. On
+ * success sv->text holds the frontmatter block verbatim (SEP-2640 hosts
+ * compare it with the entry) followed by the sanitised body, which starts
+ * at sv->body; sv->findings are every finding that reaches the agent: the
+ * frontmatter's and the body's as the file is now (file NULL), then the
+ * bundled files' as the index found them (file set); sv->risk scores
+ * them all. s must stay valid during the call (an entry of a
  * snapshot the caller holds). Free with engine_served_done(), also after
  * an error.
  */
@@ -127,6 +132,7 @@ struct engine_served {
 	size_t		 len;
 	size_t		 body;		/* offset of the body in text */
 	struct findings	 findings;
+	struct risk	 risk;
 };
 int	 engine_served(struct engine *, const struct skill *,
 	    int allow_untrusted, struct engine_served *sv, char **cause);

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "assess.h"
 #include "clock.h"
 #include "buf.h"
 #include "config.h"
@@ -78,6 +79,9 @@ fingerprint(const struct config *cfg)
 	    cfg->max_skill_size_kb, cfg->allow_large, cfg->platform,
 	    cfg->reject_untrusted_on_injection, cfg->builtin_patterns,
 	    cfg->strip_live_exec);
+	/* What assess_skill() reads of a skill's bundled files, and how. */
+	buf_printf(&b, "assess %d|%d|%d|", ASSESS_VERSION,
+	    cfg->max_files_per_skill, cfg->max_related_kb);
 	list = strlist_join(&cfg->trusted_paths, ",");
 	buf_printf(&b, "%s|", list);
 	free(list);
@@ -91,6 +95,9 @@ fingerprint(const struct config *cfg)
 		stamp_file(&b, cfg->pattern_files.v[i]);
 	if (cfg->builtin_patterns) {
 		p = config_pkgdata_dir();
+		xasprintf(&dir, "%s/risk.tsv", p);
+		stamp_file(&b, dir);
+		free(dir);
 		xasprintf(&dir, "%s/patterns", p);
 		free(p);
 		if ((d = opendir(dir)) != NULL) {
@@ -226,6 +233,53 @@ flag_ids(const struct findings *f, int *n, int *max)
 }
 
 /*
+ * Everything of the entry that reaches an agent, scanned and scored
+ * (assess.h): s gets its risk, its findings as stored JSON, the bundled
+ * files' stamp, and the flag columns derived from the same findings.
+ */
+static void
+assess(struct ctx *c, struct skill *s, const char *text, size_t len,
+    const struct fm *fm, struct findings *sf)
+{
+	struct assess_limits	 lim;
+	struct assess_entry	 ae;
+	struct risk		 risk;
+
+	assess_limits_init(&lim, c->cfg);
+	memset(&ae, 0, sizeof ae);
+	ae.path = s->path;
+	ae.bundled = s->kind == KIND_SKILL;
+	ae.text = text;
+	ae.len = len;
+	ae.fm = fm;
+	ae.trust = (int)s->trust;
+	/* Stamped first: a file edited during the scan shows next time. */
+	if (ae.bundled)
+		assess_stamp(&lim, s->path, s->bundle);
+	assess_skill(c->san, &lim, &ae, sf, &risk);
+	s->risk = risk.score;
+	s->risk_sev = (int)risk.sev;
+	s->findings = assess_findings_json(sf);
+}
+
+/*
+ * 1 when the bundled files of prev's folder are as they were indexed
+ * (always, for an agent or a command: they have none).
+ */
+static int
+same_bundle(const struct config *cfg, const struct skill *prev)
+{
+	struct assess_limits	 lim;
+	char			 now[17];
+
+	if (prev->kind != KIND_SKILL)
+		return 1;
+	assess_limits_init(&lim, cfg);
+	assess_stamp(&lim, prev->path, now);
+	return strcmp(now, prev->bundle) == 0;
+}
+
+/*
  * Parses one file into a new entry, or records why it was rejected.
  * Returns the entry or NULL.
  */
@@ -335,19 +389,17 @@ parse_item(struct ctx *c, const struct scan_item *it)
 	memcpy(s->hash, hash, sizeof s->hash);
 	s->frontmatter = xstrdup(fm.json != NULL ? fm.json : "{}");
 
-	if (c->san != NULL) {
-		/* Frontmatter strings and the body are both agent-facing. */
-		sanitize_scan(c->san, text, len, 0, &sf);
-	}
+	if (c->san != NULL)
+		assess(c, s, text, len, &fm, &sf);
 	s->flag_ids = flag_ids(&sf, &s->n_flags, &s->max_flag_sev);
 	s->n_warnings = (int)findings_count(&vf, SEV_WARN) + s->n_flags;
 	if (cfg->reject_untrusted_on_injection && s->trust == TIER_UNTRUSTED &&
-	    s->n_flags > 0 && s->max_flag_sev >= SEV_HIGH) {
+	    s->risk_sev >= SEV_HIGH) {
 		char	*why;
 
-		xasprintf(&why, "UNTRUSTED and flagged by the sanitiser (%s);"
+		xasprintf(&why, "UNTRUSTED and its risk is high (%.1f: %s);"
 		    " sanitization.reject_untrusted_on_injection is on",
-		    s->flag_ids);
+		    s->risk, s->flag_ids != NULL ? s->flag_ids : "");
 		reject(c, it, hash, "untrusted-injection", why, 0);
 		free(why);
 		skill_free(s);
@@ -463,10 +515,10 @@ indexer_digest_entry(const struct skill *s)
 	uint64_t	 h;
 	int		 n;
 
-	n = xasprintf(&line, "%s|%s|%lld|%s|%s|%s|%s|%d|%d", s->uid, s->path,
-	    (long long)s->mtime_ns, s->hash, tier_name(s->trust),
+	n = xasprintf(&line, "%s|%s|%lld|%s|%s|%s|%s|%d|%d|%s", s->uid,
+	    s->path, (long long)s->mtime_ns, s->hash, tier_name(s->trust),
 	    s->scope, s->shadowed_by ? s->shadowed_by : "",
-	    s->n_flags, s->is_project);
+	    s->n_flags, s->is_project, s->bundle);
 	h = line_hash(line, (size_t)n);
 	free(line);
 	return h;
@@ -673,7 +725,8 @@ build_set(struct ctx *c, struct skill_set *old, struct store_rejects *oldrej,
 		if (!reparse && it->special == NULL &&
 		    (prev = find_old(old->v, old->n, it->path)) &&
 		    prev->size == it->size && prev->kind == it->kind &&
-		    (prev->mtime_ns == it->mtime_ns || same_hash(prev, it))) {
+		    (prev->mtime_ns == it->mtime_ns || same_hash(prev, it)) &&
+		    same_bundle(c->cfg, prev)) {
 			/* Unchanged: move the old entry over. */
 			prev->id = -1;	/* taken: count_removed() skips it */
 			fill_trust(c, prev, it);
@@ -828,8 +881,8 @@ add_examples(const struct config *cfg, struct index_report *rep)
 
 /* 1 when some scanned file has no unchanged counterpart in the old index. */
 static int
-needs_parse(struct skill_set *old, struct store_rejects *oldrej,
-    const struct scan_result *scan)
+needs_parse(const struct config *cfg, struct skill_set *old,
+    struct store_rejects *oldrej, const struct scan_result *scan)
 {
 	struct skill		*prev;
 	struct store_reject	*pr;
@@ -840,7 +893,8 @@ needs_parse(struct skill_set *old, struct store_rejects *oldrej,
 		const struct scan_item	*it = &scan->items[i];
 
 		if ((prev = find_old(old->v, old->n, it->path)) != NULL &&
-		    prev->size == it->size && prev->mtime_ns == it->mtime_ns)
+		    prev->size == it->size && prev->mtime_ns == it->mtime_ns &&
+		    same_bundle(cfg, prev))
 			continue;
 		if ((pr = find_old_reject(oldrej, it->path)) != NULL &&
 		    pr->size == it->size && pr->mtime_ns == it->mtime_ns)
@@ -892,7 +946,7 @@ indexer_run(const struct config *cfg, struct sanitizer *san,
 		olddigest = store_meta_get(st, "digest");
 	}
 	/* Compiling the catalogue costs: only when a file must be parsed. */
-	if (san == NULL && (reparse || needs_parse(&old, &oldrej, &rep->scan))) {
+	if (san == NULL && (reparse || needs_parse(cfg, &old, &oldrej, &rep->scan))) {
 		if ((rv = sanitize_new(cfg, &san, cause)) != 0)
 			goto out;
 		own_san = 1;
@@ -1147,6 +1201,34 @@ under(const char *path, const char *dir)
 }
 
 /*
+ * A changed file in a skill's folder or one of its subfolders is one of
+ * its bundled files (assess_bundled()): walk the folder, so that its
+ * SKILL.md is assessed again. Returns dir or the folder (dir is taken).
+ */
+static char *
+bundle_owner(const struct skill_set *cur, char *dir)
+{
+	const char	*sp, *slash;
+	size_t		 i, n;
+
+	for (i = 0; i < cur->n; i++) {
+		if (cur->v[i]->kind != KIND_SKILL)
+			continue;
+		sp = cur->v[i]->path;
+		if ((slash = strrchr(sp, '/')) == NULL || slash == sp)
+			continue;
+		n = (size_t)(slash - sp);
+		/* The folder itself or one of its subfolders (files_list()). */
+		if (strncmp(dir, sp, n) == 0 && dir[n] == '/' &&
+		    strchr(dir + n + 1, '/') == NULL) {
+			free(dir);
+			return xstrndup(sp, n);
+		}
+	}
+	return dir;
+}
+
+/*
  * The directories to walk again: a path that is (or was: the index has
  * entries below it) a directory, else the directory holding it, so that a
  * new or deleted SKILL.md also re-classifies its neighbours. Nested ones
@@ -1179,6 +1261,7 @@ focus_dirs(const struct skill_set *cur, const struct store_rejects *rej,
 				was_dir = 1;
 		if (!was_dir && (slash = strrchr(p, '/')) != NULL)
 			*(slash == p ? slash + 1 : slash) = '\0';
+		p = bundle_owner(cur, p);
 		strlist_add_take(out, p);
 	}
 	if (out->n > 1)
@@ -1303,7 +1386,8 @@ indexer_scan_paths(const struct config *cfg, struct sanitizer *san,
 			if (strcmp(oldrej.v[j].path, it->path) == 0)
 				pr = &oldrej.v[j];
 		if (prev != NULL && prev->size == it->size &&
-		    prev->kind == it->kind && prev->mtime_ns == it->mtime_ns)
+		    prev->kind == it->kind && prev->mtime_ns == it->mtime_ns &&
+		    same_bundle(cfg, prev))
 			continue;	/* unchanged */
 		if (pr != NULL && pr->size == it->size &&
 		    pr->mtime_ns == it->mtime_ns)

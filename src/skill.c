@@ -64,6 +64,7 @@ skill_dup(const struct skill *o)
 	strlist_copy(&s->requires_tools, &o->requires_tools);
 	strlist_copy(&s->fallback_for_tools, &o->fallback_for_tools);
 	s->flag_ids = dup_or_null(o->flag_ids);
+	s->findings = dup_or_null(o->findings);
 	s->shadowed_by = dup_or_null(o->shadowed_by);
 	s->frontmatter = dup_or_null(o->frontmatter);
 	return s;
@@ -91,6 +92,7 @@ skill_free(struct skill *s)
 	strlist_done(&s->requires_tools);
 	strlist_done(&s->fallback_for_tools);
 	free(s->flag_ids);
+	free(s->findings);
 	free(s->shadowed_by);
 	free(s->frontmatter);
 	free(s);

@@ -56,6 +56,12 @@ struct skill {
 	int		 n_flags;	/* sanitiser findings at warn or above */
 	int		 max_flag_sev;	/* highest sanitiser severity, -1 none */
 	char		*flag_ids;	/* comma-separated sanitiser rule ids */
+	double		 risk;		/* risk score (assess.h), 0 none */
+	int		 risk_sev;	/* enum severity of the risk score */
+	char		*findings;	/* every finding, stored JSON text
+					   (assess_findings_json()), or NULL */
+	char		 bundle[17];	/* stamp of the bundled files
+					   (assess_stamp()), "" none */
 	char		*shadowed_by;	/* path of the winning duplicate, or NULL */
 	char		*frontmatter;	/* the frontmatter as JSON text */
 	unsigned	 refs;		/* owners besides the first (atomic) */

@@ -550,6 +550,11 @@ store_row_fill(struct store_row *r, const struct skill *s)
 	r->v[23] = s->flag_ids;
 	r->v[24] = s->shadowed_by;
 	r->v[25] = s->frontmatter;
+	snprintf(r->num[8], sizeof r->num[8], "%.4f", s->risk);
+	r->v[26] = r->num[8];
+	r->v[27] = num(r, 9, s->risk_sev);
+	r->v[28] = s->findings;
+	r->v[29] = s->bundle;
 	/* NULL and "" differ: a NUL-separated text with a marker for NULL. */
 	buf_init(&b, 0);
 	for (i = 0; i < STORE_NCOLS; i++) {
@@ -621,6 +626,10 @@ store_row_skill(const char *const *v)
 	s->flag_ids = dup_or(v[23], NULL);
 	s->shadowed_by = dup_or(v[24], NULL);
 	s->frontmatter = dup_or(v[25], NULL);
+	s->risk = v[26] != NULL ? strtod(v[26], NULL) : 0;
+	s->risk_sev = (int)to_ll(v[27]);
+	s->findings = dup_or(v[28], NULL);
+	snprintf(s->bundle, sizeof s->bundle, "%s", v[29] != NULL ? v[29] : "");
 	return s;
 }
 

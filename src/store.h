@@ -37,7 +37,7 @@
 struct config;
 struct store;
 
-#define STORE_SCHEMA_VERSION	2
+#define STORE_SCHEMA_VERSION	3
 #define STORE_TOMB_VERSIONS	10000	/* writes a tombstone is kept for */
 #define STORE_CHANNEL		"skills_radar"	/* NOTIFY channel (postgres) */
 #define STORE_GAP		100	/* store_changes(): reload everything */

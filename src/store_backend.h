@@ -17,7 +17,7 @@
 	" description, when_to_use, tags, platforms, requires_tools," \
 	" fallback_for_tools, disable_model_invocation, user_invocable," \
 	" size, mtime_ns, hash, warnings, flags, max_flag_sev, flag_ids," \
-	" shadowed_by, frontmatter"
+	" shadowed_by, frontmatter, risk, risk_sev, findings, bundle"
 /* The SET list of an upsert on path (the same in both SQL dialects). */
 #define STORE_UPSERT_SET \
 	"uid = excluded.uid, kind = excluded.kind, name = excluded.name," \
@@ -34,9 +34,11 @@
 	" warnings = excluded.warnings, flags = excluded.flags," \
 	" max_flag_sev = excluded.max_flag_sev, flag_ids = excluded.flag_ids," \
 	" shadowed_by = excluded.shadowed_by," \
-	" frontmatter = excluded.frontmatter, version = excluded.version," \
+	" frontmatter = excluded.frontmatter, risk = excluded.risk," \
+	" risk_sev = excluded.risk_sev, findings = excluded.findings," \
+	" bundle = excluded.bundle, version = excluded.version," \
 	" rowhash = excluded.rowhash"
-#define STORE_NCOLS	26
+#define STORE_NCOLS	30
 /*
  * store_count(): one row per (trust, winner, user-only) with its count,
  * integers 0/1 rather than booleans so both backends read them alike.
@@ -48,8 +50,9 @@
 #define STORE_COL_PATH	3
 
 /*
- * The schema, one text for both backends (their migrations 0 -> 1 and
- * 1 -> 2): ID is the key column's type, INT64 a 64-bit integer's. SQLite
+ * The schema, one text for both backends (their migrations 0 -> 1,
+ * 1 -> 2 and 2 -> 3): ID is the key column's type, INT64 a 64-bit
+ * integer's, DOUBLE a double's. SQLite
  * creates meta in the first migration, PostgreSQL already before it (it
  * keeps the version there).
  */
@@ -103,6 +106,17 @@
 	"CREATE INDEX tombstones_version ON tombstones(version);" \
 	"CREATE TABLE replicas (name TEXT PRIMARY KEY," \
 	"  counter " INT64 " NOT NULL, seen " INT64 " NOT NULL);"
+/*
+ * 3: the assessment of an entry (assess.h): its risk score and severity,
+ * every finding (JSON, with file and line) and the stamp of its bundled
+ * files. Rows of an older index get none; the indexer's fingerprint
+ * (ASSESS_VERSION) re-parses them on the next run.
+ */
+#define STORE_SCHEMA_V3(DOUBLE) \
+	"ALTER TABLE entries ADD COLUMN risk " DOUBLE " NOT NULL DEFAULT 0;" \
+	"ALTER TABLE entries ADD COLUMN risk_sev INTEGER NOT NULL DEFAULT 0;" \
+	"ALTER TABLE entries ADD COLUMN findings TEXT;" \
+	"ALTER TABLE entries ADD COLUMN bundle TEXT NOT NULL DEFAULT '';"
 
 /* One entry as text, ready to bind; filled by store_row_fill(). */
 struct store_row {

@@ -38,7 +38,8 @@ static const struct store_ops pg_ops;
 
 static const char *migrations[] = {
 	STORE_SCHEMA_V1("BIGSERIAL PRIMARY KEY", "BIGINT"),
-	STORE_SCHEMA_V2("BIGINT")
+	STORE_SCHEMA_V2("BIGINT"),
+	STORE_SCHEMA_V3("DOUBLE PRECISION")
 };
 
 static int
@@ -356,7 +357,7 @@ pg_put(struct store *base, const struct store_row *r, int64_t version,
 		res = PQprepare(st->conn, "sr_put", "INSERT INTO entries ("
 		    STORE_ENTRY_COLS ", version, rowhash) VALUES ($1,$2,$3,$4,"
 		    "$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,"
-		    "$21,$22,$23,$24,$25,$26,$27,$28) ON CONFLICT (path) DO UPDATE"
+		    "$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32) ON CONFLICT (path) DO UPDATE"
 		    " SET " STORE_UPSERT_SET, STORE_NCOLS + 2, NULL);
 		if (res == NULL || PQresultStatus(res) != PGRES_COMMAND_OK)
 			return pg_fail(st, "preparing the index update", res,

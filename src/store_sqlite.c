@@ -36,7 +36,8 @@ static const struct store_ops sqlite_ops;
 
 static const char *migrations[] = {
 	STORE_SCHEMA_V1("INTEGER PRIMARY KEY", "INTEGER"),
-	STORE_SCHEMA_V2("INTEGER")
+	STORE_SCHEMA_V2("INTEGER"),
+	STORE_SCHEMA_V3("REAL")
 };
 
 #define SQ(st)	((struct store_sqlite *)(st))
@@ -260,7 +261,12 @@ read_entries(struct store_sqlite *st, sqlite3_stmt *stmt,
 		s->flag_ids = col_str(stmt, 23);
 		s->shadowed_by = col_str(stmt, 24);
 		s->frontmatter = col_str(stmt, 25);
-		s->id = sqlite3_column_int64(stmt, 26);
+		s->risk = sqlite3_column_double(stmt, 26);
+		s->risk_sev = sqlite3_column_int(stmt, 27);
+		s->findings = col_str(stmt, 28);
+		snprintf(s->bundle, sizeof s->bundle, "%s",
+		    col_text(stmt, 29) != NULL ? col_text(stmt, 29) : "");
+		s->id = sqlite3_column_int64(stmt, 30);
 		if (s->uid == NULL || s->name == NULL || s->path == NULL) {
 			skill_free(s);
 			continue;
@@ -479,7 +485,7 @@ sq_put(struct store *base, const struct store_row *r, int64_t version,
 	/* Integer columns take the text by affinity. */
 	if ((rv = run(st, &st->put, "INSERT INTO entries (" STORE_ENTRY_COLS
 	    ", version, rowhash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-	    "?,?,?,?,?,?,?,?,?) ON CONFLICT(path) DO UPDATE SET "
+	    "?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(path) DO UPDATE SET "
 	    STORE_UPSERT_SET, v, STORE_NCOLS + 2, r->v[STORE_COL_PATH],
 	    cause)) != 0)
 		return rv;
