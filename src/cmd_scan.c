@@ -22,9 +22,11 @@
 
 #include <cjson/cJSON.h>
 
+#include "assess.h"
 #include "buf.h"
 #include "cmd.h"
 #include "config.h"
+#include "frontmatter.h"
 #include "indexer.h"
 #include "judge.h"
 #include "options.h"
@@ -49,7 +51,9 @@ struct scan_entry {
 	int			 trust;
 	const char		*shadowed_by;
 	const char		*rejected;	/* the rule that rejected it */
+	const char		*stored;	/* findings JSON of the discovery */
 	char			*error;		/* could not be read */
+	char			*dirname;	/* a rejected file's name */
 	struct findings		 f;
 	struct risk		 risk;
 	struct judge_result	 judge;
@@ -64,8 +68,35 @@ struct scan_run {
 };
 
 /*
- * Reads e's file and assesses it into e->f and e->risk. On a read error
- * e->error says why and the entry has no findings.
+ * Assesses the entry file's text (a file the discovery rejected, whose
+ * assessment the indexer did not make) into e->f and e->risk.
+ */
+static void
+scan_assess(struct scan_run *r, struct scan_entry *e, const char *text,
+    size_t len)
+{
+	struct assess_limits	 lim;
+	struct assess_entry	 ae;
+	struct fm		 fm;
+
+	fm_parse(text, len, &fm);
+	assess_limits_init(&lim, r->cfg);
+	memset(&ae, 0, sizeof ae);
+	ae.path = e->path;
+	ae.bundled = e->kind == KIND_SKILL;
+	ae.text = text;
+	ae.len = len;
+	ae.fm = &fm;
+	ae.trust = e->trust;
+	assess_skill(r->san, &lim, &ae, &e->f, &e->risk);
+	fm_done(&fm);
+}
+
+/*
+ * Completes e: the findings the discovery stored with the entry (or,
+ * for a rejected file, its own assessment), then the judge's opinion
+ * when the score is in the grey zone. On a read error e->error says why
+ * and the entry has no findings.
  */
 static void
 scan_analyse(struct scan_run *r, struct scan_entry *e)
@@ -74,14 +105,19 @@ scan_analyse(struct scan_run *r, struct scan_entry *e)
 	size_t			 max, len;
 	char			*text = NULL;
 
+	if (e->stored != NULL && assess_findings_parse(e->stored, &e->f) ==
+	    0 && !judge_wants(r->judge, e->risk.score))
+		return;
 	max = cfg->allow_large ? 0 : (size_t)cfg->max_skill_size_kb * 1024;
 	if (buf_read_file(e->path, max, &text, &len) == -1) {
 		xasprintf(&e->error, "%s: %s", e->path,
 		    buf_strerror(e->path, errno));
+		findings_done(&e->f);
+		findings_init(&e->f);
 		return;
 	}
-	sanitize_scan(r->san, text, len, 0, &e->f);
-	sanitize_risk(r->san, &e->f, e->trust, &e->risk);
+	if (e->stored == NULL)
+		scan_assess(r, e, text, len);
 	if (judge_wants(r->judge, e->risk.score)) {
 		judge_skill(r->judge, e->name, text, len, e->risk.score, &e->f,
 		    &e->judge);
@@ -101,6 +137,19 @@ scan_add(struct scan_run *r)
 	memset(e, 0, sizeof *e);
 	findings_init(&e->f);
 	return e;
+}
+
+/* The name of the folder holding path ("x" for ".../x/SKILL.md"). */
+static char *
+parent_name(const char *path)
+{
+	const char	*end = strrchr(path, '/'), *start;
+
+	if (end == NULL || end == path)
+		return xstrdup(path);
+	for (start = end; start > path && start[-1] != '/'; start--)
+		;
+	return xstrndup(start, (size_t)(end - start));
 }
 
 /*
@@ -126,6 +175,9 @@ scan_collect(struct scan_run *r, const struct index_report *rep)
 		e->kind = s->kind;
 		e->trust = (int)s->trust;
 		e->shadowed_by = s->shadowed_by;
+		e->stored = s->findings != NULL ? s->findings : "";
+		e->risk.score = s->risk;
+		e->risk.sev = (enum severity)s->risk_sev;
 	}
 	trust_init(&t, r->cfg);
 	for (i = 0; i < rep->rejects.n; i++) {
@@ -135,6 +187,7 @@ scan_collect(struct scan_run *r, const struct index_report *rep)
 		e->path = j->path;
 		e->rejected = j->rule;
 		e->kind = KIND_SKILL;
+		e->name = e->dirname = parent_name(j->path);
 		if (realpath(j->path, real) == NULL)
 			snprintf(real, sizeof real, "%s", j->path);
 		e->trust = (int)trust_tier(&t, j->path, real, NULL);
@@ -162,27 +215,9 @@ entry_sev(const struct scan_entry *e)
 }
 
 static cJSON *
-finding_json(const struct finding *f)
-{
-	cJSON	*o = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(o, "id", f->rule);
-	cJSON_AddStringToObject(o, "severity", severity_name(f->sev));
-	cJSON_AddNumberToObject(o, "line", f->line);
-	if (f->file != NULL)
-		cJSON_AddStringToObject(o, "file", f->file);
-	else
-		cJSON_AddNullToObject(o, "file");
-	cJSON_AddNumberToObject(o, "weight", f->weight);
-	cJSON_AddStringToObject(o, "excerpt", f->message != NULL ?
-	    f->message : "");
-	return o;
-}
-
-static cJSON *
 entry_json(const struct scan_entry *e)
 {
-	cJSON	*o = cJSON_CreateObject(), *risk, *arr, *jo;
+	cJSON	*o = cJSON_CreateObject(), *arr, *jo;
 	size_t	 i;
 
 	cJSON_AddStringToObject(o, "name", e->name != NULL ? e->name : "");
@@ -198,13 +233,11 @@ entry_json(const struct scan_entry *e)
 		cJSON_AddStringToObject(o, "rejected", e->rejected);
 	if (e->error != NULL)
 		cJSON_AddStringToObject(o, "error", e->error);
-	risk = cJSON_AddObjectToObject(o, "risk");
-	cJSON_AddNumberToObject(risk, "score", e->risk.score);
-	cJSON_AddStringToObject(risk, "severity", e->f.n == 0 ? "none" :
-	    severity_name(e->risk.sev));
+	cJSON_AddItemToObject(o, "risk", assess_risk_json(e->risk.score,
+	    (int)e->risk.sev));
 	arr = cJSON_AddArrayToObject(o, "findings");
 	for (i = 0; i < e->f.n; i++)
-		cJSON_AddItemToArray(arr, finding_json(&e->f.v[i]));
+		cJSON_AddItemToArray(arr, assess_finding_json(&e->f.v[i]));
 	if (e->judge.asked) {
 		jo = cJSON_AddObjectToObject(o, "judge");
 		cJSON_AddStringToObject(jo, "verdict",
@@ -269,7 +302,7 @@ scan_doc(const struct scan_run *r, int fail_on, int worst, int status)
 		cJSON_AddItemToArray(arr, entry_json(e));
 		if (e->error != NULL)
 			errors++;
-		if (entry_sev(e) < 0)
+		else if (entry_sev(e) < 0)
 			clean++;
 		else
 			by[e->risk.sev >= SEV_HIGH ? 2 : e->risk.sev]++;
@@ -331,6 +364,10 @@ print_text(const cJSON *doc, int verbose)
 		    cJSON_GetObjectItem(s, "path")));
 		if (err != NULL)
 			printf("    error: %s\n", err);
+		if (cJSON_GetObjectItem(s, "rejected") != NULL)
+			printf("    rejected by the index: %s\n",
+			    cJSON_GetStringValue(cJSON_GetObjectItem(s,
+			    "rejected")));
 		cJSON_ArrayForEach(f, fs) {
 			file = cJSON_GetStringValue(cJSON_GetObjectItem(f,
 			    "file"));
@@ -420,6 +457,7 @@ scan_run_done(struct scan_run *r)
 		findings_done(&r->v[i].f);
 		judge_result_done(&r->v[i].judge);
 		free(r->v[i].error);
+		free(r->v[i].dirname);
 	}
 	free(r->v);
 	judge_free(r->judge);
