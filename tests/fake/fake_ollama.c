@@ -16,13 +16,18 @@
  *                       "N=score" line per candidate, the same way;
  *                       anything else (the rewriter) answers each word
  *                       of the prompt spelt backwards, quoted, with a
- *                       trailing period and a second line of chatter.
+ *                       trailing period and a second line of chatter;
+ *                       a judge prompt (a "<<<SKILL-" delimiter line)
+ *                       answers {"verdict":"malicious",...} when the
+ *                       skill text holds "fake-judge-malicious", else
+ *                       {"verdict":"benign",...}, after a line of
+ *                       chatter as small models write.
  *   POST /api/embed     {"embeddings":[[...]]}: per input a vector of
  *                       hashed words (dimension 32, or 48 for a model
  *                       whose name ends in "-b"), seeded by the model.
  *   GET  /_stats        request counters: {"generate","embed",
  *                       "embed_inputs","tags","pairs","batches",
- *                       "rewrites"}.
+ *                       "rewrites","judges"}.
  * An unknown model is 404 {"error":"model ... not found"}, like Ollama.
  *
  * Faults, for every request (-f MODE, -d MS) or for one request whose
@@ -63,7 +68,7 @@ static const char		*fault = "";
 static long			 delay_ms;
 static pthread_mutex_t		 lock = PTHREAD_MUTEX_INITIALIZER;
 static long	 n_generate, n_embed, n_embed_inputs, n_tags, n_pairs,
-		 n_batches, n_rewrites;
+		 n_batches, n_rewrites, n_judges;
 
 struct conn {
 	char	*body;
@@ -318,6 +323,13 @@ do_generate(struct MHD_Connection *c, cJSON *req, const char *mode)
 	    strstr(prompt, "\n\nSkill description: ") != NULL) {
 		count(&n_pairs, 1);
 		text = answer_pair(prompt);
+	} else if (strstr(prompt, "<<<SKILL-") != NULL) {
+		count(&n_judges, 1);
+		text = strdup(strstr(prompt, "fake-judge-malicious") != NULL ?
+		    "Here is my answer.\n{\"verdict\": \"malicious\", "
+		    "\"reason\": \"sends credentials to an outside host\"}" :
+		    "Here is my answer.\n{\"verdict\": \"benign\", "
+		    "\"reason\": \"documents a task without harm\"}");
 	} else if (strstr(prompt, "Candidates:") != NULL) {
 		count(&n_batches, 1);
 		text = answer_batch(prompt);
@@ -462,8 +474,8 @@ do_stats(struct MHD_Connection *c)
 	pthread_mutex_lock(&lock);
 	snprintf(s, sizeof s, "{\"generate\":%ld,\"embed\":%ld,"
 	    "\"embed_inputs\":%ld,\"tags\":%ld,\"pairs\":%ld,\"batches\":%ld,"
-	    "\"rewrites\":%ld}", n_generate, n_embed, n_embed_inputs, n_tags,
-	    n_pairs, n_batches, n_rewrites);
+	    "\"rewrites\":%ld,\"judges\":%ld}", n_generate, n_embed,
+	    n_embed_inputs, n_tags, n_pairs, n_batches, n_rewrites, n_judges);
 	pthread_mutex_unlock(&lock);
 	return reply(c, 200, s);
 }
