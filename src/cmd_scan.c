@@ -118,12 +118,8 @@ scan_analyse(struct scan_run *r, struct scan_entry *e)
 	}
 	if (e->stored == NULL)
 		scan_assess(r, e, text, len);
-	if (judge_wants(r->judge, e->risk.score)) {
-		judge_skill(r->judge, e->name, text, len, e->risk.score, &e->f,
-		    &e->judge);
-		if (e->judge.verdict != JUDGE_NONE)
-			sanitize_risk(r->san, &e->f, e->trust, &e->risk);
-	}
+	judge_apply(r->judge, r->san, e->name, text, len, e->trust, &e->f,
+	    &e->risk, &e->judge);
 	free(text);
 }
 

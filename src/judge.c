@@ -16,6 +16,7 @@
 #include "judge.h"
 #include "ollama.h"
 #include "options.h"
+#include "sanitize.h"
 #include "sha256.h"
 #include "status.h"
 #include "xmalloc.h"
@@ -464,4 +465,23 @@ judge_skill(struct judge *j, const char *name, const char *text, size_t len,
 	else if (r->verdict == JUDGE_BENIGN)
 		findings_add(f, "judge-benign", SEV_INFO, 0, "%s",
 		    r->reason != NULL ? r->reason : "no reason given");
+}
+
+void
+judge_apply(struct judge *j, const struct sanitizer *san, const char *name,
+    const char *text, size_t len, int trust, struct findings *f,
+    struct risk *risk, struct judge_result *r)
+{
+	size_t	 i;
+
+	memset(r, 0, sizeof *r);
+	if (!judge_wants(j, risk->score))
+		return;
+	for (i = 0; i < f->n; i++) {
+		if (judge_explain(f->v[i].rule) != NULL)
+			return;		/* judged already (at index time) */
+	}
+	judge_skill(j, name, text, len, risk->score, f, r);
+	if (r->verdict != JUDGE_NONE)
+		sanitize_risk(san, f, trust, risk);
 }

@@ -75,6 +75,19 @@ void	 judge_skill(struct judge *, const char *name, const char *text,
 	    size_t len, double score, struct findings *f,
 	    struct judge_result *r);
 
+/*
+ * The hook for every caller that scores a skill (scan now; the indexer
+ * after assess_skill(), see NEWS): when *risk is in the grey zone and f
+ * holds no judge-* finding yet, judges the skill (judge_skill()) and,
+ * on a verdict, scores f again for trust into *risk (sanitize_risk()).
+ * j may be NULL (the judge is off): then nothing happens. Fills *r.
+ */
+struct risk;
+struct sanitizer;
+void	 judge_apply(struct judge *j, const struct sanitizer *,
+	    const char *name, const char *text, size_t len, int trust,
+	    struct findings *f, struct risk *risk, struct judge_result *r);
+
 void	 judge_result_done(struct judge_result *);
 
 /* "malicious", "benign" or "none". */
