@@ -377,8 +377,16 @@ parse_item(struct ctx *c, const struct scan_item *it)
 		free(s->when_to_use);
 		s->when_to_use = clean;
 	}
-	for (i = 0; i < fm.tags.n; i++)
-		strlist_add_unique(&s->tags, fm.tags.v[i], 1);
+	for (i = 0; i < fm.tags.n; i++) {
+		char	*tag;
+
+		/* Shown in list, search and the mini-index like a description. */
+		tag = c->san != NULL ? sanitize_inline(c->san, fm.tags.v[i]) :
+		    xstrdup(fm.tags.v[i]);
+		if (*tag != '\0')
+			strlist_add_unique(&s->tags, tag, 1);
+		free(tag);
+	}
 	strlist_copy(&s->platforms, &fm.platforms);
 	strlist_copy(&s->requires_tools, &fm.requires_tools);
 	strlist_copy(&s->fallback_for_tools, &fm.fallback_for_tools);

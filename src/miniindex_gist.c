@@ -826,6 +826,26 @@ first_paragraph(const char *t, size_t len)
 }
 
 /*
+ * 1 when the sanitiser flags str at warn or above: such a frontmatter
+ * string is not copied into CLAUDE.md, where an agent reads it on every
+ * session.
+ */
+static int
+flagged(const struct sanitizer *san, const char *str)
+{
+	struct findings	 f;
+	int		 r;
+
+	if (san == NULL || str == NULL || *str == '\0')
+		return 0;
+	findings_init(&f);
+	sanitize_scan(san, str, strlen(str), 0, &f);
+	r = findings_count(&f, SEV_WARN) > 0;
+	findings_done(&f);
+	return r;
+}
+
+/*
  * The gist source of a skill whose description says nothing its name does
  * not ("Agent Workflow Designer"): its when_to_use, else the first prose
  * paragraph of its body, made safe like a description and refused when
@@ -842,7 +862,8 @@ body_gist(const struct sanitizer *san, const struct skill *s)
 	int		 fd;
 
 	if (s->when_to_use != NULL && s->when_to_use[0] != '\0')
-		return xstrdup(s->when_to_use);
+		return flagged(san, s->when_to_use) ? NULL :
+		    xstrdup(s->when_to_use);
 	if (san == NULL || s->n_flags > 0 || s->path == NULL)
 		return NULL;
 	if ((fd = buf_open_regular(s->path, NULL)) == -1)
@@ -870,7 +891,9 @@ miniindex_gist_plan_new(const struct skill *s, const struct sanitizer *san,
 	char				*alt;
 
 	p = xmalloc(sizeof *p);
-	kwplan_init(p, s->description, s->name, max);
+	/* A flagged description leaves the name alone (or a clean gist). */
+	kwplan_init(p, flagged(san, s->description) ? "" : s->description,
+	    s->name, max);
 	if (p->n == 0 && (alt = body_gist(san, s)) != NULL) {
 		kwplan_done(p);
 		kwplan_init(p, alt, s->name, max);

@@ -217,70 +217,24 @@ col_text(sqlite3_stmt *stmt, int i)
 	return (const char *)sqlite3_column_text(stmt, i);
 }
 
-/* Reads the entries a statement selects (STORE_ENTRY_COLS) into set. */
+/*
+ * Reads the entries a statement selects (STORE_ENTRY_COLS, then id) into
+ * set: as text, through the row reader the postgres backend uses too.
+ */
 static int
 read_entries(struct store_sqlite *st, sqlite3_stmt *stmt,
     struct skill_set *set, char **cause)
 {
 	struct skill	*s;
-	char		*t;
-	int		 rc;
+	const char	*v[STORE_NCOLS];
+	int		 rc, j;
 
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		s = skill_new();
-		s->uid = col_str(stmt, 0);
-		t = col_str(stmt, 1);
-		s->kind = kind_from_name(t) >= 0 ? (enum skill_kind)kind_from_name(t) :
-		    KIND_SKILL;
-		free(t);
-		s->name = col_str(stmt, 2);
-		s->path = col_str(stmt, 3);
-		s->realpath = col_str(stmt, 4);
-		s->root = col_str(stmt, 5);
-		s->scope = col_str(stmt, 6);
-		s->is_project = sqlite3_column_int(stmt, 7);
-		t = col_str(stmt, 8);
-		s->trust = tier_from_name(t) >= 0 ? (enum trust_tier)tier_from_name(t) :
-		    TIER_UNTRUSTED;
-		free(t);
-		s->description = col_str(stmt, 9);
-		s->when_to_use = col_str(stmt, 10);
-		store_list_parse(&s->tags, col_text(stmt, 11));
-		store_list_parse(&s->platforms, col_text(stmt, 12));
-		store_list_parse(&s->requires_tools, col_text(stmt, 13));
-		store_list_parse(&s->fallback_for_tools, col_text(stmt, 14));
-		s->disable_model_invocation = sqlite3_column_int(stmt, 15);
-		s->user_invocable = sqlite3_column_int(stmt, 16);
-		s->size = sqlite3_column_int64(stmt, 17);
-		s->mtime_ns = sqlite3_column_int64(stmt, 18);
-		snprintf(s->hash, sizeof s->hash, "%s",
-		    col_text(stmt, 19) != NULL ? col_text(stmt, 19) : "");
-		s->n_warnings = sqlite3_column_int(stmt, 20);
-		s->n_flags = sqlite3_column_int(stmt, 21);
-		s->max_flag_sev = sqlite3_column_int(stmt, 22);
-		s->flag_ids = col_str(stmt, 23);
-		s->shadowed_by = col_str(stmt, 24);
-		s->frontmatter = col_str(stmt, 25);
-		s->risk = sqlite3_column_double(stmt, 26);
-		s->risk_sev = sqlite3_column_int(stmt, 27);
-		s->findings = col_str(stmt, 28);
-		snprintf(s->bundle, sizeof s->bundle, "%s",
-		    col_text(stmt, 29) != NULL ? col_text(stmt, 29) : "");
-		s->id = sqlite3_column_int64(stmt, 30);
-		if (s->uid == NULL || s->name == NULL || s->path == NULL) {
-			skill_free(s);
+		for (j = 0; j < STORE_NCOLS; j++)
+			v[j] = col_text(stmt, j);
+		if ((s = store_row_skill(v)) == NULL)
 			continue;
-		}
-		if (s->description == NULL)
-			s->description = xstrdup("");
-		if (s->when_to_use == NULL)
-			s->when_to_use = xstrdup("");
-		if (s->realpath == NULL)
-			s->realpath = xstrdup(s->path);
-		if (s->root == NULL)
-			s->root = xstrdup("");
-		if (s->scope == NULL)
-			s->scope = xstrdup("other");
+		s->id = sqlite3_column_int64(stmt, STORE_NCOLS);
 		skill_set_add(set, s);
 	}
 	if (rc != SQLITE_DONE)

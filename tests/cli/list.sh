@@ -25,7 +25,7 @@ is "$("$SR" list --json --all | json 'j.find(e=>e.name=="user-only").user_only')
 is "$("$SR" list --json --flagged | json 'j.map(e=>e.name).join()')" "flagged" "--flagged lists the flagged skill"
 out=$("$SR" list 2>/dev/null)
 contains "$out" "alpha" "text output lists names"
-contains "$out" "[flagged]" "text output marks flagged skills"
+contains "$out" "[risk: " "text output marks a flagged skill with its risk"
 status 2 "--kind with a bad value" "$SR" list --kind plugin
 contains "$(cat "$T/.out")" "not one of skill, agent, command" "the message names the valid kinds"
 status 2 "--tier with a bad value" "$SR" list --tier sudo

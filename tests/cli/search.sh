@@ -21,7 +21,7 @@ contains "$out" '"matches":' "--json has matches"
 contains "$out" '"total_skills":' "--json has total_skills"
 contains "$out" '"miss":	false' "a clear hit is not a miss"
 contains "$out" '"shadowed":	[{' "the duplicate is attached in JSON"
-n=$(printf '%s\n' "$out" | grep -c '"score":' || true)
+n=$(printf '%s\n' "$out" | grep -c '"when_to_use":' || true)
 ok $([ "$n" -le 3 ] && echo 0 || echo 1) "--top-k 3 returns at most 3 matches"
 
 out=$("$SR" search --json "Größe von Dateien")
@@ -46,7 +46,7 @@ names=$(printf '%s\n' "$out" | grep -c '"name":	"[a-z]' || true)
 is "$names" "2" "select: skips unknown names"
 
 out=$("$SR" search --json "+playwright tests")
-n=$(printf '%s\n' "$out" | grep -c '"score":' || true)
+n=$(printf '%s\n' "$out" | grep -c '"when_to_use":' || true)
 is "$n" "1" "+term keeps only entries containing it"
 
 out=$("$SR" search --json --tag CI "fill pdf form tests")

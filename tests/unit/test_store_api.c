@@ -23,6 +23,11 @@
 
 #include "tap.h"
 
+/* The schema version this build writes, as text. */
+#define SCHEMA_TEXT_(v)		#v
+#define SCHEMA_TEXT(v)		SCHEMA_TEXT_(v)
+#define STORE_SCHEMA_STR	SCHEMA_TEXT(STORE_SCHEMA_VERSION)
+
 static char tmp[] = "/tmp/sr-unit-store-api.XXXXXX";
 
 static struct skill *
@@ -46,6 +51,15 @@ mk(const char *name, const char *desc)
 	s->mtime_ns = 1700000000123456789LL;
 	skill_hash(desc, strlen(desc), s->hash);
 	s->max_flag_sev = -1;
+	if (strcmp(name, "beta") == 0) {
+		/* The assessment columns (schema 3). */
+		s->risk = 12.5;
+		s->risk_sev = 2;
+		s->findings = xstrdup("[{\"id\":\"r\",\"severity\":\"high\","
+		    "\"line\":4,\"file\":\"scripts/x.sh\",\"weight\":12.5,"
+		    "\"excerpt\":\"e\"}]");
+		snprintf(s->bundle, sizeof s->bundle, "0123456789abcdef");
+	}
 	return s;
 }
 
@@ -156,7 +170,7 @@ main(void)
 	ok(strstr(store_where(st), "password") == NULL, "where: no password");
 	is_int(counter(st), 0, "counter: 0 before any write");
 	v = store_meta_get(st, "schema");
-	is_str(v, "2", "meta: the schema version, on both backends");
+	is_str(v, STORE_SCHEMA_STR, "meta: the schema version, on both backends");
 	free(v);
 
 	ok(replace(st, "alpha beta", 1, "d1") == 0, "replace: the first content");
@@ -169,6 +183,12 @@ main(void)
 	ok(back.n == 2 && back.v[0]->mtime_ns == 1700000000123456789LL &&
 	    back.v[0]->tags.n == 1 && back.v[0]->max_flag_sev == -1 &&
 	    back.v[0]->shadowed_by == NULL, "load: fields survive");
+	ok(back.n == 2 && back.v[0]->risk == 0 && back.v[0]->findings == NULL &&
+	    back.v[0]->bundle[0] == '\0' && back.v[1]->risk == 12.5 &&
+	    back.v[1]->risk_sev == 2 && back.v[1]->findings != NULL &&
+	    strstr(back.v[1]->findings, "scripts/x.sh") != NULL &&
+	    strcmp(back.v[1]->bundle, "0123456789abcdef") == 0,
+	    "load: the risk, findings and bundle stamp survive");
 	skill_set_done(&back);
 	rv = changes(st, 0, up, sizeof up, rm, sizeof rm, &c);
 	ok(rv == 0 && c == 1, "changes since 0: the counter it reaches");
@@ -402,7 +422,7 @@ main(void)
 		    "schema: a newer version is refused");
 		free(cause);
 		cause = NULL;
-		store_meta_set(st, "schema", "2", NULL);
+		store_meta_set(st, "schema", STORE_SCHEMA_STR, NULL);
 		rv = store_open_pg("host=/nonexistent/dir user=u password=s3cret dbname=x",
 		    &st2, &cause);
 		ok(rv == SR_IO && cause != NULL && strstr(cause, "s3cret") == NULL &&
