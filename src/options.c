@@ -178,11 +178,15 @@ const struct options_entry options_table[] = {
 	    OPTF_NONEMPTY, "Ollama model of the judge (/api/generate)."),
 	INT("sanitization.judge.timeout_ms", judge_timeout_ms, "10000", 50,
 	    600000, "Timeout of one judge request, in milliseconds."),
-	DBL("sanitization.judge.min_score", judge_min_score, "1", 0, 1000,
-	    "Lowest risk score sent to the judge."),
-	DBL("sanitization.judge.max_score", judge_max_score, "4", 0, 1000,
-	    "Risk scores from this one up are not sent to the judge (they "
-	    "are high enough on the rules alone)."),
+	DBL("sanitization.judge.min_score", judge_min_score, "3", 0, 1000,
+	    "Lowest risk score sent to the judge: the grey zone starts a "
+	    "little below the warn threshold (5 in the bundled risk table), "
+	    "so that a malicious verdict can lift a skill the rules almost "
+	    "flagged."),
+	DBL("sanitization.judge.max_score", judge_max_score, "10", 0, 1000,
+	    "Risk scores from this one up are not sent to the judge: the "
+	    "high threshold of the bundled risk table, where the rules alone "
+	    "are sure."),
 	INT("sanitization.judge.cache_size", judge_cache, "2000", 0, 1000000,
 	    "Verdicts kept (least recently used dropped); 0 keeps none and "
 	    "asks every time."),
