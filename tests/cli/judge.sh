@@ -68,12 +68,13 @@ is "$(wc -l <"$XDG_DATA_HOME/skills-radar/judge-cache.tsv" | tr -d ' ')" 2 "only
 is "$(fake_count "$F" generate)" 8 "second run: only the three failures are asked again"
 is "$(sk "$T/again.json" judged-bad 's.judge.verdict+" "+s.judge.cached')" "malicious true" "a cache hit gives the same verdict"
 is "$(sk "$T/again.json" judged-bad 's.risk.score')" "$bad_on" "and the same score"
-"$SR" scan "$J/judged-bad" >"$T/t.txt" 2>&1 || true
+"$SR" scan "$J/judged-bad" >"$T/t.txt" 2>&1 && bad_rc=0 || bad_rc=$?
 contains "$(cat "$T/t.txt")" "judge-malicious" "text output lists the judge's finding"
 is "$(fake_count "$F" generate)" 8 "a single-skill scan is answered from the cache too"
 printf 'x' >>"$XDG_DATA_HOME/skills-radar/judge-cache.tsv"
 printf 'not a cache line\n' >>"$XDG_DATA_HOME/skills-radar/judge-cache.tsv"
-status 6 "a damaged cache file is not an error" "$SR" scan "$J/judged-bad"
+status "$bad_rc" "a damaged cache file is not an error" "$SR" scan "$J/judged-bad"
+is "$(fake_count "$F" generate)" 8 "and its good lines still answer"
 jcfg "$F" 0
 "$SR" scan "$J/judged-bad" >/dev/null 2>&1 || true
 is "$(fake_count "$F" generate)" 9 "cache_size 0: asked every time"

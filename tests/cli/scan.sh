@@ -21,7 +21,8 @@ status 6 "a skill at high risk exits 6" "$SR" scan "$SK/override-notes"
 out=$(cat "$T/.out")
 contains "$out" "inj-override-en" "the rule id is listed"
 contains "$out" "SKILL.md:9" "with the file and line"
-contains "$out" "asks the agent to ignore the instructions" "and, under rules, what the rule means"
+"$SR" scan --json "$SK/override-notes" >"$T/o.json" || true
+contains "$out" "$(json 'j.rules["inj-override-en"].explanation' <"$T/o.json")" "and, under rules, what the rule means"
 status 6 "a SKILL.md path works as its folder" "$SR" scan "$SK/override-notes/SKILL.md"
 status 6 "an attack in a bundled script is found" "$SR" scan "$SK/backup-sync"
 contains "$(cat "$T/.out")" "scripts/sync.sh:4" "the finding names the bundled file and its line"
