@@ -118,8 +118,8 @@ scan_analyse(struct scan_run *r, struct scan_entry *e)
 	}
 	if (e->stored == NULL)
 		scan_assess(r, e, text, len);
-	judge_apply(r->judge, r->san, e->name, text, len, e->trust, &e->f,
-	    &e->risk, &e->judge);
+	judge_apply(r->judge, r->san, e->path, e->name, text, len, e->trust,
+	    &e->f, &e->risk, &e->judge);
 	free(text);
 }
 

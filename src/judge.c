@@ -13,12 +13,14 @@
 #include <cjson/cJSON.h>
 
 #include "buf.h"
+#include "files.h"
 #include "judge.h"
 #include "ollama.h"
 #include "options.h"
 #include "sanitize.h"
 #include "sha256.h"
 #include "status.h"
+#include "strlist.h"
 #include "xmalloc.h"
 
 /* Bumped when the prompt changes: cached verdicts of the old one are not reused. */
@@ -439,7 +441,7 @@ judge_skill(struct judge *j, const char *name, const char *text, size_t len,
 	if (name == NULL)
 		name = "";
 	if (len > JUDGE_MAX_TEXT)
-		len = JUDGE_MAX_TEXT;
+		len = files_utf8_cut(text, len, JUDGE_MAX_TEXT);
 	judge_key(j, name, text, len, key);
 	pthread_mutex_lock(&j->lock);
 	if ((e = cache_find(j, key)) != NULL) {
@@ -467,12 +469,57 @@ judge_skill(struct judge *j, const char *name, const char *text, size_t len,
 		    r->reason != NULL ? r->reason : "no reason given");
 }
 
-void
-judge_apply(struct judge *j, const struct sanitizer *san, const char *name,
-    const char *text, size_t len, int trust, struct findings *f,
-    struct risk *risk, struct judge_result *r)
+/*
+ * The text the judge reads: see judge_apply(). Returns a new string with
+ * its length in *outlen.
+ */
+static char *
+judge_text(const char *path, const char *text, size_t len,
+    const struct findings *f, size_t *outlen)
 {
-	size_t	 i;
+	struct buf	 b;
+	struct strlist	 seen;
+	char		*dir, *slash, *data, *cause = NULL, *out;
+	size_t		 i, dlen;
+
+	buf_init(&b, 0);
+	buf_add(&b, text, len < JUDGE_MAX_TEXT ? len : JUDGE_MAX_TEXT);
+	strlist_init(&seen);
+	dir = xstrdup(path);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	for (i = 0; i < f->n && b.len < JUDGE_MAX_TEXT; i++) {
+		const char	*rel = f->v[i].file;
+
+		if (rel == NULL || slash == NULL ||
+		    !strlist_add_unique(&seen, rel, 0))
+			continue;
+		if (files_read(dir, rel, strlen(rel), JUDGE_MAX_TEXT, &data,
+		    &dlen, &cause) != 0) {
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		buf_printf(&b, "\n--- FILE %s ---\n", rel);
+		buf_add(&b, data, dlen);
+		free(data);
+	}
+	free(dir);
+	strlist_done(&seen);
+	*outlen = files_utf8_cut(b.p != NULL ? b.p : "", b.len,
+	    JUDGE_MAX_TEXT);
+	out = xstrndup(b.p != NULL ? b.p : "", *outlen);
+	buf_done(&b);
+	return out;
+}
+
+void
+judge_apply(struct judge *j, const struct sanitizer *san, const char *path,
+    const char *name, const char *text, size_t len, int trust,
+    struct findings *f, struct risk *risk, struct judge_result *r)
+{
+	char	*all;
+	size_t	 i, alen;
 
 	memset(r, 0, sizeof *r);
 	if (!judge_wants(j, risk->score))
@@ -481,7 +528,9 @@ judge_apply(struct judge *j, const struct sanitizer *san, const char *name,
 		if (judge_explain(f->v[i].rule) != NULL)
 			return;		/* judged already (at index time) */
 	}
-	judge_skill(j, name, text, len, risk->score, f, r);
+	all = judge_text(path, text, len, f, &alen);
+	judge_skill(j, name, all, alen, risk->score, f, r);
+	free(all);
 	if (r->verdict != JUDGE_NONE)
 		sanitize_risk(san, f, trust, risk);
 }

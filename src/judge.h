@@ -77,16 +77,21 @@ void	 judge_skill(struct judge *, const char *name, const char *text,
 
 /*
  * The hook for every caller that scores a skill (scan now; the indexer
- * after assess_skill(), see NEWS): when *risk is in the grey zone and f
- * holds no judge-* finding yet, judges the skill (judge_skill()) and,
- * on a verdict, scores f again for trust into *risk (sanitize_risk()).
- * j may be NULL (the judge is off): then nothing happens. Fills *r.
+ * after assess_skill()): when *risk is in the grey zone and f holds no
+ * judge-* finding yet, judges the skill and, on a verdict, scores f again
+ * for trust into *risk (sanitize_risk()). What the model reads is the
+ * entry file (path, its text and len) followed by each bundled file a
+ * finding of f names, read below the skill folder as read_skill_file
+ * would, each after a line "--- FILE relpath ---", at most
+ * JUDGE_MAX_TEXT bytes in all. j may be NULL (the judge is off): then
+ * nothing happens. Fills *r.
  */
 struct risk;
 struct sanitizer;
 void	 judge_apply(struct judge *j, const struct sanitizer *,
-	    const char *name, const char *text, size_t len, int trust,
-	    struct findings *f, struct risk *risk, struct judge_result *r);
+	    const char *path, const char *name, const char *text, size_t len,
+	    int trust, struct findings *f, struct risk *risk,
+	    struct judge_result *r);
 
 void	 judge_result_done(struct judge_result *);
 

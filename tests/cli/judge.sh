@@ -39,7 +39,7 @@ is "$(sk "$T/off.json" judged-bad 's.judge===undefined')" true "judge off (the d
 fake_start F
 jcfg "$F"
 "$SR" scan --json "$J" >"$T/on.json" 2>"$T/on.err" || true
-is "$(fake_count "$F" generate)" 5 "the five grey-zone skills are judged, the clean one is not"
+is "$(fake_count "$F" generate)" 6 "the six grey-zone skills are judged, the clean one is not"
 is "$(sk "$T/on.json" not-judged 's.judge===undefined')" true "a skill outside the band is not sent"
 is "$(sk "$T/on.json" judged-bad 's.judge.verdict')" malicious "verdict malicious"
 is "$(sk "$T/on.json" judged-bad 's.findings.some(f=>f.id=="judge-malicious"&&f.excerpt=="sends credentials to an outside host")')" true "it adds judge-malicious with the model's reason"
@@ -51,6 +51,7 @@ is "$(sk "$T/on.json" judged-ok 's.findings.some(f=>f.id=="judge-benign")')" tru
 ok_off=$(sk "$T/off.json" judged-ok 's.risk.score')
 ok_on=$(sk "$T/on.json" judged-ok 's.risk.score')
 is "$(node -e "console.log($ok_on <= $ok_off)")" true "judge-benign never raises the score ($ok_off -> $ok_on)"
+is "$(sk "$T/on.json" script-only 's.judge.verdict')" malicious "the bundled file a finding names is sent with the skill"
 for n in judged-garbage judged-slow judged-error; do
 	is "$(sk "$T/on.json" $n 's.judge.verdict+" "+s.findings.some(f=>f.id.startsWith("judge-"))')" "none false" "$n: no verdict, no finding"
 	is "$(sk "$T/on.json" $n 's.risk.score')" "$(sk "$T/off.json" $n 's.risk.score')" "$n: the score is unchanged"
@@ -58,26 +59,26 @@ for n in judged-garbage judged-slow judged-error; do
 done
 contains "$(sk "$T/on.json" judged-slow 's.judge.note')" "imed out" "the timeout is named"
 contains "$(cat "$T/on.err")" "judged-garbage/SKILL.md: judge: no verdict" "notes go to stderr too"
-is "$(fake_count "$F" judges)" 3 "the fake saw a judge prompt (the skill between SKILL delimiters) in each answered request"
+is "$(fake_count "$F" judges)" 4 "the fake saw a judge prompt (the skill between SKILL delimiters) in each answered request"
 is "$(json 'j.rules["judge-malicious"].explanation.length>0' <"$T/on.json")" true "the judge's rule is explained"
 ok "$([ -s "$XDG_DATA_HOME/skills-radar/judge-cache.tsv" ]; echo $?)" "verdicts are cached beside store.path"
-is "$(wc -l <"$XDG_DATA_HOME/skills-radar/judge-cache.tsv" | tr -d ' ')" 2 "only verdicts are cached, not failures"
+is "$(wc -l <"$XDG_DATA_HOME/skills-radar/judge-cache.tsv" | tr -d ' ')" 3 "only verdicts are cached, not failures"
 
 # the cache: no second request for a verdict
 "$SR" scan --json "$J" >"$T/again.json" 2>/dev/null || true
-is "$(fake_count "$F" generate)" 8 "second run: only the three failures are asked again"
+is "$(fake_count "$F" generate)" 9 "second run: only the three failures are asked again"
 is "$(sk "$T/again.json" judged-bad 's.judge.verdict+" "+s.judge.cached')" "malicious true" "a cache hit gives the same verdict"
 is "$(sk "$T/again.json" judged-bad 's.risk.score')" "$bad_on" "and the same score"
 "$SR" scan "$J/judged-bad" >"$T/t.txt" 2>&1 && bad_rc=0 || bad_rc=$?
 contains "$(cat "$T/t.txt")" "judge-malicious" "text output lists the judge's finding"
-is "$(fake_count "$F" generate)" 8 "a single-skill scan is answered from the cache too"
+is "$(fake_count "$F" generate)" 9 "a single-skill scan is answered from the cache too"
 printf 'x' >>"$XDG_DATA_HOME/skills-radar/judge-cache.tsv"
 printf 'not a cache line\n' >>"$XDG_DATA_HOME/skills-radar/judge-cache.tsv"
 status "$bad_rc" "a damaged cache file is not an error" "$SR" scan "$J/judged-bad"
-is "$(fake_count "$F" generate)" 8 "and its good lines still answer"
+is "$(fake_count "$F" generate)" 9 "and its good lines still answer"
 jcfg "$F" 0
 "$SR" scan "$J/judged-bad" >/dev/null 2>&1 || true
-is "$(fake_count "$F" generate)" 9 "cache_size 0: asked every time"
+is "$(fake_count "$F" generate)" 10 "cache_size 0: asked every time"
 
 # a server that is gone: fails open
 rm -f "$XDG_DATA_HOME/skills-radar/judge-cache.tsv"
