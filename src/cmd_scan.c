@@ -65,6 +65,7 @@ struct scan_run {
 	struct judge		*judge;
 	struct scan_entry	*v;
 	size_t			 n;
+	int			 complete;	/* scan_complete() */
 };
 
 /*
@@ -311,6 +312,7 @@ scan_doc(const struct scan_run *r, int fail_on, int worst, int status)
 	cJSON_AddNumberToObject(sum, "info", (double)by[0]);
 	cJSON_AddNumberToObject(sum, "clean", (double)clean);
 	cJSON_AddNumberToObject(sum, "errors", (double)errors);
+	cJSON_AddBoolToObject(sum, "complete", r->complete);
 	cJSON_AddStringToObject(sum, "worst", worst < 0 ? "none" :
 	    severity_name((enum severity)worst));
 	cJSON_AddStringToObject(sum, "fail_on", fail_on == FAIL_NEVER ?
@@ -404,6 +406,9 @@ print_text(const cJSON *doc, int verbose)
 	if (cJSON_GetNumberValue(cJSON_GetObjectItem(sum, "errors")) > 0)
 		printf(", %d unreadable", (int)cJSON_GetNumberValue(
 		    cJSON_GetObjectItem(sum, "errors")));
+	if (cJSON_IsFalse(cJSON_GetObjectItem(sum, "complete")))
+		printf(" (incomplete: a limit or a missing root stopped the "
+		    "scan)");
 	printf("\n");
 }
 
@@ -420,8 +425,8 @@ parse_fail_on(const char *s)
 }
 
 /*
- * The exit status: SR_IO when a file could not be read (the report is
- * incomplete), else by the worst skill at or above fail_on: SR_REFUSED
+ * The exit status: SR_IO when a file could not be read or a limit or a
+ * missing root stopped the walk (the report is incomplete), else by the worst skill at or above fail_on: SR_REFUSED
  * for high, SR_ERR for warn or info, SR_OK when none reaches it.
  */
 static int
@@ -437,7 +442,7 @@ scan_status(const struct scan_run *r, int fail_on, int *worst)
 		if (r->v[i].error != NULL)
 			errors = 1;
 	}
-	if (errors)
+	if (errors || !r->complete)
 		return SR_IO;
 	if (*worst < 0 || *worst < fail_on)
 		return SR_OK;
@@ -537,6 +542,7 @@ cmd_scan(struct cmd_ctx *ctx, int argc, char **argv)
 		scan_run_done(&r);
 		return cmd_fail(rv, cause);
 	}
+	r.complete = scan_complete(&rep.scan);
 	scan_collect(&r, &rep);
 	for (i = 0; i < r.n; i++)
 		scan_analyse(&r, &r.v[i]);

@@ -87,6 +87,14 @@ mkdir -p "$T/empty"
 status 0 "a directory without skills exits 0" "$SR" scan "$T/empty"
 contains "$(cat "$T/.out")" "no skills found" "and says nothing was found"
 
+# a limit that stops the walk: the report says it is incomplete
+printf 'scan:\n  project_roots: false\nlimits:\n  max_entries: 2\n' >"$T/small.yaml"
+SKILLS_RADAR_CONFIG="$T/small.yaml" "$SR" scan --json "$SK" >"$T/cap.json" 2>"$T/cap.err" && rc=0 || rc=$?
+is "$rc" 5 "a walk stopped by limits.max_entries exits 5"
+is "$(json 'j.summary.complete' <"$T/cap.json")" false "--json: summary.complete is false"
+contains "$(cat "$T/cap.err")" "limits.max_entries" "the limit is named on stderr"
+is "$(json 'j.summary.complete' <"$T/s.json")" true "a whole walk is complete"
+
 # no PATH: the configured roots, without an index
 SKILL_PATHS="$SK/release-notes:$SK/override-notes" "$SR" scan --json >"$T/r.json" || true
 is "$(json 'j.skills.map(s=>s.name).sort().join()' <"$T/r.json")" "override-notes,release-notes" "no PATH: every configured root"
