@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,91 +322,110 @@ scan_doc(const struct scan_run *r, int fail_on, int worst, int status)
 	return doc;
 }
 
-/* Prints s with control bytes spelt \xNN: an excerpt never drives a terminal. */
+/*
+ * Prints s with control characters spelt out (C0 and DEL as \xNN, C1 as
+ * \u00NN): a skill's name, file names and excerpts are the skill
+ * author's, and must never drive the terminal.
+ */
 static void
 print_safe(const char *s)
 {
-	for (; *s != '\0'; s++) {
-		unsigned char	 c = (unsigned char)*s;
+	const unsigned char	*p = (const unsigned char *)s;
 
-		if (c < 0x20 || c == 0x7f)
-			printf("\\x%02x", c);
-		else
-			putchar(c);
+	for (; *p != '\0'; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			printf("\\x%02x", *p);
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			printf("\\u%04x", p[1]);
+			p++;
+		} else
+			putchar(*p);
 	}
+}
+
+/* One line of the text report, every byte of it through print_safe(). */
+static void
+print_line(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*line;
+
+	va_start(ap, fmt);
+	xvasprintf(&line, fmt, ap);
+	va_end(ap);
+	print_safe(line);
+	putchar('\n');
+	free(line);
+}
+
+static const char *
+jstr(const cJSON *o, const char *key)
+{
+	const char	*v = cJSON_GetStringValue(cJSON_GetObjectItem(o, key));
+
+	return v != NULL ? v : "";
+}
+
+static int
+jint(const cJSON *o, const char *key)
+{
+	return (int)cJSON_GetNumberValue(cJSON_GetObjectItem(o, key));
+}
+
+static void
+print_skill(const cJSON *s)
+{
+	const cJSON	*f, *risk = cJSON_GetObjectItem(s, "risk"), *jd;
+	const char	*file;
+
+	print_line("%-5s risk %5.1f  %s  (%s)  %s", jstr(risk, "severity"),
+	    cJSON_GetNumberValue(cJSON_GetObjectItem(risk, "score")),
+	    jstr(s, "name"), jstr(s, "trust"), jstr(s, "path"));
+	if (cJSON_GetObjectItem(s, "error") != NULL)
+		print_line("    error: %s", jstr(s, "error"));
+	if (cJSON_GetObjectItem(s, "rejected") != NULL)
+		print_line("    rejected by the index: %s", jstr(s, "rejected"));
+	cJSON_ArrayForEach(f, cJSON_GetObjectItem(s, "findings")) {
+		file = cJSON_GetStringValue(cJSON_GetObjectItem(f, "file"));
+		print_line("    %-5s %-28s %+5.1f  %s:%d  %s",
+		    jstr(f, "severity"), jstr(f, "id"),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(f, "weight")),
+		    file != NULL ? file : "SKILL.md", jint(f, "line"),
+		    jstr(f, "excerpt"));
+	}
+	if ((jd = cJSON_GetObjectItem(s, "judge")) != NULL &&
+	    cJSON_GetObjectItem(jd, "note") != NULL)
+		print_line("    note: %s", jstr(jd, "note"));
 }
 
 static void
 print_text(const cJSON *doc, int verbose)
 {
-	const cJSON	*s, *f, *rules, *sum, *risk, *jd;
-	const char	*sev, *file;
+	const cJSON	*s, *r, *rules, *sum;
 	size_t		 shown = 0;
 
 	cJSON_ArrayForEach(s, cJSON_GetObjectItem(doc, "skills")) {
-		const cJSON	*fs = cJSON_GetObjectItem(s, "findings");
-		const char	*err = cJSON_GetStringValue(
-				    cJSON_GetObjectItem(s, "error"));
-
-		if (cJSON_GetArraySize(fs) == 0 && err == NULL && !verbose)
+		if (cJSON_GetArraySize(cJSON_GetObjectItem(s, "findings")) ==
+		    0 && cJSON_GetObjectItem(s, "error") == NULL && !verbose)
 			continue;
+		print_skill(s);
 		shown++;
-		risk = cJSON_GetObjectItem(s, "risk");
-		sev = cJSON_GetStringValue(cJSON_GetObjectItem(risk,
-		    "severity"));
-		printf("%-5s risk %5.1f  ", sev,
-		    cJSON_GetNumberValue(cJSON_GetObjectItem(risk, "score")));
-		print_safe(cJSON_GetStringValue(cJSON_GetObjectItem(s,
-		    "name")));
-		printf("  (%s)  %s\n", cJSON_GetStringValue(
-		    cJSON_GetObjectItem(s, "trust")), cJSON_GetStringValue(
-		    cJSON_GetObjectItem(s, "path")));
-		if (err != NULL)
-			printf("    error: %s\n", err);
-		if (cJSON_GetObjectItem(s, "rejected") != NULL)
-			printf("    rejected by the index: %s\n",
-			    cJSON_GetStringValue(cJSON_GetObjectItem(s,
-			    "rejected")));
-		cJSON_ArrayForEach(f, fs) {
-			file = cJSON_GetStringValue(cJSON_GetObjectItem(f,
-			    "file"));
-			printf("    %-5s %-28s %+5.1f  %s:%d  ",
-			    cJSON_GetStringValue(cJSON_GetObjectItem(f,
-			    "severity")), cJSON_GetStringValue(
-			    cJSON_GetObjectItem(f, "id")),
-			    cJSON_GetNumberValue(cJSON_GetObjectItem(f,
-			    "weight")), file != NULL ? file : "SKILL.md",
-			    (int)cJSON_GetNumberValue(cJSON_GetObjectItem(f,
-			    "line")));
-			print_safe(cJSON_GetStringValue(cJSON_GetObjectItem(f,
-			    "excerpt")));
-			putchar('\n');
-		}
-		if ((jd = cJSON_GetObjectItem(s, "judge")) != NULL &&
-		    cJSON_GetObjectItem(jd, "note") != NULL)
-			printf("    note: %s\n", cJSON_GetStringValue(
-			    cJSON_GetObjectItem(jd, "note")));
 	}
 	rules = cJSON_GetObjectItem(doc, "rules");
 	if (cJSON_GetArraySize(rules) > 0) {
 		printf("%srules:\n", shown > 0 ? "\n" : "");
-		cJSON_ArrayForEach(f, rules)
-			printf("    %-28s %s\n", f->string, cJSON_GetStringValue(
-			    cJSON_GetObjectItem(f, "explanation")));
+		cJSON_ArrayForEach(r, rules)
+			print_line("    %-28s %s", r->string,
+			    jstr(r, "explanation"));
 	}
 	sum = cJSON_GetObjectItem(doc, "summary");
 	printf("%s%d skill%s scanned: %d high, %d warn, %d info, %d clean",
 	    shown > 0 || cJSON_GetArraySize(rules) > 0 ? "\n" : "",
-	    (int)cJSON_GetNumberValue(cJSON_GetObjectItem(sum, "skills")),
-	    cJSON_GetNumberValue(cJSON_GetObjectItem(sum, "skills")) == 1 ?
-	    "" : "s",
-	    (int)cJSON_GetNumberValue(cJSON_GetObjectItem(sum, "high")),
-	    (int)cJSON_GetNumberValue(cJSON_GetObjectItem(sum, "warn")),
-	    (int)cJSON_GetNumberValue(cJSON_GetObjectItem(sum, "info")),
-	    (int)cJSON_GetNumberValue(cJSON_GetObjectItem(sum, "clean")));
-	if (cJSON_GetNumberValue(cJSON_GetObjectItem(sum, "errors")) > 0)
-		printf(", %d unreadable", (int)cJSON_GetNumberValue(
-		    cJSON_GetObjectItem(sum, "errors")));
+	    jint(sum, "skills"), jint(sum, "skills") == 1 ? "" : "s",
+	    jint(sum, "high"), jint(sum, "warn"), jint(sum, "info"),
+	    jint(sum, "clean"));
+	if (jint(sum, "errors") > 0)
+		printf(", %d unreadable", jint(sum, "errors"));
 	if (cJSON_IsFalse(cJSON_GetObjectItem(sum, "complete")))
 		printf(" (incomplete: a limit or a missing root stopped the "
 		    "scan)");

@@ -30,6 +30,15 @@ status 6 "a file the index rejects is still scanned" "$SR" scan "$SK/broken-meta
 contains "$(cat "$T/.out")" "rejected by the index" "and the report says it was rejected"
 "$SR" scan "$SK/term-escape" >"$T/esc.txt" 2>&1 || true
 ok "$(! grep -q "$(printf '\033')" "$T/esc.txt"; echo $?)" "no terminal escape of the skill reaches the terminal"
+# file and folder names are the skill author's too (C0 and C1 controls)
+bad="$T/names/$(printf 'ev\033]0;x\007il')"
+mkdir -p "$bad/scripts"
+cp "$SK/backup-sync/SKILL.md" "$bad/"
+cp "$SK/backup-sync/scripts/sync.sh" "$bad/scripts/$(printf 's\033[2J\302\233y').sh"
+"$SR" scan "$T/names" >"$T/names.txt" 2>/dev/null || true
+contains "$(cat "$T/names.txt")" 'ev\x1b]0;x\x07il' "a control character in a folder name is spelt out"
+contains "$(cat "$T/names.txt")" 's\x1b[2J\u009by.sh' "C0 and C1 controls in a file name are spelt out"
+ok "$(! grep -q "$(printf '\033')" "$T/names.txt"; echo $?)" "no escape from a name reaches the terminal"
 
 # a directory of skills: sorted worst first
 status 6 "a directory holding skills" "$SR" scan "$SK"
