@@ -2,9 +2,12 @@
 
 #include <sys/stat.h>
 
+#include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "assess.h"
 #include "buf.h"
@@ -40,6 +43,34 @@ key_line(const struct fm *fm, const char *k)
 	return 0;
 }
 
+/*
+ * The file line where the value of the key at `line` starts: the next
+ * one for a block scalar ("key: |" or "key: >-"), else the key's own.
+ */
+static int
+value_line(const char *text, size_t len, int line)
+{
+	const char	*p = text, *end = text + len, *eol, *colon;
+	int		 k;
+
+	if (line <= 0)
+		return line;
+	for (k = 1; k < line && p < end; k++) {
+		if ((p = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			return line;
+		p++;
+	}
+	if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
+		eol = end;
+	if ((colon = memchr(p, ':', (size_t)(eol - p))) == NULL)
+		return line;
+	for (colon++; colon < eol && (*colon == ' ' || *colon == '\t');
+	    colon++)
+		;
+	return colon < eol && (*colon == '|' || *colon == '>') ? line + 1 :
+	    line;
+}
+
 /* 1 when f has rule at line among its items from index `from` on. */
 static int
 has_hit(const struct findings *f, size_t from, const char *rule, int line)
@@ -52,29 +83,61 @@ has_hit(const struct findings *f, size_t from, const char *rule, int line)
 	return 0;
 }
 
+/*
+ * The decoded frontmatter strings, one after another with a blank line
+ * between them (so no pattern reads two as one line), scanned in one
+ * call; lines[k] is the file line of the text's line k + 1.
+ */
+struct fmtext {
+	struct buf	 b;
+	int		*lines;
+	size_t		 n;
+	size_t		 cap;
+};
+
 static void
-scan_str(const struct sanitizer *san, const char *str, int line,
-    struct findings *out)
+fmtext_line(struct fmtext *t, int line)
 {
-	sanitize_scan(san, str, strlen(str), line > 0 ? line - 1 : 0, out);
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 32;
+		t->lines = xreallocarray(t->lines, t->cap, sizeof *t->lines);
+	}
+	t->lines[t->n++] = line;
 }
 
-/* Scans every string of a value, keys of maps included. */
+/* Appends str, found under the key at file line `line`. */
 static void
-scan_value(const struct sanitizer *san, const cJSON *v, int line,
-    struct findings *out)
+fmtext_add(struct fmtext *t, const char *str, int line)
+{
+	const char	*p, *nl;
+	int		 k = 0;
+
+	for (p = str; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		buf_add(&t->b, p, (size_t)(nl - p) + 1);
+		/* A block scalar's lines follow its key's. */
+		fmtext_line(t, line > 0 ? line + k++ : 0);
+	}
+	buf_addstr(&t->b, p);
+	buf_add(&t->b, "\n\n", 2);
+	fmtext_line(t, line > 0 ? line + k : 0);
+	fmtext_line(t, line);
+}
+
+/* Every string of a value, keys of maps included. */
+static void
+fmtext_value(struct fmtext *t, const cJSON *v, int line)
 {
 	const cJSON	*c;
 
 	if (cJSON_IsString(v) && v->valuestring != NULL) {
-		scan_str(san, v->valuestring, line, out);
+		fmtext_add(t, v->valuestring, line);
 		return;
 	}
 	cJSON_ArrayForEach(c, v) {
 		/* A key is shown to the agent as much as a value. */
 		if (c->string != NULL && cJSON_IsObject(v))
-			scan_str(san, c->string, line, out);
-		scan_value(san, c, line, out);
+			fmtext_add(t, c->string, line);
+		fmtext_value(t, c, line);
 	}
 }
 
@@ -83,9 +146,10 @@ assess_frontmatter(const struct sanitizer *san, const char *text,
     size_t len, const struct fm *fm, struct findings *out)
 {
 	struct findings	 raw;
+	struct fmtext	 t;
 	cJSON		*root, *c;
 	size_t		 before = out->n, i;
-	int		 line;
+	int		 l;
 
 	if (!fm->has_frontmatter)
 		return 0;
@@ -95,15 +159,28 @@ assess_frontmatter(const struct sanitizer *san, const char *text,
 	 * only it has, comments for one: the skill:// resource serves it
 	 * verbatim.
 	 */
+	memset(&t, 0, sizeof t);
+	buf_init(&t.b, 0);
 	if (fm->json != NULL && (root = cJSON_Parse(fm->json)) != NULL) {
 		cJSON_ArrayForEach(c, root) {
-			line = c->string != NULL ? key_line(fm, c->string) : 0;
-			if (c->string != NULL)
-				scan_str(san, c->string, line, out);
-			scan_value(san, c, line, out);
+			if (c->string == NULL)
+				continue;
+			l = key_line(fm, c->string);
+			fmtext_add(&t, c->string, l);
+			fmtext_value(&t, c, value_line(text, len, l));
 		}
 		cJSON_Delete(root);
 	}
+	if (t.b.len > 0) {
+		sanitize_scan(san, t.b.p, t.b.len, 0, out);
+		for (i = before; i < out->n; i++) {
+			l = out->v[i].line;
+			out->v[i].line = l >= 1 && (size_t)l <= t.n ?
+			    t.lines[l - 1] : 0;
+		}
+	}
+	buf_done(&t.b);
+	free(t.lines);
 	findings_init(&raw);
 	sanitize_scan(san, text, fm->body_offset <= len ? fm->body_offset :
 	    len, 0, &raw);
@@ -176,7 +253,7 @@ scan_one(const struct sanitizer *san, const struct assess_limits *l,
 
 size_t
 assess_bundled(const struct sanitizer *san, const struct assess_limits *l,
-    const char *entry_path, const char *body, size_t blen,
+    const char *entry_path, const char *body, size_t blen, int list,
     struct findings *out)
 {
 	struct strlist	 done, refs;
@@ -189,7 +266,7 @@ assess_bundled(const struct sanitizer *san, const struct assess_limits *l,
 	strlist_init(&done);
 	strlist_init(&refs);
 	dir = folder_of(entry_path);
-	arr = files_list(dir, l->max_files, &cut);
+	arr = list ? files_list(dir, l->max_files, &cut) : NULL;
 	cJSON_ArrayForEach(it, arr) {
 		rel = cJSON_GetStringValue(cJSON_GetObjectItem(it, "path"));
 		if (rel == NULL)
@@ -213,37 +290,69 @@ assess_bundled(const struct sanitizer *san, const struct assess_limits *l,
 	return out->n - before;
 }
 
+/*
+ * Adds the regular files of dir (and, at depth 0, of its subfolders) to
+ * *sum; *left counts down l->max_files. Names in readdir order: the sum
+ * does not depend on it.
+ */
+static void
+stamp_dir(const char *dir, const char *prefix, int depth, int *left,
+    uint64_t *sum, int *any)
+{
+	struct dirent	*de;
+	struct stat	 st;
+	DIR		*d;
+	char		*line, *sub, hex[17];
+	int		 n;
+
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while (*left > 0 && (de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0 ||
+		    (depth == 0 && strcmp(de->d_name, "SKILL.md") == 0))
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st, 0) == -1)
+			continue;
+		if (S_ISDIR(st.st_mode) && depth == 0) {
+			xasprintf(&sub, "%s/%s", dir, de->d_name);
+			stamp_dir(sub, de->d_name, 1, left, sum, any);
+			free(sub);
+			continue;
+		}
+		if (!S_ISREG(st.st_mode))
+			continue;
+		n = xasprintf(&line, "%s/%s|%lld|%lld.%09ld", prefix,
+		    de->d_name, (long long)st.st_size,
+		    (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+		skill_hash(line, (size_t)n, hex);
+		*sum += strtoull(hex, NULL, 16);
+		*any = 1;
+		free(line);
+		(*left)--;
+	}
+	closedir(d);
+}
+
 void
 assess_stamp(const struct assess_limits *l, const char *entry_path,
     char out[17])
 {
-	struct buf	 b;
-	struct stat	 st;
-	cJSON		*arr, *it;
-	const char	*rel;
-	char		*dir, *full;
-	int		 cut;
+	uint64_t	 sum = 0;
+	char		*dir;
+	int		 left = l->max_files + 1, any = 0;
 
-	out[0] = '\0';
+	/*
+	 * Cheaper than files_list() (no realpath per file): a stamp only
+	 * has to change when a file the assessment read could have.
+	 */
 	dir = folder_of(entry_path);
-	arr = files_list(dir, l->max_files, &cut);
-	buf_init(&b, 0);
-	cJSON_ArrayForEach(it, arr) {
-		rel = cJSON_GetStringValue(cJSON_GetObjectItem(it, "path"));
-		if (rel == NULL)
-			continue;
-		xasprintf(&full, "%s/%s", dir, rel);
-		if (stat(full, &st) == 0)
-			buf_printf(&b, "%s|%lld|%lld.%09ld\n", rel,
-			    (long long)st.st_size, (long long)st.st_mtim.tv_sec,
-			    (long)st.st_mtim.tv_nsec);
-		free(full);
-	}
-	if (b.len > 0)
-		skill_hash(b.p, b.len, out);
-	buf_done(&b);
-	cJSON_Delete(arr);
+	stamp_dir(dir, ".", 0, &left, &sum, &any);
 	free(dir);
+	if (any)
+		snprintf(out, 17, "%016llx", (unsigned long long)sum);
+	else
+		out[0] = '\0';
 }
 
 /* ---- the whole entry ------------------------------------------------ */
@@ -261,7 +370,7 @@ assess_skill(const struct sanitizer *san, const struct assess_limits *l,
 	    fm->body_line > 0 ? fm->body_line - 1 : 0, out);
 	if (e->bundled)
 		assess_bundled(san, l, e->path, e->text + off, e->len - off,
-		    out);
+		    e->stamp == NULL || *e->stamp != '\0', out);
 	sanitize_risk(san, out, e->trust, risk);
 }
 

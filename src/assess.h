@@ -57,6 +57,8 @@ struct assess_entry {
 	size_t		 len;
 	const struct fm	*fm;		/* fm_parse() of text */
 	int		 trust;		/* enum trust_tier */
+	const char	*stamp;		/* assess_stamp() of path, or NULL;
+					   "" skips listing the folder */
 };
 
 /*
@@ -83,17 +85,19 @@ size_t	 assess_frontmatter(const struct sanitizer *, const char *text,
 
 /*
  * The bundled-file part alone: the files of the folder of entry_path
- * (files_list(), files_read()) and those body tells the agent to run,
+ * (files_list(), files_read(); list 0 skips the listing, for a folder
+ * whose stamp says it has none) and those body tells the agent to run,
  * each through sanitize_file(). Returns the number of findings added.
  */
 size_t	 assess_bundled(const struct sanitizer *, const struct assess_limits *,
 	    const char *entry_path, const char *body, size_t blen,
-	    struct findings *out);
+	    int list, struct findings *out);
 
 /*
  * The bundled files' stamp: a hash of the relative path, size and mtime
- * of each file assess_bundled() lists, written as 16 hex digits into
- * out; "" when the folder has none. The index keeps it with the entry
+ * of each regular file in the folder of entry_path and its subfolders
+ * (where files_list() looks; at most max_files + 1 of them), written as
+ * 16 hex digits into out; "" when the folder has none. The index keeps it with the entry
  * so that an edited script is re-scanned although SKILL.md is unchanged.
  */
 void	 assess_stamp(const struct assess_limits *, const char *entry_path,

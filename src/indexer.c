@@ -254,8 +254,10 @@ assess(struct ctx *c, struct skill *s, const char *text, size_t len,
 	ae.fm = fm;
 	ae.trust = (int)s->trust;
 	/* Stamped first: a file edited during the scan shows next time. */
-	if (ae.bundled)
+	if (ae.bundled) {
 		assess_stamp(&lim, s->path, s->bundle);
+		ae.stamp = s->bundle;
+	}
 	assess_skill(c->san, &lim, &ae, sf, &risk);
 	s->risk = risk.score;
 	s->risk_sev = (int)risk.sev;

@@ -16,6 +16,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "assess.h"
 #include "config.h"
 #include "engine.h"
 #include "mcp.h"
@@ -216,6 +217,25 @@ resource_ref(const char *name, const char *rel, const char *digest,
 	return o;
 }
 
+/*
+ * What the assessment found in a served SKILL.md, for the client beside
+ * the text: {"skills-radar/risk": {score, severity}, "skills-radar/
+ * warnings": [{id, severity, line, file, weight, excerpt}]}.
+ */
+static cJSON *
+served_meta(const struct engine_served *sv)
+{
+	cJSON	*m = cJSON_CreateObject(), *w;
+	size_t	 i;
+
+	cJSON_AddItemToObject(m, "skills-radar/risk",
+	    assess_risk_json(sv->risk.score, (int)sv->risk.sev));
+	w = cJSON_AddArrayToObject(m, "skills-radar/warnings");
+	for (i = 0; i < sv->findings.n; i++)
+		cJSON_AddItemToArray(w, assess_finding_json(&sv->findings.v[i]));
+	return m;
+}
+
 /* The SEP-2640 Skill entry: uri, frontmatter, resources. */
 static int
 skill_entry(struct mcp_server *srv, const struct mcp_skill *ms, cJSON **out,
@@ -240,6 +260,7 @@ skill_entry(struct mcp_server *srv, const struct mcp_skill *ms, cJSON **out,
 	res = cJSON_AddArrayToObject(e, "resources");
 	sha256_hex(sv.text, sv.len, hex);
 	snprintf(dig, sizeof dig, "sha256:%s", hex);
+	cJSON_AddItemToObject(e, "_meta", served_meta(&sv));
 	cJSON_AddItemToArray(res, resource_ref(ms->s->name, SKILL_MD, dig,
 	    sv.len));
 	engine_served_done(&sv);
@@ -399,8 +420,12 @@ mcp_resources_read(struct mcp_req *r)
 		    SKILL_MD ")", uri);
 	if (strcmp(rel, SKILL_MD) == 0) {
 		rv = engine_served(srv->engine, ms->s, 0, &sv, &cause);
-		if (rv == 0)
+		if (rv == 0) {
 			r->result = contents(uri, "text/markdown", sv.text);
+			cJSON_AddItemToObject(cJSON_GetArrayItem(
+			    cJSON_GetObjectItem(r->result, "contents"), 0),
+			    "_meta", served_meta(&sv));
+		}
 		engine_served_done(&sv);
 		if (rv != 0) {
 			mcp_req_error(r, MCP_INVALID_PARAMS, "%s", cause);

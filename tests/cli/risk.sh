@@ -82,6 +82,7 @@ printf '%s\n' "$INIT" '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
 	'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"load_skill","arguments":{"name":"script-attack"}}}' \
 	'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_skills","arguments":{"query":"summarise pull requests"}}}' \
 	'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"list_skills","arguments":{}}}' \
+	'{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"skill://hostile-desc/SKILL.md"}}' \
 	>"$T/in"
 "$SR" serve <"$T/in" >"$T/out" 2>/dev/null
 sed -n 2p "$T/out" >"$T/m2.json"
@@ -94,6 +95,12 @@ is "$(json "$flagged(j.result.structuredContent.matches.find(m=>m.name==\"hostil
 sed -n 4p "$T/out" >"$T/m4.json"
 is "$(json 'j.result.structuredContent.skills.every(s=>s.risk&&s.risk.severity)' <"$T/m4.json")" true \
 	"MCP list_skills carries the risk"
+
+sed -n 5p "$T/out" >"$T/m5.json"
+is "$(json "j.result.contents[0]._meta[\"skills-radar/warnings\"].some(w=>w.file===null&&w.line==3&&$flagged(w.severity))" <"$T/m5.json")" true \
+	"MCP resources/read of SKILL.md lists the description's finding in _meta"
+is "$(json "$flagged(j.result.contents[0]._meta[\"skills-radar/risk\"].severity)" <"$T/m5.json")" true \
+	"MCP resources/read carries the risk in _meta"
 
 # 7. The mini-index (read on every session) leaves a flagged description out.
 check "mini-index over the risk fixtures" "$SR" mini-index
