@@ -501,6 +501,9 @@ print_problems(const struct index_report *rep, const struct scan_run *r)
 	}
 	if (r->n == 0)
 		cmd_warn("no skills found");
+	else if (rep->examples)
+		cmd_warn("no skills in the configured roots: these are the "
+		    "bundled examples, as index would use them");
 }
 
 int

@@ -108,4 +108,6 @@ is "$(json 'j.summary.complete' <"$T/s.json")" true "a whole walk is complete"
 SKILL_PATHS="$SK/release-notes:$SK/override-notes" "$SR" scan --json >"$T/r.json" || true
 is "$(json 'j.skills.map(s=>s.name).sort().join()' <"$T/r.json")" "override-notes,release-notes" "no PATH: every configured root"
 ok "$([ ! -e "$XDG_DATA_HOME/skills-radar/index.db" ]; echo $?)" "scan does not create index.db"
+status 0 "no config, no PATH, no skill in the roots: the bundled examples, as index" env -u SKILLS_RADAR_CONFIG "$SR" scan
+contains "$(cat "$T/.out")" "these are the bundled examples" "and it says so"
 done_testing
