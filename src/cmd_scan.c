@@ -398,29 +398,52 @@ print_skill(const cJSON *s)
 		print_line("    note: %s", jstr(jd, "note"));
 }
 
+/*
+ * Whether the text report lists skill s: at warn or high risk, or
+ * unreadable; with -v every skill.
+ */
+static int
+text_shows(const cJSON *s, int verbose)
+{
+	int	 sev = severity_from_name(jstr(cJSON_GetObjectItem(s, "risk"),
+		    "severity"));
+
+	return verbose || cJSON_GetObjectItem(s, "error") != NULL ||
+	    (sev >= SEV_WARN &&
+	    cJSON_GetArraySize(cJSON_GetObjectItem(s, "findings")) > 0);
+}
+
 static void
 print_text(const cJSON *doc, int verbose)
 {
-	const cJSON	*s, *r, *rules, *sum;
+	const cJSON	*s, *f, *r, *rules, *sum;
+	cJSON		*used = cJSON_CreateObject();
 	size_t		 shown = 0;
 
 	cJSON_ArrayForEach(s, cJSON_GetObjectItem(doc, "skills")) {
-		if (cJSON_GetArraySize(cJSON_GetObjectItem(s, "findings")) ==
-		    0 && cJSON_GetObjectItem(s, "error") == NULL && !verbose)
+		if (!text_shows(s, verbose))
 			continue;
 		print_skill(s);
 		shown++;
+		cJSON_ArrayForEach(f, cJSON_GetObjectItem(s, "findings")) {
+			if (cJSON_GetObjectItem(used, jstr(f, "id")) == NULL)
+				cJSON_AddTrueToObject(used, jstr(f, "id"));
+		}
 	}
+	/* What each rule shown means, once, in the document's order. */
 	rules = cJSON_GetObjectItem(doc, "rules");
-	if (cJSON_GetArraySize(rules) > 0) {
-		printf("%srules:\n", shown > 0 ? "\n" : "");
-		cJSON_ArrayForEach(r, rules)
-			print_line("    %-28s %s", r->string,
-			    jstr(r, "explanation"));
+	if (cJSON_GetArraySize(used) > 0) {
+		printf("\nrules:\n");
+		cJSON_ArrayForEach(r, rules) {
+			if (cJSON_GetObjectItem(used, r->string) != NULL)
+				print_line("    %-28s %s", r->string,
+				    jstr(r, "explanation"));
+		}
 	}
+	cJSON_Delete(used);
 	sum = cJSON_GetObjectItem(doc, "summary");
 	printf("%s%d skill%s scanned: %d high, %d warn, %d info, %d clean",
-	    shown > 0 || cJSON_GetArraySize(rules) > 0 ? "\n" : "",
+	    shown > 0 ? "\n" : "",
 	    jint(sum, "skills"), jint(sum, "skills") == 1 ? "" : "s",
 	    jint(sum, "high"), jint(sum, "warn"), jint(sum, "info"),
 	    jint(sum, "clean"));
@@ -430,6 +453,9 @@ print_text(const cJSON *doc, int verbose)
 		printf(" (incomplete: a limit or a missing root stopped the "
 		    "scan)");
 	printf("\n");
+	if (!verbose && jint(sum, "info") > 0)
+		printf("(%d at info risk not listed: skills-radar -v scan lists "
+		    "every skill)\n", jint(sum, "info"));
 }
 
 static int

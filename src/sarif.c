@@ -17,6 +17,15 @@
 #define SARIF_SCHEMA	"https://json.schemastore.org/sarif-2.1.0.json"
 #define SARIF_BASE_ID	"SRCROOT"
 
+/* The SARIF levels in increasing order. */
+static int
+level_rank(const char *level)
+{
+	if (strcmp(level, "error") == 0)
+		return 2;
+	return strcmp(level, "warning") == 0;
+}
+
 const char *
 sarif_level(const char *severity)
 {
@@ -151,14 +160,23 @@ sarif_result(const cJSON *skill, const cJSON *f, const cJSON *rules,
 	cJSON		*o = cJSON_CreateObject(), *locs, *loc, *phys, *region;
 	cJSON		*props;
 	const cJSON	*risk = cJSON_GetObjectItem(skill, "risk");
-	const char	*id = str(f, "id"), *what;
+	const char	*id = str(f, "id"), *what, *level;
 	char		*msg;
 	int		 line, idx;
 
 	cJSON_AddStringToObject(o, "ruleId", id);
 	if ((idx = rule_index(rules, id)) >= 0)
 		cJSON_AddNumberToObject(o, "ruleIndex", idx);
-	cJSON_AddStringToObject(o, "level", sarif_level(str(f, "severity")));
+	/*
+	 * A finding that adds to its skill's score is as serious as the
+	 * skill: the findings of a high-risk skill are errors even when each
+	 * weighs little alone. One that adds nothing keeps its own level.
+	 */
+	level = sarif_level(str(f, "severity"));
+	if (cJSON_GetNumberValue(cJSON_GetObjectItem(f, "weight")) > 0 &&
+	    level_rank(sarif_level(str(risk, "severity"))) > level_rank(level))
+		level = sarif_level(str(risk, "severity"));
+	cJSON_AddStringToObject(o, "level", level);
 	what = str(cJSON_GetObjectItem(doc_rules, id), "explanation");
 	xasprintf(&msg, "%s: %s%s%s (skill %s, %s, risk %.1f %s)", id, what,
 	    *what != '\0' ? ": " : "", str(f, "excerpt"), str(skill, "name"),
@@ -187,6 +205,7 @@ sarif_result(const cJSON *skill, const cJSON *f, const cJSON *rules,
 	cJSON_AddNumberToObject(props, "riskScore",
 	    cJSON_GetNumberValue(cJSON_GetObjectItem(risk, "score")));
 	cJSON_AddStringToObject(props, "riskSeverity", str(risk, "severity"));
+	cJSON_AddStringToObject(props, "findingSeverity", str(f, "severity"));
 	return o;
 }
 

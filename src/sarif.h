@@ -4,7 +4,9 @@
  * dashboards and CI: one run, the tool's driver with one rule per rule id
  * seen, one result per finding with its file and line.
  *
- * A location's uri is relative to the uriBaseId SRCROOT (the directory
+ * A result's level is its finding's severity, raised to its skill's risk
+ * severity when the finding adds to that score (a high-risk skill's
+ * findings are errors). A location's uri is relative to the uriBaseId SRCROOT (the directory
  * given, as a file:// URI in originalUriBaseIds) when the file lies below
  * it, else an absolute file:// URI. Pure functions of their input.
  */

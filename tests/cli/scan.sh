@@ -70,7 +70,8 @@ is "$(json 'j.runs[0].results.every(r=>r.locations[0].physicalLocation.artifactL
 is "$(json 'j.runs[0].results.find(r=>r.locations[0].physicalLocation.artifactLocation.uri=="backup-sync/scripts/sync.sh").locations[0].physicalLocation.region.startLine' <"$T/rel.sarif")" 4 "--sarif: a bundled script's result points at its line"
 cd "$T"
 is "$(json 'j.runs[0].results.length' <"$T/s.sarif")" "$(json 'j.skills.reduce((n,s)=>n+s.findings.length,0)' <"$T/s.json")" "--sarif: one result per finding"
-is "$(json 'j.runs[0].results.every(r=>r.level==({high:"error",warn:"warning",info:"note"})[r.properties.riskSeverity]||r.level)' <"$T/s.sarif")" true "--sarif: levels are error, warning or note"
+is "$(json '((L,R)=>j.runs[0].results.every(r=>{const p=r.properties,a=L[p.findingSeverity],b=L[p.riskSeverity];return r.level==(p.weight>0&&R[b]>R[a]?b:a)}))({high:"error",warn:"warning",info:"note"},{note:0,warning:1,error:2})' <"$T/s.sarif")" true "--sarif: a level is the finding's, raised to its skill's when it adds to the score"
+is "$(json 'j.runs[0].results.some(r=>r.level=="error"&&r.properties.skill=="backup-sync")' <"$T/s.sarif")" true "--sarif: a high-risk skill's findings are errors"
 is "$(json 'j.runs[0].results.every(r=>typeof r.properties.riskScore=="number"&&r.properties.skill)' <"$T/s.sarif")" true "--sarif: each result carries the skill and its risk"
 is "$(json 'j.runs[0].results.every(r=>r.locations[0].physicalLocation.artifactLocation.uri.startsWith("file:///"))' <"$T/s.sarif")" true "--sarif: files outside the working directory have absolute file:// uris"
 
