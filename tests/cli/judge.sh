@@ -80,6 +80,11 @@ jcfg "$F" 0
 "$SR" scan "$J/judged-bad" >/dev/null 2>&1 || true
 is "$(fake_count "$F" generate)" 10 "cache_size 0: asked every time"
 
+jcfg "$F" 1
+rm -f "$XDG_DATA_HOME/skills-radar/judge-cache.tsv"
+"$SR" scan "$J" >/dev/null 2>&1 || true
+is "$(wc -l <"$XDG_DATA_HOME/skills-radar/judge-cache.tsv" | tr -d ' ')" 1 "the cache is bounded by cache_size"
+
 # a server that is gone: fails open
 rm -f "$XDG_DATA_HOME/skills-radar/judge-cache.tsv"
 jcfg "$(dead_url)"
