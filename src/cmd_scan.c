@@ -97,8 +97,8 @@ scan_assess(struct scan_run *r, struct scan_entry *e, const char *text,
 /*
  * Completes e: the findings the discovery stored with the entry (or,
  * for a rejected file, its own assessment), then the judge's opinion
- * when the score is in the grey zone. On a read error e->error says why
- * and the entry has no findings.
+ * when the score is in the grey zone. When the file cannot be read
+ * e->error says why (an entry keeps what the discovery found in it).
  */
 static void
 scan_analyse(struct scan_run *r, struct scan_entry *e)
@@ -106,19 +106,19 @@ scan_analyse(struct scan_run *r, struct scan_entry *e)
 	const struct config	*cfg = r->cfg;
 	size_t			 max, len;
 	char			*text = NULL;
+	int			 stored;
 
-	if (e->stored != NULL && assess_findings_parse(e->stored, &e->f) ==
-	    0 && !judge_wants(r->judge, e->risk.score))
+	stored = e->stored != NULL &&
+	    assess_findings_parse(e->stored, &e->f) == 0;
+	if (stored && !judge_wants(r->judge, e->risk.score))
 		return;
 	max = cfg->allow_large ? 0 : (size_t)cfg->max_skill_size_kb * 1024;
 	if (buf_read_file(e->path, max, &text, &len) == -1) {
 		xasprintf(&e->error, "%s: %s", e->path,
 		    buf_strerror(e->path, errno));
-		findings_done(&e->f);
-		findings_init(&e->f);
 		return;
 	}
-	if (e->stored == NULL)
+	if (!stored)
 		scan_assess(r, e, text, len);
 	judge_apply(r->judge, r->san, e->path, e->name, text, len, e->trust,
 	    &e->f, &e->risk, &e->judge);
