@@ -123,21 +123,154 @@ fmtext_add(struct fmtext *t, const char *str, int line)
 	fmtext_line(t, line);
 }
 
-/* Every string of a value, keys of maps included. */
+/*
+ * The line of a nested key: the first line after `line` of the block
+ * (text, blen) that starts, after blanks, with key and a colon (plain or
+ * quoted); `line` when there is none. Lines are 1-based.
+ */
+static int
+sub_line(const char *text, size_t blen, int line, const char *key)
+{
+	const char	*p = text, *e = text + blen, *eol;
+	size_t		 k = strlen(key);
+	int		 ln;
+
+	if (line <= 0 || k == 0)
+		return line;
+	for (ln = 1; p < e; ln++, p = eol + 1) {
+		if ((eol = memchr(p, '\n', (size_t)(e - p))) == NULL)
+			eol = e;
+		if (ln > line) {
+			while (p < eol && (*p == ' ' || *p == '\t' ||
+			    *p == '-'))
+				p++;
+			if (p < eol && (*p == '"' || *p == '\''))
+				p++;
+			if ((size_t)(eol - p) > k && memcmp(p, key, k) == 0 &&
+			    (p[k] == ':' || ((p[k] == '"' || p[k] == '\'') &&
+			    (size_t)(eol - p) > k + 1 && p[k + 1] == ':')))
+				return ln;
+		}
+		if (eol == e)
+			break;
+	}
+	return line;
+}
+
+/*
+ * Every string of a value, keys of maps included, at the line of the key
+ * it sits under (text, blen: the block, to find nested keys in).
+ */
 static void
-fmtext_value(struct fmtext *t, const cJSON *v, int line)
+fmtext_value(struct fmtext *t, const cJSON *v, int line, const char *text,
+    size_t blen)
 {
 	const cJSON	*c;
+	int		 l;
 
 	if (cJSON_IsString(v) && v->valuestring != NULL) {
 		fmtext_add(t, v->valuestring, line);
 		return;
 	}
 	cJSON_ArrayForEach(c, v) {
+		l = line;
 		/* A key is shown to the agent as much as a value. */
-		if (c->string != NULL && cJSON_IsObject(v))
-			fmtext_add(t, c->string, line);
-		fmtext_value(t, c, line);
+		if (c->string != NULL && cJSON_IsObject(v)) {
+			l = sub_line(text, blen, line, c->string);
+			fmtext_add(t, c->string, l);
+			l = value_line(text, blen, l);
+		}
+		fmtext_value(t, c, l, text, blen);
+	}
+}
+
+/*
+ * Scans t in one call and appends its findings to out with their file
+ * lines, leaving out repeats (same rule, same line) of out's items from
+ * index `from` on.
+ */
+static void
+fmtext_scan(const struct sanitizer *san, const struct fmtext *t,
+    size_t from, struct findings *out)
+{
+	struct findings	 tmp;
+	size_t		 i;
+	int		 l;
+
+	if (t->b.len == 0)
+		return;
+	findings_init(&tmp);
+	sanitize_scan(san, t->b.p, t->b.len, 0, &tmp);
+	for (i = 0; i < tmp.n; i++) {
+		l = tmp.v[i].line;
+		l = l >= 1 && (size_t)l <= t->n ? t->lines[l - 1] : 0;
+		if (!has_hit(out, from, tmp.v[i].rule, l))
+			findings_add(out, tmp.v[i].rule, tmp.v[i].sev, l, "%s",
+			    tmp.v[i].message);
+	}
+	findings_done(&tmp);
+}
+
+/*
+ * Where a YAML comment starts in the line [p, e): a '#' at its start or
+ * after a blank, outside a quoted scalar (a quote opens one only where a
+ * scalar can start, so the apostrophe of "don't" does not). NULL: none.
+ */
+static const char *
+comment_start(const char *p, const char *e)
+{
+	const char	*s = p;
+	char		 q = 0;
+
+	for (; p < e; p++) {
+		if (q == '"' && *p == '\\' && p + 1 < e) {
+			p++;
+			continue;
+		}
+		if (q != 0) {
+			if (*p == q)
+				q = 0;
+			continue;
+		}
+		if ((*p == '"' || *p == '\'') && (p == s ||
+		    strchr(" \t:[{,-", p[-1]) != NULL))
+			q = *p;
+		else if (*p == '#' && (p == s || p[-1] == ' ' ||
+		    p[-1] == '\t'))
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * What only the block as written holds: its YAML comments, and the lines
+ * before the first key (the decoded strings cover the rest). The
+ * skill:// resource serves the block verbatim, so they reach the agent.
+ */
+static void
+fmtext_raw(struct fmtext *r, const char *text, size_t blen,
+    const struct fm *fm)
+{
+	const char	*p = text, *e = text + blen, *eol, *from;
+	char		*piece;
+	size_t		 i;
+	int		 ln, first = 0;
+
+	for (i = 0; fm->key_lines != NULL && i < fm->keys.n; i++)
+		if (fm->key_lines[i] > 0 &&
+		    (first == 0 || fm->key_lines[i] < first))
+			first = fm->key_lines[i];
+	for (ln = 1; p < e; ln++, p = eol + 1) {
+		if ((eol = memchr(p, '\n', (size_t)(e - p))) == NULL)
+			eol = e;
+		from = first > 0 && ln >= first ? comment_start(p, eol) : p;
+		if (from != NULL && from < eol) {
+			piece = xstrndup(from, (size_t)(eol - from));
+			fmtext_add(r, piece, ln);
+			free(piece);
+		}
+		if (eol == e)
+			break;
 	}
 }
 
@@ -145,20 +278,18 @@ size_t
 assess_frontmatter(const struct sanitizer *san, const char *text,
     size_t len, const struct fm *fm, struct findings *out)
 {
-	struct findings	 raw;
-	struct fmtext	 t;
+	struct fmtext	 t, r;
 	cJSON		*root, *c;
-	size_t		 before = out->n, i;
+	size_t		 before = out->n, blen;
 	int		 l;
 
 	if (!fm->has_frontmatter)
 		return 0;
 	/*
-	 * The decoded strings decide (a quoted YAML value is what the
-	 * agent reads, not a quotation); the block as written adds what
-	 * only it has, comments for one: the skill:// resource serves it
-	 * verbatim.
+	 * The decoded strings decide: a quoted YAML value is what the
+	 * agent reads, not a quotation.
 	 */
+	blen = fm->body_offset <= len ? fm->body_offset : len;
 	memset(&t, 0, sizeof t);
 	buf_init(&t.b, 0);
 	if (fm->json != NULL && (root = cJSON_Parse(fm->json)) != NULL) {
@@ -167,28 +298,20 @@ assess_frontmatter(const struct sanitizer *san, const char *text,
 				continue;
 			l = key_line(fm, c->string);
 			fmtext_add(&t, c->string, l);
-			fmtext_value(&t, c, value_line(text, len, l));
+			fmtext_value(&t, c, value_line(text, blen, l), text,
+			    blen);
 		}
 		cJSON_Delete(root);
 	}
-	if (t.b.len > 0) {
-		sanitize_scan(san, t.b.p, t.b.len, 0, out);
-		for (i = before; i < out->n; i++) {
-			l = out->v[i].line;
-			out->v[i].line = l >= 1 && (size_t)l <= t.n ?
-			    t.lines[l - 1] : 0;
-		}
-	}
+	fmtext_scan(san, &t, before, out);
 	buf_done(&t.b);
 	free(t.lines);
-	findings_init(&raw);
-	sanitize_scan(san, text, fm->body_offset <= len ? fm->body_offset :
-	    len, 0, &raw);
-	for (i = 0; i < raw.n; i++)
-		if (!has_hit(out, before, raw.v[i].rule, raw.v[i].line))
-			findings_add(out, raw.v[i].rule, raw.v[i].sev,
-			    raw.v[i].line, "%s", raw.v[i].message);
-	findings_done(&raw);
+	memset(&r, 0, sizeof r);
+	buf_init(&r.b, 0);
+	fmtext_raw(&r, text, blen, fm);
+	fmtext_scan(san, &r, before, out);
+	buf_done(&r.b);
+	free(r.lines);
 	return out->n - before;
 }
 

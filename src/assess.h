@@ -74,10 +74,11 @@ void	 assess_skill(const struct sanitizer *, const struct assess_limits *,
 /*
  * The frontmatter part alone (text, len: the whole file fm was parsed
  * from): every string of fm->json, keys and nested lists and maps
- * included, decoded, with the line of its top-level key; then the block
- * as written (comments too: the skill:// resource serves it verbatim),
- * whose hits are kept where no decoded string had the same rule on the
- * same line.
+ * included, decoded (a quoted YAML value is read as what the agent sees,
+ * not as a quotation), with the line of its key (of its first line for a
+ * block scalar); then what only the block as written holds, YAML comments
+ * and lines before the first key (the skill:// resource serves the block
+ * verbatim). A hit that repeats one (same rule, same line) is dropped.
  * Returns the number of findings added.
  */
 size_t	 assess_frontmatter(const struct sanitizer *, const char *text,
