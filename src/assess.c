@@ -374,6 +374,40 @@ scan_one(const struct sanitizer *san, const struct assess_limits *l,
 	free(text);
 }
 
+/* 1 when folder holds a SKILL.md (a regular file). */
+static int
+has_skill_md(const char *folder)
+{
+	struct stat	 st;
+	char		*p;
+	int		 r;
+
+	xasprintf(&p, "%s/SKILL.md", folder);
+	r = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	free(p);
+	return r;
+}
+
+/*
+ * 1 when rel lies in a subfolder of dir that holds a SKILL.md of its own:
+ * a nested skill, indexed and assessed as an entry of its own, not as a
+ * file of this one (a collection's folder would count every member).
+ */
+static int
+in_nested_skill(const char *dir, const char *rel)
+{
+	const char	*slash;
+	char		*sub;
+	int		 r;
+
+	if ((slash = strchr(rel, '/')) == NULL)
+		return 0;
+	xasprintf(&sub, "%s/%.*s", dir, (int)(slash - rel), rel);
+	r = has_skill_md(sub);
+	free(sub);
+	return r;
+}
+
 size_t
 assess_bundled(const struct sanitizer *san, const struct assess_limits *l,
     const char *entry_path, const char *body, size_t blen, int list,
@@ -392,7 +426,7 @@ assess_bundled(const struct sanitizer *san, const struct assess_limits *l,
 	arr = list ? files_list(dir, l->max_files, &cut) : NULL;
 	cJSON_ArrayForEach(it, arr) {
 		rel = cJSON_GetStringValue(cJSON_GetObjectItem(it, "path"));
-		if (rel == NULL)
+		if (rel == NULL || in_nested_skill(dir, rel))
 			continue;
 		strlist_add(&done, rel);
 		scan_one(san, l, dir, rel, &total, out);
@@ -402,7 +436,8 @@ assess_bundled(const struct sanitizer *san, const struct assess_limits *l,
 	if (body != NULL)
 		codescan_refs(body, blen, &refs);
 	for (i = 0; i < refs.n && (int)done.n < l->max_files; i++) {
-		if (strlist_contains(&done, refs.v[i], 0))
+		if (strlist_contains(&done, refs.v[i], 0) ||
+		    in_nested_skill(dir, refs.v[i]))
 			continue;
 		strlist_add(&done, refs.v[i]);
 		scan_one(san, l, dir, refs.v[i], &total, out);
@@ -439,7 +474,8 @@ stamp_dir(const char *dir, const char *prefix, int depth, int *left,
 			continue;
 		if (S_ISDIR(st.st_mode) && depth == 0) {
 			xasprintf(&sub, "%s/%s", dir, de->d_name);
-			stamp_dir(sub, de->d_name, 1, left, sum, any);
+			if (!has_skill_md(sub))
+				stamp_dir(sub, de->d_name, 1, left, sum, any);
 			free(sub);
 			continue;
 		}

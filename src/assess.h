@@ -88,7 +88,9 @@ size_t	 assess_frontmatter(const struct sanitizer *, const char *text,
  * The bundled-file part alone: the files of the folder of entry_path
  * (files_list(), files_read(); list 0 skips the listing, for a folder
  * whose stamp says it has none) and those body tells the agent to run,
- * each through sanitize_file(). Returns the number of findings added.
+ * each through sanitize_file(), except the files of a subfolder with a
+ * SKILL.md of its own (a nested skill: an entry of its own). Returns the
+ * number of findings added.
  */
 size_t	 assess_bundled(const struct sanitizer *, const struct assess_limits *,
 	    const char *entry_path, const char *body, size_t blen,
@@ -97,7 +99,8 @@ size_t	 assess_bundled(const struct sanitizer *, const struct assess_limits *,
 /*
  * The bundled files' stamp: a hash of the relative path, size and mtime
  * of each regular file in the folder of entry_path and its subfolders
- * (where files_list() looks; at most max_files + 1 of them), written as
+ * (where files_list() looks, nested skills' folders left out; at most
+ * max_files + 1 of them), written as
  * 16 hex digits into out; "" when the folder has none. The index keeps it with the entry
  * so that an edited script is re-scanned although SKILL.md is unchanged.
  */
