@@ -41,6 +41,7 @@ int	cmd_search(struct cmd_ctx *, int, char **);
 int	cmd_load(struct cmd_ctx *, int, char **);
 int	cmd_read(struct cmd_ctx *, int, char **);
 int	cmd_validate(struct cmd_ctx *, int, char **);
+int	cmd_scan(struct cmd_ctx *, int, char **);
 int	cmd_serve(struct cmd_ctx *, int, char **);
 int	cmd_doctor(struct cmd_ctx *, int, char **);
 int	cmd_client(struct cmd_ctx *, int, char **);

@@ -38,6 +38,9 @@ static const struct cmd_entry cmds[] = {
 	  "[--json] NAME PATH", "print one bundled file of a skill" },
 	{ "validate", cmd_validate, CMD_NEEDS_CONFIG,
 	  "[--json] [PATH ...]", "lint skill files without touching the index" },
+	{ "scan", cmd_scan, CMD_NEEDS_CONFIG,
+	  "[--json|--sarif] [--fail-on info|warn|high|never] [PATH ...]",
+	  "report each skill's risk and findings (for operators and CI)" },
 	{ "serve", cmd_serve, CMD_NEEDS_CONFIG,
 	  "[--transport stdio|http] [--host H] [--port P] [--path P] "
 	  "[--stateful|--stateless] [--watch|--no-watch]",

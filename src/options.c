@@ -181,6 +181,36 @@ const struct options_entry options_table[] = {
 	BOOL("sanitization.builtin_patterns", builtin_patterns, "true",
 	    "Use the bundled pattern catalogue; set to false to rely on "
 	    "sanitization.pattern_files only."),
+	BOOL("sanitization.judge.enabled", judge_enabled, "false",
+	    "Ask an Ollama model for a second opinion on grey-zone skills: "
+	    "those whose risk score s has min_score <= s < max_score. The "
+	    "skill text is sent as delimited data under a fixed "
+	    "classification prompt (skills-radar(1), MODEL JUDGE); a "
+	    "malicious verdict "
+	    "adds the finding judge-malicious, a benign one judge-benign, "
+	    "weighted by the risk table. Verdicts are cached by content hash "
+	    "in judge-cache.tsv beside store.path. A timeout, an error or an "
+	    "answer that is not a verdict leaves the score unchanged and is "
+	    "reported as a note."),
+	STR("sanitization.judge.url", judge_url, "http://127.0.0.1:11434",
+	    OPTF_NONEMPTY, "Ollama server of the judge: scheme, host and "
+	    "port."),
+	STR("sanitization.judge.model", judge_model, "qwen2.5:1.5b",
+	    OPTF_NONEMPTY, "Ollama model of the judge (/api/generate)."),
+	INT("sanitization.judge.timeout_ms", judge_timeout_ms, "10000", 50,
+	    600000, "Timeout of one judge request, in milliseconds."),
+	DBL("sanitization.judge.min_score", judge_min_score, "3", 0, 1000,
+	    "Lowest risk score sent to the judge: the grey zone starts a "
+	    "little below the warn threshold (5 in the bundled risk table), "
+	    "so that a malicious verdict can lift a skill the rules almost "
+	    "flagged."),
+	DBL("sanitization.judge.max_score", judge_max_score, "10", 0, 1000,
+	    "Risk scores from this one up are not sent to the judge: the "
+	    "high threshold of the bundled risk table, where the rules alone "
+	    "are sure."),
+	INT("sanitization.judge.cache_size", judge_cache, "2000", 0, 1000000,
+	    "Verdicts kept (least recently used dropped); 0 keeps none and "
+	    "asks every time."),
 
 	DBL("retrieval.miss_threshold", miss_threshold, "0.4", 0, 1,
 	    "A search whose best score is below this is reported as a miss."),

@@ -62,6 +62,13 @@ struct config {
 	struct strlist	 pattern_files;		/* sanitization.pattern_files */
 	struct strlist	 risk_files;		/* sanitization.risk_files */
 	int		 builtin_patterns;	/* sanitization.builtin_patterns */
+	int		 judge_enabled;		/* sanitization.judge.enabled */
+	char		*judge_url;		/* sanitization.judge.url */
+	char		*judge_model;		/* sanitization.judge.model */
+	int		 judge_timeout_ms;	/* sanitization.judge.timeout_ms */
+	double		 judge_min_score;	/* sanitization.judge.min_score */
+	double		 judge_max_score;	/* sanitization.judge.max_score */
+	int		 judge_cache;		/* sanitization.judge.cache_size */
 
 	/* retrieval */
 	double		 miss_threshold;	/* retrieval.miss_threshold */

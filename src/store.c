@@ -142,7 +142,8 @@ store_count(struct store *st, struct store_counts *out, char **cause)
 
 void
 store_counts_add(struct store_counts *c, const char *trust,
-    const char *winner, const char *user_only, const char *n)
+    const char *winner, const char *user_only, const char *flagged,
+    const char *n)
 {
 	size_t	 k = n != NULL ? strtoull(n, NULL, 10) : 0;
 	int	 t = trust != NULL ? tier_from_name(trust) : -1;
@@ -154,6 +155,8 @@ store_counts_add(struct store_counts *c, const char *trust,
 	if (user_only != NULL && strcmp(user_only, "1") == 0)
 		c->user_only += k;
 	c->tiers[t >= 0 ? t : TIER_UNTRUSTED] += k;
+	if (flagged != NULL && strcmp(flagged, "1") == 0)
+		c->flagged[t >= 0 ? t : TIER_UNTRUSTED] += k;
 }
 
 int

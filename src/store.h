@@ -100,6 +100,7 @@ struct store_counts {
 	size_t	 winners;	/* entries no duplicate shadows */
 	size_t	 user_only;	/* winners with disable-model-invocation */
 	size_t	 tiers[4];	/* winners per enum trust_tier */
+	size_t	 flagged[4];	/* of those, risk at warn or above */
 };
 
 /*

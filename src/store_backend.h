@@ -51,7 +51,8 @@
 #define STORE_COUNTS_SQL \
 	"SELECT trust, CASE WHEN shadowed_by IS NULL THEN 1 ELSE 0 END," \
 	" CASE WHEN disable_model_invocation <> 0 THEN 1 ELSE 0 END," \
-	" count(*) FROM entries GROUP BY 1, 2, 3"
+	" CASE WHEN risk_sev >= 1 THEN 1 ELSE 0 END," \
+	" count(*) FROM entries GROUP BY 1, 2, 3, 4"
 #define STORE_COL_PATH	3
 
 /*
@@ -213,10 +214,12 @@ int	 store_meta_int(struct store *, const char *key, int64_t *out);
 
 /*
  * Adds one STORE_COUNTS_SQL row (its text columns: trust, winner 0/1,
- * user-only 0/1, count) to c, so both backends map a trust name to a
- * tier the way store_row_skill() does.
+ * user-only 0/1, flagged 0/1 (risk at warn or above), count) to c, so
+ * both backends map a trust name to a tier the way store_row_skill()
+ * does.
  */
 void	 store_counts_add(struct store_counts *c, const char *trust,
-	    const char *winner, const char *user_only, const char *n);
+	    const char *winner, const char *user_only, const char *flagged,
+	    const char *n);
 
 #endif

@@ -270,7 +270,7 @@ pg_count(struct store *base, struct store_counts *c, char **cause)
 		return rv;
 	for (i = 0; i < PQntuples(res); i++)
 		store_counts_add(c, val(res, i, 0), val(res, i, 1),
-		    val(res, i, 2), val(res, i, 3));
+		    val(res, i, 2), val(res, i, 3), val(res, i, 4));
 	PQclear(res);
 	return 0;
 }

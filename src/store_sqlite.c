@@ -317,7 +317,7 @@ sq_count(struct store *base, struct store_counts *c, char **cause)
 		return db_fail(st, "counting entries", cause);
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
 		store_counts_add(c, col_text(stmt, 0), col_text(stmt, 1),
-		    col_text(stmt, 2), col_text(stmt, 3));
+		    col_text(stmt, 2), col_text(stmt, 3), col_text(stmt, 4));
 	sqlite3_finalize(stmt);
 	if (rc != SQLITE_DONE)
 		return db_fail(st, "counting entries", cause);

@@ -1,7 +1,9 @@
 /*
  * Trust-tier breakdown: one row per tier (TRUSTED, VERIFIED, USER,
- * UNTRUSTED) with a bar scaled to the panel width and the count of
- * winning entries in the index.
+ * UNTRUSTED) with a bar scaled to the panel width, the count of winning
+ * entries in the index, and how many of them are flagged (risk score at
+ * warn or above: the skills an operator should look at first, with
+ * skills-radar scan).
  */
 #include "autoconfig.h"
 
@@ -13,6 +15,9 @@
 #include "skill.h"
 #include "status.h"
 #include "tui.h"
+
+/* The flagged column: " 12 flagged". */
+#define FLAG_W	12
 
 static void
 tiers_update(struct panel *p, const struct stats_snap *snap)
@@ -32,8 +37,8 @@ tiers_draw(struct panel *p)
 	};
 	const struct tui_model	*m = &p->tui->m;
 	char			 tmp[64];
-	size_t			 total = 0, n;
-	int			 i, bw, fill;
+	size_t			 total = 0, n, f;
+	int			 i, bw, fill, x;
 
 	grid_clear(&p->g);
 	grid_clear(&p->title);
@@ -48,8 +53,8 @@ tiers_draw(struct panel *p)
 	}
 	for (i = 0; i < 4; i++)
 		total += m->tiers[i];
-	/* " NAME       bar  count  pct " */
-	bw = p->w - 1 - 11 - 2 - 6 - 6;
+	/* " NAME       bar  count  pct  N flagged " */
+	bw = p->w - 1 - 11 - 2 - 6 - 6 - FLAG_W;
 	for (i = 0; i < 4 && i < p->h; i++) {
 		n = m->tiers[order[i]];
 		grid_put(&p->g, i, 1, tier_name(order[i]), 10, color[i], 0);
@@ -63,13 +68,16 @@ tiers_draw(struct panel *p)
 			grid_fill(&p->g, i, 12 + fill, bw - fill,
 			    p->tui->gl->empty, C_BAR_EMPTY);
 		}
+		x = 12 + (bw >= 4 ? bw : 0);
 		snprintf(tmp, sizeof tmp, "%zu", n);
-		grid_put_right(&p->g, i, 12 + (bw >= 4 ? bw : 0) + 1, tmp, 6,
-		    C_NORMAL);
+		grid_put_right(&p->g, i, x + 1, tmp, 6, C_NORMAL);
 		snprintf(tmp, sizeof tmp, "%3.0f%%", total > 0 ?
 		    100.0 * (double)n / (double)total : 0.0);
-		grid_put(&p->g, i, 12 + (bw >= 4 ? bw : 0) + 9, tmp, 5, C_DIM,
-		    0);
+		grid_put(&p->g, i, x + 9, tmp, 5, C_DIM, 0);
+		f = m->flagged[order[i]];
+		snprintf(tmp, sizeof tmp, "%zu flagged", f);
+		grid_put_right(&p->g, i, x + 14, tmp, FLAG_W - 1,
+		    f > 0 ? C_ERROR : C_DIM);
 	}
 }
 

@@ -231,6 +231,7 @@ load_index(struct tui_model *m)
 	m->index_msg = NULL;
 	m->n_skills = m->n_entries = m->n_user_only = 0;
 	memset(m->tiers, 0, sizeof m->tiers);
+	memset(m->flagged, 0, sizeof m->flagged);
 	m->index_sig = index_signature(m->opts.index_path);
 	count_paths(m);
 
@@ -251,6 +252,7 @@ load_index(struct tui_model *m)
 	m->n_skills = c.winners;
 	m->n_user_only = c.user_only;
 	memcpy(m->tiers, c.tiers, sizeof m->tiers);
+	memcpy(m->flagged, c.flagged, sizeof m->flagged);
 out:
 	free(cause);
 	if (st != NULL)

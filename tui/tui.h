@@ -69,6 +69,7 @@ struct tui_model {
 	size_t			 n_entries;	/* every stored entry */
 	size_t			 n_user_only;	/* disable-model-invocation */
 	size_t			 tiers[4];	/* winners per tier */
+	size_t			 flagged[4];	/* of those, risk warn+ */
 	int			 paths_ok;
 	int			 paths_total;
 	int64_t			 index_sig;	/* index.db(-wal) stat */

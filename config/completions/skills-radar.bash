@@ -19,7 +19,7 @@ _skills_radar()
 	cword=$COMP_CWORD
 	COMPREPLY=()
 
-	local commands="config-init index list search load read validate serve
+	local commands="config-init index list search load read validate scan serve
 	    mini-index stats tui client doctor import sign version"
 	local clients="claude-code claude-desktop cursor codex gemini"
 
@@ -53,6 +53,7 @@ _skills_radar()
 	--tier) COMPREPLY=($(compgen -W "TRUSTED VERIFIED USER UNTRUSTED" -- "$cur")); return ;;
 	--transport) COMPREPLY=($(compgen -W "stdio http" -- "$cur")); return ;;
 	--group-by) COMPREPLY=($(compgen -W "tags scope auto" -- "$cur")); return ;;
+	--fail-on) COMPREPLY=($(compgen -W "info warn high never" -- "$cur")); return ;;
 	--range) COMPREPLY=($(compgen -W "1h 24h 7d all" -- "$cur")); return ;;
 	--since) COMPREPLY=($(compgen -W "1h 24h 7d 30d" -- "$cur")); return ;;
 	--scope) COMPREPLY=($(compgen -W "user project" -- "$cur")); return ;;
@@ -72,6 +73,7 @@ _skills_radar()
 	load) opts="--offset --max-bytes --allow-untrusted --json" ;;
 	read) opts="--json" ;;
 	validate) opts="--json" ;;
+	scan) opts="--json --sarif --fail-on" ;;
 	serve) opts="--transport --host --port --path --stateful --stateless
 	    --watch --no-watch" ;;
 	mini-index) opts="--output --budget --group-by --check --install
@@ -99,7 +101,7 @@ _skills_radar()
 		   --kind|--tier|--transport|--group-by|--range|--since|--scope|\
 		   --http|--output|--db|--tag|--top-k|--offset|--max-bytes|\
 		   --host|--port|--path|--budget|--limit|--refresh|\
-		   --context-tokens|--token-env) ;;
+		   --context-tokens|--token-env|--fail-on) ;;
 		   *) ((n++)) ;;
 		   esac ;;
 		esac
@@ -116,7 +118,7 @@ _skills_radar()
 		if [[ $n -eq 0 ]]; then
 			COMPREPLY=($(compgen -W "$(_skills_radar_names)" -- "$cur"))
 		fi ;;
-	validate)
+	validate|scan)
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	esac
 }

@@ -37,6 +37,7 @@ has_line "$(complete_words "$SR" client "")" add "bash: client actions"
 has_line "$(complete_words "$SR" client add "")" codex "bash: client names"
 has_line "$(complete_words "$SR" client add cursor --scope "")" project "bash: --scope values"
 has_line "$(complete_words "$SR" serve --transport "")" http "bash: --transport values"
+has_line "$(complete_words "$SR" scan --fail-on "")" never "bash: --fail-on values"
 has_line "$(complete_words "$SR" --config /dev/null list --kind "")" agent "bash: skips the global --config FILE"
 export SKILL_PATHS="$TOP_SRCDIR/config/examples"
 "$SR" index >/dev/null

@@ -31,6 +31,7 @@ done
 check "example: index" env SKILL_PATHS="$TOP_SRCDIR/config/examples" "$SR" index
 check "example: search" env SKILL_PATHS="$TOP_SRCDIR/config/examples" "$SR" search "fill in a PDF form"
 check "example: validate" "$SR" validate "$TOP_SRCDIR/config/examples/skills"
+status 0 "example: scan --sarif" "$SR" scan --sarif "$TOP_SRCDIR/config/examples/skills"
 check "example: load" env SKILL_PATHS="$TOP_SRCDIR/config/examples" "$SR" load pdf-form-filler
 check "example: read" env SKILL_PATHS="$TOP_SRCDIR/config/examples" "$SR" read pdf-form-filler references/field-types.md
 done_testing

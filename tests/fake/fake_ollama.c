@@ -16,7 +16,12 @@
  *                       "N=score" line per candidate, the same way;
  *                       anything else (the rewriter) answers each word
  *                       of the prompt spelt backwards, quoted, with a
- *                       trailing period and a second line of chatter.
+ *                       trailing period and a second line of chatter;
+ *                       a judge prompt (a "<<<SKILL-" delimiter line)
+ *                       answers {"verdict":"malicious",...} when the
+ *                       skill text holds "fake-judge-malicious", else
+ *                       {"verdict":"benign",...}, after a line of
+ *                       chatter as small models write.
  *   POST /api/embed     {"embeddings":[[...]]}: per input a vector of
  *                       hashed words (dimension 32, or 48 for a model
  *                       whose name ends in "-b"), seeded by the model.
@@ -29,7 +34,7 @@
  *   GET  /_stats        request counters: {"generate","embed",
  *                       "embed_inputs","tags","pairs","batches",
  *                       "rewrites","cloud","cloud_inputs","cloud_queries",
- *                       "rate_limited"}.
+ *                       "rate_limited","judges"}.
  * An unknown model is 404 {"error":"model ... not found"}, like Ollama.
  *
  * Faults, for every request (-f MODE, -d MS) or for one request whose
@@ -73,7 +78,7 @@ static long			 delay_ms;
 static pthread_mutex_t		 lock = PTHREAD_MUTEX_INITIALIZER;
 static long	 n_generate, n_embed, n_embed_inputs, n_tags, n_pairs,
 		 n_batches, n_rewrites, n_cloud, n_cloud_inputs,
-		 n_cloud_queries, n_rate_limited, rate_limit_first;
+		 n_cloud_queries, n_rate_limited, rate_limit_first, n_judges;
 
 struct conn {
 	char	*body;
@@ -328,6 +333,13 @@ do_generate(struct MHD_Connection *c, cJSON *req, const char *mode)
 	    strstr(prompt, "\n\nSkill description: ") != NULL) {
 		count(&n_pairs, 1);
 		text = answer_pair(prompt);
+	} else if (strstr(prompt, "<<<SKILL-") != NULL) {
+		count(&n_judges, 1);
+		text = strdup(strstr(prompt, "fake-judge-malicious") != NULL ?
+		    "Here is my answer.\n{\"verdict\": \"malicious\", "
+		    "\"reason\": \"sends credentials to an outside host\"}" :
+		    "Here is my answer.\n{\"verdict\": \"benign\", "
+		    "\"reason\": \"documents a task without harm\"}");
 	} else if (strstr(prompt, "Candidates:") != NULL) {
 		count(&n_batches, 1);
 		text = answer_batch(prompt);
@@ -548,9 +560,10 @@ do_stats(struct MHD_Connection *c)
 	snprintf(s, sizeof s, "{\"generate\":%ld,\"embed\":%ld,"
 	    "\"embed_inputs\":%ld,\"tags\":%ld,\"pairs\":%ld,\"batches\":%ld,"
 	    "\"rewrites\":%ld,\"cloud\":%ld,\"cloud_inputs\":%ld,"
-	    "\"cloud_queries\":%ld,\"rate_limited\":%ld}", n_generate, n_embed,
-	    n_embed_inputs, n_tags, n_pairs, n_batches, n_rewrites, n_cloud,
-	    n_cloud_inputs, n_cloud_queries, n_rate_limited);
+	    "\"cloud_queries\":%ld,\"rate_limited\":%ld,\"judges\":%ld}",
+	    n_generate, n_embed, n_embed_inputs, n_tags, n_pairs, n_batches,
+	    n_rewrites, n_cloud, n_cloud_inputs, n_cloud_queries, n_rate_limited,
+	    n_judges);
 	pthread_mutex_unlock(&lock);
 	return reply(c, 200, s);
 }
