@@ -838,7 +838,9 @@ check_injection(struct engine *e, const struct skill *s, int sev,
 /*
  * Appends the bundled files' findings the index stored for s: reading
  * and scanning a whole folder on every load would cost what an index run
- * does, and the index notices an edited file (assess_stamp()).
+ * does, and the index notices an edited file (assess_stamp()). The model
+ * judge's verdict (judge-*, judge.h) is stored too: a load never asks a
+ * model.
  */
 static void
 stored_files(const struct skill *s, struct findings *out)
@@ -849,11 +851,14 @@ stored_files(const struct skill *s, struct findings *out)
 	findings_init(&all);
 	if (assess_findings_parse(s->findings, &all) == 0) {
 		for (i = 0; i < all.n; i++) {
-			if (all.v[i].file == NULL)
+			if (all.v[i].file == NULL &&
+			    strncmp(all.v[i].rule, "judge-", 6) != 0)
 				continue;
 			findings_add(out, all.v[i].rule, all.v[i].sev,
 			    all.v[i].line, "%s", all.v[i].message);
-			findings_set_file(out, out->n - 1, all.v[i].file);
+			if (all.v[i].file != NULL)
+				findings_set_file(out, out->n - 1,
+				    all.v[i].file);
 		}
 	}
 	findings_done(&all);

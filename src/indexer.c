@@ -21,6 +21,7 @@
 #include "config.h"
 #include "frontmatter.h"
 #include "indexer.h"
+#include "judge.h"
 #include "sanitize.h"
 #include "status.h"
 #include "trust.h"
@@ -111,6 +112,10 @@ fingerprint(const struct config *cfg)
 	list = strlist_join(&cfg->xml_tags, ",");
 	buf_printf(&b, "%s|", list);
 	free(list);
+	/* The model judge's verdicts change risks. */
+	buf_printf(&b, "judge %d|%s|%g|%g|", cfg->judge_enabled,
+	    cfg->judge_enabled ? cfg->judge_model : "", cfg->judge_min_score,
+	    cfg->judge_max_score);
 	/* The user's risk tables change what a skill's findings weigh. */
 	for (i = 0; i < cfg->risk_files.n; i++)
 		stamp_file(&b, cfg->risk_files.v[i]);
@@ -203,6 +208,7 @@ struct ctx {
 						   reject (validate, or
 						   validation.strict_names) */
 	struct trust		 trust;
+	struct judge		*judge;		/* sanitization.judge, or NULL */
 	struct index_report	*rep;
 };
 
@@ -342,6 +348,14 @@ assess(struct ctx *c, struct skill *s, const char *text, size_t len,
 		ae.stamp = s->bundle;
 	}
 	assess_skill(c->san, &lim, &ae, sf, &risk);
+	if (c->judge != NULL) {
+		struct judge_result	 jr;
+
+		/* Grey-zone skills get the model's verdict (judge.h). */
+		judge_apply(c->judge, c->san, s->path, s->name, text, len,
+		    (int)s->trust, sf, &risk, &jr);
+		judge_result_done(&jr);
+	}
 	s->risk = risk.score;
 	s->risk_sev = (int)risk.sev;
 	s->findings = assess_findings_json(sf);
@@ -1063,6 +1077,8 @@ indexer_run(const struct config *cfg, struct sanitizer *san,
 		own_san = 1;
 	}
 	c.san = san;
+	if (san != NULL && (rv = judge_new(cfg, &c.judge, cause)) != 0)
+		goto out;
 	build_set(&c, &old, &oldrej, reparse, (flags & INDEX_PROGRESS) != 0);
 	indexer_precedence(&rep->set);
 	tally(rep);
@@ -1081,6 +1097,7 @@ indexer_run(const struct config *cfg, struct sanitizer *san,
 		rep->digest = xstrdup(digest);
 	}
 out:
+	judge_free(c.judge);
 	rep->duration_ms = clock_ms() - t0;
 	store_close(st);
 	skill_set_done(&old);
@@ -1417,6 +1434,7 @@ indexer_scan_paths(const struct config *cfg, struct sanitizer *san,
 	size_t			 i, j, k, hit, nold = 0;
 	struct skill		**old = NULL;
 	double			 t0 = clock_ms();
+	char			*cause_j = NULL;
 	int			 rv = 0;
 
 	memset(&c, 0, sizeof c);
@@ -1430,6 +1448,12 @@ indexer_scan_paths(const struct config *cfg, struct sanitizer *san,
 	c.strict_names = cfg->strict_names;
 	trust_init(&c.trust, cfg);
 	signer_errors(&c);
+	if (san != NULL && judge_new(cfg, &c.judge, &cause_j) != 0) {
+		/* A bad judge setting: the full run reports it. */
+		free(cause_j);
+		full(d, "%s", "the judge settings are invalid");
+		goto out;
+	}
 
 	/* Settings that shape parsing changed: everything is re-parsed. */
 	fp = fingerprint(cfg);
@@ -1561,6 +1585,7 @@ indexer_scan_paths(const struct config *cfg, struct sanitizer *san,
 		    rep.warnings.v[j].message);
 	d->walked = focus.n;
 out:
+	judge_free(c.judge);
 	d->duration_ms = clock_ms() - t0;
 	free(old);
 	free(fp);

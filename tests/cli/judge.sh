@@ -91,6 +91,20 @@ jcfg "$(dead_url)"
 "$SR" scan --json "$J/judged-bad" >"$T/dead.json" 2>/dev/null || true
 is "$(sk "$T/dead.json" judged-bad 's.risk.score')" "$bad_off" "no server: the score is the rules' alone"
 
+# at index time: the stored risk carries the verdict, and the index
+# asks nothing again for a skill whose verdict is cached
+rm -f "$XDG_DATA_HOME/skills-radar/judge-cache.tsv"
+jcfg "$F" 100
+n0=$(fake_count "$F" generate)
+SKILL_PATHS="$J" "$SR" index >/dev/null 2>&1 || true
+n1=$(fake_count "$F" generate)
+ok "$([ $((n1 - n0)) -ge 1 ]; echo $?)" "index asks the judge about grey-zone skills ($((n1 - n0)) requests)"
+out=$(SKILL_PATHS="$J" "$SR" load --json judged-bad 2>/dev/null || true)
+contains "$out" '"id":	"judge-malicious"' "load lists the verdict stored by the index"
+SKILL_PATHS="$J" "$SR" index --rebuild >/dev/null 2>&1 || true
+n2=$(fake_count "$F" generate)
+ok "$([ $((n2 - n1)) -lt $((n1 - n0)) ]; echo $?)" "a rebuilt index takes the verdicts from the cache (only the failed ones asked again: $((n2 - n1)))"
+
 # bad settings
 jcfg "$F"
 printf '  min_score: 5\n  max_score: 2\n' >>"$CFG"
