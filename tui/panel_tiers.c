@@ -3,7 +3,7 @@
  * UNTRUSTED) with a bar scaled to the panel width, the count of winning
  * entries in the index, and how many of them are flagged (risk score at
  * warn or above: the skills an operator should look at first, with
- * skills-radar scan).
+ * skills-radar scan); the title says who signed the skills (trust.signers).
  */
 #include "autoconfig.h"
 
@@ -44,6 +44,13 @@ tiers_draw(struct panel *p)
 	grid_clear(&p->title);
 	p->title_w = grid_put(&p->title, 0, 0, "Trust tier breakdown",
 	    p->title.w, C_TITLE, 1);
+	/* Who signed the skills (trust.signers), when anyone did. */
+	if (m->signed_by != NULL && p->title_w + 14 < p->title.w) {
+		p->title_w += grid_put(&p->title, 0, p->title_w, " · signed by ",
+		    p->title.w - p->title_w, C_DIM, 0);
+		p->title_w += grid_put(&p->title, 0, p->title_w, m->signed_by,
+		    p->title.w - p->title_w, C_TIER_VERIFIED, 0);
+	}
 	if (m->index_state != 0) {
 		panel_message(p, 0, m->index_state == SR_NOTFOUND ?
 		    "no index.db yet: run skills-radar index" :

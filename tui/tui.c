@@ -22,6 +22,7 @@
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 
+#include "buf.h"
 #include "clock.h"
 #include "colors.h"
 #include "config.h"
@@ -216,6 +217,65 @@ count_paths(struct tui_model *m)
 }
 
 /*
+ * Who signed the winning entries (trust.signers names, sign.h), as
+ * "alice 3, bob 1" in order of count, or NULL when none is signed. Read
+ * only when the index changed, like the counts.
+ */
+struct signer_count {
+	const char	*name;
+	size_t		 n;
+};
+
+static int
+cmp_signer_count(const void *a, const void *b)
+{
+	const struct signer_count	*x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static char *
+signers_text(struct store *st)
+{
+	struct skill_set	 set;
+	struct signer_count	*v;
+	struct buf		 b;
+	size_t			 i, j, nv = 0;
+	char			*cause = NULL;
+
+	skill_set_init(&set);
+	if (store_load(st, &set, &cause) != 0) {
+		free(cause);
+		return NULL;
+	}
+	v = xcalloc(set.n + 1, sizeof *v);
+	for (i = 0; i < set.n; i++) {
+		const struct skill	*s = set.v[i];
+
+		if (s->signer == NULL || s->shadowed_by != NULL)
+			continue;
+		for (j = 0; j < nv && strcmp(v[j].name, s->signer) != 0; j++)
+			;
+		if (j == nv)
+			v[nv++].name = s->signer;
+		v[j].n++;
+	}
+	qsort(v, nv, sizeof *v, cmp_signer_count);
+	buf_init(&b, 0);
+	for (j = 0; j < nv; j++)
+		buf_printf(&b, "%s%s %zu", j ? ", " : "", v[j].name, v[j].n);
+	free(v);
+	skill_set_done(&set);
+	if (b.len == 0) {
+		buf_done(&b);
+		return NULL;
+	}
+	return buf_take(&b);
+}
+
+/*
  * Reads the index summary: counts per tier of the winning entries, which
  * the store computes without the dashboard loading every entry.
  */
@@ -232,6 +292,8 @@ load_index(struct tui_model *m)
 	m->n_skills = m->n_entries = m->n_user_only = 0;
 	memset(m->tiers, 0, sizeof m->tiers);
 	memset(m->flagged, 0, sizeof m->flagged);
+	free(m->signed_by);
+	m->signed_by = NULL;
 	m->index_sig = index_signature(m->opts.index_path);
 	count_paths(m);
 
@@ -253,6 +315,7 @@ load_index(struct tui_model *m)
 	m->n_user_only = c.user_only;
 	memcpy(m->tiers, c.tiers, sizeof m->tiers);
 	memcpy(m->flagged, c.flagged, sizeof m->flagged);
+	m->signed_by = signers_text(st);
 out:
 	free(cause);
 	if (st != NULL)
@@ -342,6 +405,7 @@ model_done(struct tui_model *m)
 		stats_snap_done(&m->snap);
 	free(m->stats_msg);
 	free(m->index_msg);
+	free(m->signed_by);
 	vocab_free(m->vocab);
 	memset(m, 0, sizeof *m);
 }

@@ -70,6 +70,8 @@ struct tui_model {
 	size_t			 n_user_only;	/* disable-model-invocation */
 	size_t			 tiers[4];	/* winners per tier */
 	size_t			 flagged[4];	/* of those, risk warn+ */
+	char			*signed_by;	/* "alice 3, bob 1", or NULL:
+						   no winner is signed */
 	int			 paths_ok;
 	int			 paths_total;
 	int64_t			 index_sig;	/* index.db(-wal) stat */
