@@ -4,7 +4,7 @@
  * 900 bytes a phrase that wakes some patterns: the worst benign case),
  * the same with injections, and Chinese/Japanese text. Prints one table row per body: size, patterns, microseconds
  * per call (p50, p99) and throughput. The target is < 1 ms for 64 KB.
- * Usage: bench_sanitize [-c] [iterations]   (default 200)
+ * Usage: bench_sanitize [-c] [iterations [body ...]]   (default 200, all)
  * -c times each call in the thread's CPU time instead of wall time: on a
  * shared, busy machine that is the figure to compare between builds.
  */
@@ -81,6 +81,21 @@ fill(struct buf *b, size_t size, const char *unit, const char *spice)
 }
 
 static double	(*now_ms)(void) = bench_now_ms;
+static char	**only;		/* the bodies to run; NULL: all */
+
+static int
+wanted(const char *label)
+{
+	char	**p;
+
+	if (only == NULL || *only == NULL)
+		return 1;
+	for (p = only; *p != NULL; p++) {
+		if (strcmp(*p, label) == 0)
+			return 1;
+	}
+	return 0;
+}
 
 static void
 run(const struct sanitizer *s, const char *label, const char *text,
@@ -92,6 +107,8 @@ run(const struct sanitizer *s, const char *label, const char *text,
 	char		*r;
 	int		 i;
 
+	if (!wanted(label))
+		return;
 	t = calloc((size_t)iters, sizeof *t);
 	for (i = 0; i < iters; i++) {
 		findings_init(&f);
@@ -129,8 +146,10 @@ main(int argc, char **argv)
 		argc--;
 		argv++;
 	}
-	if (argc > 1)
+	if (argc > 1) {
 		iters = atoi(argv[1]);
+		only = argv + 2;
+	}
 	if (iters < 1)
 		iters = 1;
 	memset(&cfg, 0, sizeof cfg);
