@@ -40,6 +40,7 @@ struct sanitize_catalogue {
 	struct trigger		*trigs;		/* sorted by bucket */
 	size_t			 ntrigs, trigcap;
 	uint64_t		 trigbits[3][65536 / 64];
+	uint64_t		 first2[65536 / 64];	/* exact 2-byte prefixes */
 	uint32_t		 bucket[TRIG_BUCKETS + 1];
 	int			 has_cls[3];
 };
@@ -130,9 +131,13 @@ sanitize_catalogue_windows(const struct sanitize_catalogue *cat,
 		last[i] = (size_t)-1;
 	for (i = 0; i + 1 < nlen; i++) {
 	    /*
-	     * Triggers starting with a letter or digit start a word; none
-	     * starts inside a UTF-8 sequence.
+	     * Most positions start no trigger's first two bytes. Triggers
+	     * starting with a letter or digit start a word; none starts
+	     * inside a UTF-8 sequence.
 	     */
+	    key = (unsigned)p[i] << 8 | p[i + 1];
+	    if (!(cat->first2[key >> 6] >> (key & 63) & 1))
+		    continue;
 	    if ((p[i] & 0xC0) == 0x80 ||
 		(i > 0 && is_alnum(p[i]) && is_alnum(p[i - 1])))
 		    continue;
@@ -352,12 +357,13 @@ trig_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Sorts the triggers into buckets and fills the two-byte bitmap. */
+/* Sorts the triggers into buckets and fills the prefix bitmaps. */
 static void
 build_triggers(struct sanitize_catalogue *cat)
 {
-	size_t		 i;
-	unsigned	 b;
+	const unsigned char	*s;
+	size_t			 i;
+	unsigned		 b, k;
 
 	if (cat->ntrigs > 1)
 		qsort(cat->trigs, cat->ntrigs, sizeof *cat->trigs, trig_cmp);
@@ -368,6 +374,9 @@ build_triggers(struct sanitize_catalogue *cat)
 		cat->trigbits[cat->trigs[i].cls][cat->trigs[i].key >> 6] |=
 		    (uint64_t)1 << (cat->trigs[i].key & 63);
 		cat->has_cls[cat->trigs[i].cls] = 1;
+		s = (const unsigned char *)cat->trigs[i].s;
+		k = (unsigned)s[0] << 8 | s[1];
+		cat->first2[k >> 6] |= (uint64_t)1 << (k & 63);
 	}
 	for (b = 0; b < TRIG_BUCKETS; b++)
 		cat->bucket[b + 1] += cat->bucket[b];
