@@ -647,7 +647,8 @@ norm_orig_end(const struct scan *sc, size_t nend)
  */
 static void
 run_pattern(struct scan *sc, const struct sanitize_pattern *pt,
-    size_t noff, size_t nend, pcre2_match_data *md, size_t *last_line)
+    size_t noff, size_t nend, pcre2_match_data *md,
+    pcre2_match_context *mctx, size_t *last_line)
 {
 	PCRE2_SIZE	*ov;
 	size_t		 so, eo, o0, o1, li;
@@ -655,7 +656,7 @@ run_pattern(struct scan *sc, const struct sanitize_pattern *pt,
 
 	while (noff <= nend) {
 		rc = pcre2_match(pt->re, (PCRE2_SPTR)sc->f.norm, nend, noff,
-		    PCRE2_NO_UTF_CHECK, md, sc->s->mctx);
+		    PCRE2_NO_UTF_CHECK, md, mctx);
 		if (rc == PCRE2_ERROR_NOMATCH)
 			return;
 		if (rc < 0) {
@@ -697,6 +698,7 @@ run_catalogue(struct scan *sc)
 	const struct sanitize_pattern	*pt;
 	const pcre2_code		*combined;
 	pcre2_match_data		*md;
+	pcre2_match_context		*wctx;
 	struct sanitize_window		*w;
 	size_t				 i, k, nw, npats, from = 0, last;
 	int				 rc, hit = 1;
@@ -714,22 +716,29 @@ run_catalogue(struct scan *sc)
 		/* Any other error: run everything from the start. */
 	}
 	nw = sanitize_catalogue_windows(s->cat, sc->f.norm, sc->f.nlen, &w);
+	/* A window's matches start at its last trigger or before. */
+	wctx = pcre2_match_context_copy(s->mctx);
 	for (i = 0, k = 0; i < npats && !sc->truncated; i++) {
 		pt = sanitize_catalogue_pattern(s->cat, i);
 		last = (size_t)-1;
 		if (pt->has_triggers) {
 			for (; k < nw && w[k].pat < i; k++)
 				;
-			for (; k < nw && w[k].pat == i && !sc->truncated; k++)
+			for (; k < nw && w[k].pat == i && !sc->truncated;
+			    k++) {
+				if (wctx != NULL)
+					pcre2_set_offset_limit(wctx, w[k].lim);
 				run_pattern(sc, pt, w[k].start, w[k].end, md,
-				    &last);
+				    wctx != NULL ? wctx : s->mctx, &last);
+			}
 			continue;
 		}
 		if (pt->in_combined && !hit)
 			continue;
 		run_pattern(sc, pt, pt->in_combined ? from : 0, sc->f.nlen, md,
-		    &last);
+		    s->mctx, &last);
 	}
+	pcre2_match_context_free(wctx);
 	free(w);
 	pcre2_match_data_free(md);
 }

@@ -170,6 +170,7 @@ sanitize_catalogue_windows(const struct sanitize_catalogue *cat,
 			    st <= w[last[t->pat]].end) {
 				if (en > w[last[t->pat]].end)
 					w[last[t->pat]].end = en;
+				w[last[t->pat]].lim = i;
 				continue;
 			}
 			if (nw == cap) {
@@ -179,6 +180,7 @@ sanitize_catalogue_windows(const struct sanitize_catalogue *cat,
 			w[nw].pat = t->pat;
 			w[nw].start = st;
 			w[nw].end = en;
+			w[nw].lim = i;
 			last[t->pat] = nw++;
 		}
 	    }
@@ -192,8 +194,9 @@ sanitize_catalogue_windows(const struct sanitize_catalogue *cat,
 
 /* ---- loading -------------------------------------------------------- */
 
-int
-sanitize_catalogue_compile(const char *re, pcre2_code **out, char *err,
+/* sanitize_catalogue_compile() with extra compile options. */
+static int
+compile_opts(const char *re, uint32_t opts, pcre2_code **out, char *err,
     size_t errsz)
 {
 	pcre2_code	*c;
@@ -202,8 +205,9 @@ sanitize_catalogue_compile(const char *re, pcre2_code **out, char *err,
 	int		 ec;
 
 	*out = NULL;
-	c = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, PCRE2_UTF |
-	    PCRE2_UCP | PCRE2_CASELESS | PCRE2_MULTILINE, &ec, &eoff, NULL);
+	c = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, opts |
+	    PCRE2_UTF | PCRE2_UCP | PCRE2_CASELESS | PCRE2_MULTILINE, &ec,
+	    &eoff, NULL);
 	if (c == NULL) {
 		pcre2_get_error_message(ec, msg, sizeof msg);
 		snprintf(err, errsz, "bad regex at offset %zu: %s",
@@ -213,6 +217,13 @@ sanitize_catalogue_compile(const char *re, pcre2_code **out, char *err,
 	(void)pcre2_jit_compile(c, PCRE2_JIT_COMPLETE);
 	*out = c;
 	return 0;
+}
+
+int
+sanitize_catalogue_compile(const char *re, pcre2_code **out, char *err,
+    size_t errsz)
+{
+	return compile_opts(re, 0, out, err, errsz);
 }
 
 /* Parses "high" or "high/info". */
@@ -447,7 +458,7 @@ sanitize_catalogue_load(struct sanitize_catalogue *cat, const char *path,
 	struct sanitize_pattern	*pt;
 	char		*data = NULL, *line, *next, *f[5], *folded, err[320];
 	size_t		 len, nf, i;
-	int		 lineno = 0, rv = SR_OK;
+	int		 lineno = 0, rv = SR_OK, trig;
 	enum severity	 sev, csev;
 
 	if (buf_read_file(path, PATFILE_MAX, &data, &len) == -1) {
@@ -499,8 +510,10 @@ sanitize_catalogue_load(struct sanitize_catalogue *cat, const char *path,
 		}
 		pt = &cat->pats[cat->npats];
 		memset(pt, 0, sizeof *pt);
-		if (sanitize_catalogue_compile(folded, &pt->re, err,
-		    sizeof err) == -1) {
+		/* Entries with triggers run with an offset limit. */
+		trig = nf == 5 && strcmp(f[4], "-") != 0;
+		if (compile_opts(folded, trig ? PCRE2_USE_OFFSET_LIMIT : 0,
+		    &pt->re, err, sizeof err) == -1) {
 			xasprintf(cause, "%s:%d: %s", path, lineno, err);
 			free(folded);
 			rv = SR_CONFIG;
@@ -513,8 +526,7 @@ sanitize_catalogue_load(struct sanitize_catalogue *cat, const char *path,
 		pt->explain = xstrdup(f[3]);
 		xasprintf(&pt->where, "%s:%d", path, lineno);
 		cat->npats++;
-		if (nf == 5 && strcmp(f[4], "-") != 0 &&
-		    add_triggers(cat, cat->npats - 1, f[4]) == -1) {
+		if (trig && add_triggers(cat, cat->npats - 1, f[4]) == -1) {
 			xasprintf(cause, "%s:%d: bad triggers (\"[N:]a,b,...\": "
 			    "window 16..8192, each trigger 2 bytes or more)",
 			    path, lineno);

@@ -43,9 +43,15 @@ struct sanitize_pattern {
 	size_t		 window;	/* bytes either side of a trigger */
 };
 
-/* Where pattern pat may match in a scan copy: [start, end). */
+/*
+ * Where pattern pat may match in a scan copy: within [start, end), and
+ * starting at lim or before (every match contains a trigger, and lim is
+ * where the window's last trigger starts). The entries with triggers are
+ * compiled with PCRE2_USE_OFFSET_LIMIT, so pcre2_set_offset_limit() can
+ * stop the search at lim.
+ */
 struct sanitize_window {
-	size_t	 pat, start, end;
+	size_t	 pat, start, end, lim;
 };
 
 /* An empty catalogue; free it with sanitize_catalogue_free(). */
