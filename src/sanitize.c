@@ -541,6 +541,46 @@ zw_in_word(const struct scan *sc, int32_t prev, size_t off)
 /* ---- the scan copy -------------------------------------------------- */
 
 /*
+ * Appends the run of printable ASCII at text[i] (up to len) to the copy
+ * the way norm_build() does byte by byte: lower-cased, runs of spaces
+ * folded to one, none at the start. Stops early when the copy has no
+ * room left (sanitize_fold_put() grows it). Returns the end of what it
+ * took; *last gets the last byte taken, lower-cased.
+ */
+static size_t
+norm_ascii(struct sanitize_fold *f, const char *text, size_t i, size_t len,
+    unsigned char *last)
+{
+	char		*norm = f->norm;
+	size_t		*map = f->map, o = f->nlen;
+	int		 sp = f->last_space;
+	unsigned char	 c;
+
+	for (; i < len && o + 2 < f->ncap; i++) {
+		c = (unsigned char)text[i];
+		if (c < 0x20 || c >= 0x7F)
+			break;
+		if (c == ' ') {
+			if (!sp && o > 0) {
+				norm[o] = ' ';
+				map[o++] = i;
+				sp = 1;
+			}
+		} else {
+			if (c >= 'A' && c <= 'Z')
+				c += 'a' - 'A';
+			norm[o] = (char)c;
+			map[o++] = i;
+			sp = 0;
+		}
+		*last = c;
+	}
+	f->nlen = o;
+	f->last_space = sp;
+	return i;
+}
+
+/*
  * Builds the scan copy and reports hidden characters. Tag characters that
  * spell ASCII are decoded into the copy between spaces so the catalogue
  * sees the smuggled text.
@@ -554,6 +594,7 @@ norm_build(struct scan *sc)
 	enum hidden	 h;
 	int		 in_tags = 0;
 	char		 c;
+	unsigned char	 last;
 
 	sanitize_fold_init(&sc->f, sc->len + 64);
 	while (i < sc->len) {
@@ -562,6 +603,14 @@ norm_build(struct scan *sc)
 			if (in_tags) {
 				sanitize_fold_space(&sc->f, i);
 				in_tags = 0;
+			}
+			if ((n = norm_ascii(&sc->f, sc->text, i, sc->len,
+			    &last)) > i) {
+				st.prev = last;
+				st.flag_seq = 0;
+				sc->f.prev_latin = 1;
+				i = n;
+				continue;
 			}
 			if (c == ' ')
 				sanitize_fold_space(&sc->f, i);
@@ -947,9 +996,14 @@ clean_append(struct buf *b, const char *text, size_t start, size_t end,
 				buf_addstr(b, text[i] == '<' ? "&lt;" : "&gt;");
 				run = i + 1;
 			}
-			st->prev = (unsigned char)text[i];
+			/* The rest of the printable ASCII run, in one go. */
+			for (n = i + 1; n < end && (unsigned char)text[n] >=
+			    0x20 && (unsigned char)text[n] < 0x7F &&
+			    !(esc && (text[n] == '<' || text[n] == '>')); n++)
+				;
+			st->prev = (unsigned char)text[n - 1];
 			st->flag_seq = 0;
-			i++;
+			i = n;
 			continue;
 		}
 		n = sanitize_fold_decode(text + i, end - i, &cp);
