@@ -24,6 +24,9 @@
 #define TRIG_WINDOW	256	/* default bytes either side of a trigger */
 #define TRIG_WINDOW_MAX	8192
 
+#define BYTE_ALNUM	1	/* an ASCII letter or digit */
+#define BYTE_FIRST	2	/* the first byte of a trigger */
+
 /* A trigger literal of a pattern (field 5 of the catalogue). */
 struct trigger {
 	char		*s;
@@ -41,6 +44,7 @@ struct sanitize_catalogue {
 	size_t			 ntrigs, trigcap;
 	uint64_t		 trigbits[3][65536 / 64];
 	uint64_t		 first2[65536 / 64];	/* exact 2-byte prefixes */
+	unsigned char		 bytecls[256];	/* BYTE_* */
 	uint32_t		 bucket[TRIG_BUCKETS + 1];
 	int			 has_cls[3];
 };
@@ -121,7 +125,7 @@ sanitize_catalogue_windows(const struct sanitize_catalogue *cat,
 	struct sanitize_window	*w = NULL;
 	size_t			 nw = 0, cap = 0, i, j, *last, st, en, ws;
 	const unsigned char	*p = (const unsigned char *)norm;
-	unsigned		 key, b, c;
+	unsigned		 key, b, c, k;
 
 	*out = NULL;
 	if (cat->ntrigs == 0 || nlen < 2)
@@ -131,15 +135,16 @@ sanitize_catalogue_windows(const struct sanitize_catalogue *cat,
 		last[i] = (size_t)-1;
 	for (i = 0; i + 1 < nlen; i++) {
 	    /*
-	     * Most positions start no trigger's first two bytes. Triggers
-	     * starting with a letter or digit start a word; none starts
-	     * inside a UTF-8 sequence.
+	     * Most positions start no trigger's first byte, or its first
+	     * two; triggers starting with a letter or digit start a word;
+	     * none starts inside a UTF-8 sequence (no first byte does).
 	     */
+	    k = cat->bytecls[p[i]];
+	    if (!(k & BYTE_FIRST) || ((k & BYTE_ALNUM) && i > 0 &&
+		(cat->bytecls[p[i - 1]] & BYTE_ALNUM)))
+		    continue;
 	    key = (unsigned)p[i] << 8 | p[i + 1];
 	    if (!(cat->first2[key >> 6] >> (key & 63) & 1))
-		    continue;
-	    if ((p[i] & 0xC0) == 0x80 ||
-		(i > 0 && is_alnum(p[i]) && is_alnum(p[i - 1])))
 		    continue;
 	    for (c = 0; c < 3; c++) {
 		if (!cat->has_cls[c] || i + c + 2 > nlen)
@@ -388,9 +393,15 @@ build_triggers(struct sanitize_catalogue *cat)
 		s = (const unsigned char *)cat->trigs[i].s;
 		k = (unsigned)s[0] << 8 | s[1];
 		cat->first2[k >> 6] |= (uint64_t)1 << (k & 63);
+		if ((s[0] & 0xC0) != 0x80)	/* never matches mid-sequence */
+			cat->bytecls[s[0]] |= BYTE_FIRST;
 	}
 	for (b = 0; b < TRIG_BUCKETS; b++)
 		cat->bucket[b + 1] += cat->bucket[b];
+	for (b = 0; b < 256; b++) {
+		if (is_alnum((unsigned char)b))
+			cat->bytecls[b] |= BYTE_ALNUM;
+	}
 }
 
 static void
