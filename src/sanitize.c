@@ -541,6 +541,46 @@ zw_in_word(const struct scan *sc, int32_t prev, size_t off)
 /* ---- the scan copy -------------------------------------------------- */
 
 /*
+ * Appends the run of printable ASCII at text[i] (up to len) to the copy
+ * the way norm_build() does byte by byte: lower-cased, runs of spaces
+ * folded to one, none at the start. Stops early when the copy has no
+ * room left (sanitize_fold_put() grows it). Returns the end of what it
+ * took; *last gets the last byte taken, lower-cased.
+ */
+static size_t
+norm_ascii(struct sanitize_fold *f, const char *text, size_t i, size_t len,
+    unsigned char *last)
+{
+	char		*norm = f->norm;
+	size_t		*map = f->map, o = f->nlen;
+	int		 sp = f->last_space;
+	unsigned char	 c;
+
+	for (; i < len && o + 2 < f->ncap; i++) {
+		c = (unsigned char)text[i];
+		if (c < 0x20 || c >= 0x7F)
+			break;
+		if (c == ' ') {
+			if (!sp && o > 0) {
+				norm[o] = ' ';
+				map[o++] = i;
+				sp = 1;
+			}
+		} else {
+			if (c >= 'A' && c <= 'Z')
+				c += 'a' - 'A';
+			norm[o] = (char)c;
+			map[o++] = i;
+			sp = 0;
+		}
+		*last = c;
+	}
+	f->nlen = o;
+	f->last_space = sp;
+	return i;
+}
+
+/*
  * Builds the scan copy and reports hidden characters. Tag characters that
  * spell ASCII are decoded into the copy between spaces so the catalogue
  * sees the smuggled text.
@@ -554,6 +594,7 @@ norm_build(struct scan *sc)
 	enum hidden	 h;
 	int		 in_tags = 0;
 	char		 c;
+	unsigned char	 last;
 
 	sanitize_fold_init(&sc->f, sc->len + 64);
 	while (i < sc->len) {
@@ -562,6 +603,14 @@ norm_build(struct scan *sc)
 			if (in_tags) {
 				sanitize_fold_space(&sc->f, i);
 				in_tags = 0;
+			}
+			if ((n = norm_ascii(&sc->f, sc->text, i, sc->len,
+			    &last)) > i) {
+				st.prev = last;
+				st.flag_seq = 0;
+				sc->f.prev_latin = 1;
+				i = n;
+				continue;
 			}
 			if (c == ' ')
 				sanitize_fold_space(&sc->f, i);
@@ -647,7 +696,8 @@ norm_orig_end(const struct scan *sc, size_t nend)
  */
 static void
 run_pattern(struct scan *sc, const struct sanitize_pattern *pt,
-    size_t noff, size_t nend, pcre2_match_data *md, size_t *last_line)
+    size_t noff, size_t nend, pcre2_match_data *md,
+    pcre2_match_context *mctx, size_t *last_line)
 {
 	PCRE2_SIZE	*ov;
 	size_t		 so, eo, o0, o1, li;
@@ -655,7 +705,7 @@ run_pattern(struct scan *sc, const struct sanitize_pattern *pt,
 
 	while (noff <= nend) {
 		rc = pcre2_match(pt->re, (PCRE2_SPTR)sc->f.norm, nend, noff,
-		    PCRE2_NO_UTF_CHECK, md, sc->s->mctx);
+		    PCRE2_NO_UTF_CHECK, md, mctx);
 		if (rc == PCRE2_ERROR_NOMATCH)
 			return;
 		if (rc < 0) {
@@ -697,6 +747,7 @@ run_catalogue(struct scan *sc)
 	const struct sanitize_pattern	*pt;
 	const pcre2_code		*combined;
 	pcre2_match_data		*md;
+	pcre2_match_context		*wctx;
 	struct sanitize_window		*w;
 	size_t				 i, k, nw, npats, from = 0, last;
 	int				 rc, hit = 1;
@@ -714,22 +765,29 @@ run_catalogue(struct scan *sc)
 		/* Any other error: run everything from the start. */
 	}
 	nw = sanitize_catalogue_windows(s->cat, sc->f.norm, sc->f.nlen, &w);
+	/* A window's matches start at its last trigger or before. */
+	wctx = pcre2_match_context_copy(s->mctx);
 	for (i = 0, k = 0; i < npats && !sc->truncated; i++) {
 		pt = sanitize_catalogue_pattern(s->cat, i);
 		last = (size_t)-1;
 		if (pt->has_triggers) {
 			for (; k < nw && w[k].pat < i; k++)
 				;
-			for (; k < nw && w[k].pat == i && !sc->truncated; k++)
+			for (; k < nw && w[k].pat == i && !sc->truncated;
+			    k++) {
+				if (wctx != NULL)
+					pcre2_set_offset_limit(wctx, w[k].lim);
 				run_pattern(sc, pt, w[k].start, w[k].end, md,
-				    &last);
+				    wctx != NULL ? wctx : s->mctx, &last);
+			}
 			continue;
 		}
 		if (pt->in_combined && !hit)
 			continue;
 		run_pattern(sc, pt, pt->in_combined ? from : 0, sc->f.nlen, md,
-		    &last);
+		    s->mctx, &last);
 	}
+	pcre2_match_context_free(wctx);
 	free(w);
 	pcre2_match_data_free(md);
 }
@@ -938,9 +996,14 @@ clean_append(struct buf *b, const char *text, size_t start, size_t end,
 				buf_addstr(b, text[i] == '<' ? "&lt;" : "&gt;");
 				run = i + 1;
 			}
-			st->prev = (unsigned char)text[i];
+			/* The rest of the printable ASCII run, in one go. */
+			for (n = i + 1; n < end && (unsigned char)text[n] >=
+			    0x20 && (unsigned char)text[n] < 0x7F &&
+			    !(esc && (text[n] == '<' || text[n] == '>')); n++)
+				;
+			st->prev = (unsigned char)text[n - 1];
 			st->flag_seq = 0;
-			i++;
+			i = n;
 			continue;
 		}
 		n = sanitize_fold_decode(text + i, end - i, &cp);

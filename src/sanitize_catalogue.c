@@ -24,6 +24,9 @@
 #define TRIG_WINDOW	256	/* default bytes either side of a trigger */
 #define TRIG_WINDOW_MAX	8192
 
+#define BYTE_ALNUM	1	/* an ASCII letter or digit */
+#define BYTE_FIRST	2	/* the first byte of a trigger */
+
 /* A trigger literal of a pattern (field 5 of the catalogue). */
 struct trigger {
 	char		*s;
@@ -40,6 +43,8 @@ struct sanitize_catalogue {
 	struct trigger		*trigs;		/* sorted by bucket */
 	size_t			 ntrigs, trigcap;
 	uint64_t		 trigbits[3][65536 / 64];
+	uint64_t		 first2[65536 / 64];	/* exact 2-byte prefixes */
+	unsigned char		 bytecls[256];	/* BYTE_* */
 	uint32_t		 bucket[TRIG_BUCKETS + 1];
 	int			 has_cls[3];
 };
@@ -120,7 +125,7 @@ sanitize_catalogue_windows(const struct sanitize_catalogue *cat,
 	struct sanitize_window	*w = NULL;
 	size_t			 nw = 0, cap = 0, i, j, *last, st, en, ws;
 	const unsigned char	*p = (const unsigned char *)norm;
-	unsigned		 key, b, c;
+	unsigned		 key, b, c, k;
 
 	*out = NULL;
 	if (cat->ntrigs == 0 || nlen < 2)
@@ -130,11 +135,16 @@ sanitize_catalogue_windows(const struct sanitize_catalogue *cat,
 		last[i] = (size_t)-1;
 	for (i = 0; i + 1 < nlen; i++) {
 	    /*
-	     * Triggers starting with a letter or digit start a word; none
-	     * starts inside a UTF-8 sequence.
+	     * Most positions start no trigger's first byte, or its first
+	     * two; triggers starting with a letter or digit start a word;
+	     * none starts inside a UTF-8 sequence (no first byte does).
 	     */
-	    if ((p[i] & 0xC0) == 0x80 ||
-		(i > 0 && is_alnum(p[i]) && is_alnum(p[i - 1])))
+	    k = cat->bytecls[p[i]];
+	    if (!(k & BYTE_FIRST) || ((k & BYTE_ALNUM) && i > 0 &&
+		(cat->bytecls[p[i - 1]] & BYTE_ALNUM)))
+		    continue;
+	    key = (unsigned)p[i] << 8 | p[i + 1];
+	    if (!(cat->first2[key >> 6] >> (key & 63) & 1))
 		    continue;
 	    for (c = 0; c < 3; c++) {
 		if (!cat->has_cls[c] || i + c + 2 > nlen)
@@ -165,6 +175,7 @@ sanitize_catalogue_windows(const struct sanitize_catalogue *cat,
 			    st <= w[last[t->pat]].end) {
 				if (en > w[last[t->pat]].end)
 					w[last[t->pat]].end = en;
+				w[last[t->pat]].lim = i;
 				continue;
 			}
 			if (nw == cap) {
@@ -174,6 +185,7 @@ sanitize_catalogue_windows(const struct sanitize_catalogue *cat,
 			w[nw].pat = t->pat;
 			w[nw].start = st;
 			w[nw].end = en;
+			w[nw].lim = i;
 			last[t->pat] = nw++;
 		}
 	    }
@@ -187,8 +199,9 @@ sanitize_catalogue_windows(const struct sanitize_catalogue *cat,
 
 /* ---- loading -------------------------------------------------------- */
 
-int
-sanitize_catalogue_compile(const char *re, pcre2_code **out, char *err,
+/* sanitize_catalogue_compile() with extra compile options. */
+static int
+compile_opts(const char *re, uint32_t opts, pcre2_code **out, char *err,
     size_t errsz)
 {
 	pcre2_code	*c;
@@ -197,8 +210,9 @@ sanitize_catalogue_compile(const char *re, pcre2_code **out, char *err,
 	int		 ec;
 
 	*out = NULL;
-	c = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, PCRE2_UTF |
-	    PCRE2_UCP | PCRE2_CASELESS | PCRE2_MULTILINE, &ec, &eoff, NULL);
+	c = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, opts |
+	    PCRE2_UTF | PCRE2_UCP | PCRE2_CASELESS | PCRE2_MULTILINE, &ec,
+	    &eoff, NULL);
 	if (c == NULL) {
 		pcre2_get_error_message(ec, msg, sizeof msg);
 		snprintf(err, errsz, "bad regex at offset %zu: %s",
@@ -208,6 +222,13 @@ sanitize_catalogue_compile(const char *re, pcre2_code **out, char *err,
 	(void)pcre2_jit_compile(c, PCRE2_JIT_COMPLETE);
 	*out = c;
 	return 0;
+}
+
+int
+sanitize_catalogue_compile(const char *re, pcre2_code **out, char *err,
+    size_t errsz)
+{
+	return compile_opts(re, 0, out, err, errsz);
 }
 
 /* Parses "high" or "high/info". */
@@ -352,12 +373,13 @@ trig_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Sorts the triggers into buckets and fills the two-byte bitmap. */
+/* Sorts the triggers into buckets and fills the prefix bitmaps. */
 static void
 build_triggers(struct sanitize_catalogue *cat)
 {
-	size_t		 i;
-	unsigned	 b;
+	const unsigned char	*s;
+	size_t			 i;
+	unsigned		 b, k;
 
 	if (cat->ntrigs > 1)
 		qsort(cat->trigs, cat->ntrigs, sizeof *cat->trigs, trig_cmp);
@@ -368,9 +390,18 @@ build_triggers(struct sanitize_catalogue *cat)
 		cat->trigbits[cat->trigs[i].cls][cat->trigs[i].key >> 6] |=
 		    (uint64_t)1 << (cat->trigs[i].key & 63);
 		cat->has_cls[cat->trigs[i].cls] = 1;
+		s = (const unsigned char *)cat->trigs[i].s;
+		k = (unsigned)s[0] << 8 | s[1];
+		cat->first2[k >> 6] |= (uint64_t)1 << (k & 63);
+		if ((s[0] & 0xC0) != 0x80)	/* never matches mid-sequence */
+			cat->bytecls[s[0]] |= BYTE_FIRST;
 	}
 	for (b = 0; b < TRIG_BUCKETS; b++)
 		cat->bucket[b + 1] += cat->bucket[b];
+	for (b = 0; b < 256; b++) {
+		if (is_alnum((unsigned char)b))
+			cat->bytecls[b] |= BYTE_ALNUM;
+	}
 }
 
 static void
@@ -438,7 +469,7 @@ sanitize_catalogue_load(struct sanitize_catalogue *cat, const char *path,
 	struct sanitize_pattern	*pt;
 	char		*data = NULL, *line, *next, *f[5], *folded, err[320];
 	size_t		 len, nf, i;
-	int		 lineno = 0, rv = SR_OK;
+	int		 lineno = 0, rv = SR_OK, trig;
 	enum severity	 sev, csev;
 
 	if (buf_read_file(path, PATFILE_MAX, &data, &len) == -1) {
@@ -490,8 +521,10 @@ sanitize_catalogue_load(struct sanitize_catalogue *cat, const char *path,
 		}
 		pt = &cat->pats[cat->npats];
 		memset(pt, 0, sizeof *pt);
-		if (sanitize_catalogue_compile(folded, &pt->re, err,
-		    sizeof err) == -1) {
+		/* Entries with triggers run with an offset limit. */
+		trig = nf == 5 && strcmp(f[4], "-") != 0;
+		if (compile_opts(folded, trig ? PCRE2_USE_OFFSET_LIMIT : 0,
+		    &pt->re, err, sizeof err) == -1) {
 			xasprintf(cause, "%s:%d: %s", path, lineno, err);
 			free(folded);
 			rv = SR_CONFIG;
@@ -504,8 +537,7 @@ sanitize_catalogue_load(struct sanitize_catalogue *cat, const char *path,
 		pt->explain = xstrdup(f[3]);
 		xasprintf(&pt->where, "%s:%d", path, lineno);
 		cat->npats++;
-		if (nf == 5 && strcmp(f[4], "-") != 0 &&
-		    add_triggers(cat, cat->npats - 1, f[4]) == -1) {
+		if (trig && add_triggers(cat, cat->npats - 1, f[4]) == -1) {
 			xasprintf(cause, "%s:%d: bad triggers (\"[N:]a,b,...\": "
 			    "window 16..8192, each trigger 2 bytes or more)",
 			    path, lineno);

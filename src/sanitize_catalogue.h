@@ -6,8 +6,8 @@
  * Each regex is folded like the scan copy (sanitize_fold.h) and compiled
  * with PCRE2 (UTF, caseless, multiline, JIT). An entry with triggers
  * (literals every match contains) only runs within N bytes (default 256)
- * of where they occur, which sanitize_catalogue_windows() finds in one
- * pass; the entries without triggers share a combined alternation that
+ * of where they occur, starting at the last of them or before, which
+ * sanitize_catalogue_windows() finds in one pass; the entries without triggers share a combined alternation that
  * gates them. sanitize.c runs the entries and reports their hits.
  *
  * The caller owns a catalogue (sanitize_catalogue_free()); once
@@ -43,9 +43,15 @@ struct sanitize_pattern {
 	size_t		 window;	/* bytes either side of a trigger */
 };
 
-/* Where pattern pat may match in a scan copy: [start, end). */
+/*
+ * Where pattern pat may match in a scan copy: within [start, end), and
+ * starting at lim or before (every match contains a trigger, and lim is
+ * where the window's last trigger starts). The entries with triggers are
+ * compiled with PCRE2_USE_OFFSET_LIMIT, so pcre2_set_offset_limit() can
+ * stop the search at lim.
+ */
 struct sanitize_window {
-	size_t	 pat, start, end;
+	size_t	 pat, start, end, lim;
 };
 
 /* An empty catalogue; free it with sanitize_catalogue_free(). */
@@ -88,8 +94,9 @@ const pcre2_code *sanitize_catalogue_combined(
 	    const struct sanitize_catalogue *);
 
 /*
- * Finds every trigger in the scan copy norm (nlen bytes; bitmaps of
- * hashed 2-, 3- and 4-byte prefixes reject most positions) and returns
+ * Finds every trigger in the scan copy norm (nlen bytes; a byte class
+ * table, a bitmap of first byte pairs and bitmaps of hashed 2-, 3- and
+ * 4-byte prefixes reject most positions) and returns
  * the number of windows: per pattern, merged windows of its window size
  * either side of each occurrence, cut at line ends, sorted by pattern
  * then start. *out gets them (free() it; NULL when there are none).

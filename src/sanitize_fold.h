@@ -38,12 +38,29 @@ struct sanitize_fold {
 static inline size_t
 sanitize_fold_decode(const char *p, size_t n, int32_t *cp)
 {
+	const unsigned char	*u = (const unsigned char *)p;
 	utf8proc_ssize_t	 r;
 	utf8proc_int32_t	 c;
 
-	if ((unsigned char)*p < 0x80) {
-		*cp = (unsigned char)*p;
+	if (u[0] < 0x80) {
+		*cp = u[0];
 		return 1;
+	}
+	/*
+	 * Well-formed two- and three-byte sequences (most non-ASCII text)
+	 * inline, as utf8proc_iterate() decodes them; the rest, and every
+	 * error, through it.
+	 */
+	if (u[0] >= 0xC2 && u[0] <= 0xDF && n >= 2 && (u[1] & 0xC0) == 0x80) {
+		*cp = (int32_t)(u[0] & 0x1F) << 6 | (u[1] & 0x3F);
+		return 2;
+	}
+	if (u[0] >= 0xE0 && u[0] <= 0xEF && n >= 3 &&
+	    (u[1] & 0xC0) == 0x80 && (u[2] & 0xC0) == 0x80 &&
+	    !(u[0] == 0xED && u[1] > 0x9F) && !(u[0] == 0xE0 && u[1] < 0xA0)) {
+		*cp = (int32_t)(u[0] & 0x0F) << 12 | (int32_t)(u[1] & 0x3F) << 6 |
+		    (u[2] & 0x3F);
+		return 3;
 	}
 	r = utf8proc_iterate((const utf8proc_uint8_t *)p,
 	    n > 4 ? 4 : (utf8proc_ssize_t)n, &c);

@@ -598,6 +598,43 @@ test_pattern_files(void)
 	strlist_done(&c.pattern_files);
 }
 
+/*
+ * An entry with triggers only runs near them, and a match starts at the
+ * last trigger of its window or before: one that begins words before its
+ * trigger is found, also when an earlier trigger opened the window.
+ */
+static void
+test_trigger_windows(void)
+{
+	struct sanitizer	*s = NULL;
+	struct config		 c;
+	struct findings		 f;
+	char			*path, *cause = NULL;
+	static const char	*before = "so alpha beta gamma";
+	static const char	*merged = "gamma first, then alpha beta gamma";
+
+	memset(&c, 0, sizeof c);
+	path = tmpfile_with("trig-rule\twarn\talpha\\s+beta\\s+gamma\t"
+	    "three words\t16:gamma\n");
+	strlist_add(&c.pattern_files, path);
+	is_int(sanitize_new_dir(&c, NULL, &s, &cause), SR_OK,
+	    "trigger file loads");
+	findings_init(&f);
+	sanitize_scan(s, before, strlen(before), 0, &f);
+	ok(find(&f, "trig-rule") != NULL,
+	    "a match starting before its trigger is found");
+	findings_done(&f);
+	findings_init(&f);
+	sanitize_scan(s, merged, strlen(merged), 0, &f);
+	ok(find(&f, "trig-rule") != NULL,
+	    "a match at the second trigger of a merged window is found");
+	findings_done(&f);
+	sanitize_free(s);
+	unlink(path);
+	free(path);
+	strlist_done(&c.pattern_files);
+}
+
 static void
 test_empty(struct sanitizer *s)
 {
@@ -638,5 +675,6 @@ main(void)
 	test_configured_tags();
 	test_live_exec();
 	test_pattern_files();
+	test_trigger_windows();
 	return done_testing();
 }
