@@ -74,7 +74,7 @@ static uint64_t
 cache_key(const struct skill_set *set, const struct search_params *p,
     const struct embedder *e)
 {
-	uint64_t	 h = 0xcbf29ce484222325ULL;
+	uint64_t	 h = 0xcbf29ce484222325ULL, xs;
 	size_t		 i, j;
 	int		 v[4];
 
@@ -94,8 +94,10 @@ cache_key(const struct skill_set *set, const struct search_params *p,
 	v[0] = p->w_pfx > 0;
 	key_bytes(&h, v, sizeof(v[0]));
 	key_str(&h, e->name);
-	v[0] = (int)(xlang_fingerprint(xlang_default()) >> 32);
-	v[1] = (int)(xlang_fingerprint(xlang_default()) & 0xffffffffu);
+	/* the lexicon's and dictionaries' stamp: no need to load them */
+	xs = xlang_default_stamp();
+	v[0] = (int)(xs >> 32);
+	v[1] = (int)(xs & 0xffffffffu);
 	key_bytes(&h, v, 2 * sizeof(v[0]));
 	for (i = 0; i < set->n; i++) {
 		const struct skill *s = set->v[i];

@@ -788,6 +788,27 @@ xlang_open_default(struct xlang **out, char **cause)
 static struct xlang	*deflt;
 static pthread_once_t	 deflt_once = PTHREAD_ONCE_INIT;
 
+uint64_t
+xlang_default_stamp(void)
+{
+	const char	*dd = getenv("SKILLS_RADAR_DICT_DIR");
+	char		*dir, *path;
+	struct stat	 st;
+	uint64_t	 h = 0;
+
+	dir = config_pkgdata_dir();
+	xasprintf(&path, "%s/xlang/lexicon.tsv", dir);
+	free(dir);
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		h = lexicon_stamp(path, &st);
+	free(path);
+	if (dd == NULL)
+		dd = XDICT_DIR;
+	if (*dd != '\0')
+		xdict_stamp(dd, &h);
+	return h;
+}
+
 static void
 deflt_init(void)
 {

@@ -95,6 +95,13 @@ char	*xlang_render(const struct xlang *, const char *text, size_t max);
  * dictionaries' names, sizes and mtimes), for the search cache key.
  */
 uint64_t xlang_fingerprint(const struct xlang *);
+/*
+ * What the fingerprint of xlang_default() depends on (the lexicon file's
+ * path, size and mtime, the dictionaries' names, sizes and mtimes), from
+ * stat() alone: a search keys its cache on it without loading the
+ * lexicon, which only a query that misses or an index build needs.
+ */
+uint64_t xlang_default_stamp(void);
 
 /* Concepts in the lexicon; dictionaries found (for doctor). */
 size_t	 xlang_nconcepts(const struct xlang *);

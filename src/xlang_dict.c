@@ -146,6 +146,57 @@ xdict_scan(const char *dir, size_t *n, uint64_t *fp)
 	return v;
 }
 
+/*
+ * The same fingerprint xdict_scan() makes (names, sizes and mtimes of
+ * the dictionaries under dir), from stat() alone: nothing is opened or
+ * mapped, so a search can key its cache on it for the price of a readdir.
+ */
+void
+xdict_stamp(const char *dir, uint64_t *fp)
+{
+	struct strlist	 names;
+	struct stat	 si, sd;
+	DIR		*dh;
+	struct dirent	*de;
+	char		*ip, *dp;
+	size_t		 i, l;
+
+	strlist_init(&names);
+	if ((dh = opendir(dir)) != NULL) {
+		while ((de = readdir(dh)) != NULL) {
+			l = strlen(de->d_name);
+			if (l > 14 && strcmp(de->d_name + l - 10,
+			    "-eng.index") == 0)
+				strlist_add_take(&names, xstrndup(de->d_name,
+				    l - 6));
+		}
+		closedir(dh);
+	}
+	if (names.n > 1)
+		qsort(names.v, names.n, sizeof(*names.v), name_cmp);
+	for (i = 0; i < names.n; i++) {
+		xasprintf(&ip, "%s/%s.index", dir, names.v[i]);
+		xasprintf(&dp, "%s/%s.dict.dz", dir, names.v[i]);
+		if (!regular(dp, &sd)) {
+			free(dp);
+			xasprintf(&dp, "%s/%s.dict", dir, names.v[i]);
+		}
+		if (regular(ip, &si) && regular(dp, &sd) && si.st_size != 0) {
+			const char	*b = names.v[i];
+
+			b += strncmp(b, "freedict-", 9) == 0 ? 9 : 0;
+			fp_mix(fp, b, strlen(b));
+			fp_mix(fp, &si.st_size, sizeof(si.st_size));
+			fp_mix(fp, &si.st_mtime, sizeof(si.st_mtime));
+			fp_mix(fp, &sd.st_size, sizeof(sd.st_size));
+			fp_mix(fp, &sd.st_mtime, sizeof(sd.st_mtime));
+		}
+		free(ip);
+		free(dp);
+	}
+	strlist_done(&names);
+}
+
 void
 xdict_free(struct xdict *d)
 {

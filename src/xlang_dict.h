@@ -30,6 +30,8 @@ struct xdict;
  * mixed with their names, sizes and mtimes. Never NULL.
  */
 struct xdict	**xdict_scan(const char *dir, size_t *n, uint64_t *fp);
+/* Mixes into *fp what xdict_scan() would, from stat() alone. */
+void		  xdict_stamp(const char *dir, uint64_t *fp);
 void		  xdict_free(struct xdict *);
 /* "deu-eng" for freedict-deu-eng. */
 const char	 *xdict_name(const struct xdict *);
