@@ -124,6 +124,49 @@ var_set(struct sh_vars *vs, const char *name, size_t n, const char *val,
 	v->taint = taint;
 }
 
+static const char *
+file_key(const char *path)
+{
+	if (strncmp(path, "./", 2) == 0)
+		path += 2;
+	return path;
+}
+
+void
+file_set(struct sh *sh, const char *path, unsigned taint)
+{
+	struct sh_vars	*vs = sh->vars;
+	size_t		 i;
+
+	taint &= T_CRED | T_ENV;
+	path = file_key(path);
+	if (taint == 0 || path[0] == '\0' || strcmp(path, "/dev/null") == 0 ||
+	    strlen(path) >= sizeof vs->f[0].path)
+		return;
+	for (i = 0; i < vs->nf; i++)
+		if (strcmp(vs->f[i].path, path) == 0) {
+			vs->f[i].taint |= taint;
+			return;
+		}
+	if (vs->nf == FILES_MAX)
+		return;
+	snprintf(vs->f[vs->nf].path, sizeof vs->f[0].path, "%s", path);
+	vs->f[vs->nf++].taint = taint;
+}
+
+unsigned
+file_taint(struct sh *sh, const char *path)
+{
+	struct sh_vars	*vs = sh->vars;
+	size_t		 i;
+
+	path = file_key(path);
+	for (i = 0; i < vs->nf; i++)
+		if (strcmp(vs->f[i].path, path) == 0)
+			return vs->f[i].taint;
+	return 0;
+}
+
 /* ---- tokenizer ------------------------------------------------------ */
 
 static int
@@ -728,6 +771,7 @@ cs_sh_vars_new(void)
 	struct sh_vars	*v = xmalloc(sizeof *v);
 
 	v->n = 0;
+	v->nf = 0;
 	return v;
 }
 

@@ -114,8 +114,11 @@ flag_send(struct sh *sh, const struct sh_cmd *c, unsigned taint,
 static unsigned
 read_path(struct sh *sh, const struct sh_cmd *c, const struct sh_word *w)
 {
-	int	 k = cs_cred_path(w->s, w->len);
+	int		 k = cs_cred_path(w->s, w->len);
+	unsigned	 ft = file_taint(sh, w->s);
 
+	if (ft != 0)
+		return ft | T_FILE;
 	if (k == 1) {
 		sh->b->flags |= B_CRED | B_CONCRETE;
 		if (sh->b->cred_line == 0)
@@ -195,7 +198,7 @@ net_data(struct sh *sh, const struct sh_cmd *c, struct net *n,
 		}
 		wclear(&f);
 		wadd(&f, p, strcspn(p, ";"));
-		if (cs_cred_path(f.s, f.len) != 0)
+		if (cs_cred_path(f.s, f.len) != 0 || file_taint(sh, f.s) != 0)
 			n->data |= read_path(sh, c, &f);
 		else if (f.s[0] == '/' || f.s[0] == '~' || f.s[0] == '$')
 			n->data |= T_FILE;
@@ -232,19 +235,21 @@ do_fetch(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0,
 				n.tostdout = strcmp(val, "-") == 0;
 			} else if (LOPT("--data") || LOPT("--data-binary") ||
 			    LOPT("--data-raw") || LOPT("--data-urlencode") ||
-			    LOPT("--form") || LOPT("--upload-file") ||
+			    LOPT("--form") ||
 			    LOPT("--json") || LOPT("--post-data") ||
 			    LOPT("--body-data")) {
 				net_data(sh, c, &n, eq != NULL ? w :
 				    (i + 1 < c->argc ? &c->argv[i + 1] : w),
 				    in);
-			} else if (LOPT("--post-file") || LOPT("--body-file")) {
+			} else if (LOPT("--post-file") || LOPT("--body-file") ||
+			    LOPT("--upload-file")) {
 				struct sh_word	 f;
 
 				wclear(&f);
 				wadd(&f, val, strlen(val));
 				n.sends = 1;
-				n.data |= read_path(sh, c, &f);
+				n.data |= strcmp(val, "-") == 0 ? in | T_FILE :
+				    read_path(sh, c, &f);
 			} else if (LOPT("--url"))
 				n.url = eq != NULL ? w : (i + 1 < c->argc ?
 				    &c->argv[i + 1] : NULL);
@@ -282,8 +287,15 @@ do_fetch(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0,
 				if ((ch == 'o' && !wget) || (ch == 'O' && wget)) {
 					n.outfile = o;
 					n.tostdout = strcmp(o, "-") == 0;
-				} else if (!wget && (ch == 'd' || ch == 'F' ||
-				    ch == 'T')) {
+				} else if (!wget && ch == 'T') {
+					struct sh_word	 f;
+
+					wclear(&f);
+					wadd(&f, o, strlen(o));
+					n.sends = 1;
+					n.data |= strcmp(o, "-") == 0 ? in | T_FILE :
+					    read_path(sh, c, &f);
+				} else if (!wget && (ch == 'd' || ch == 'F')) {
 					const struct sh_word *v =
 					    w->s[k + 1] != '\0' ? w : &c->argv[i];
 					struct sh_word	 tmpw;
@@ -556,6 +568,7 @@ do_readers(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0,
 		out |= w->taint;
 		if (cp && i + 1 == c->argc && i > a0 + 1) {
 			write_target(sh, c, w, 0);
+			file_set(sh, w->s, out);
 			continue;
 		}
 		if (dd) {
@@ -565,7 +578,7 @@ do_readers(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0,
 			continue;
 		}
 		if (cs_cred_path(w->s, w->len) ||
-		    strncmp(w->s, "/proc/", 6) == 0)
+		    strncmp(w->s, "/proc/", 6) == 0 || file_taint(sh, w->s))
 			out |= read_path(sh, c, w);
 		else if (!filter)
 			out |= T_FILE;
@@ -742,6 +755,20 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 
 	any_word(sh, c);
 	in |= c->hdtaint;
+	/* for f in ~/.ssh/id_* .env; do ... "$f": the loop variable */
+	if (c->argc >= 3 && weq(&c->argv[0], "for") &&
+	    weq(&c->argv[2], "in")) {
+		unsigned	 t = 0;
+
+		for (i = 3; i < c->argc; i++) {
+			t |= c->argv[i].taint;
+			if (cs_cred_path(c->argv[i].s, c->argv[i].len))
+				t |= read_path(sh, c, &c->argv[i]);
+		}
+		var_set(sh->vars, c->argv[1].s, c->argv[1].len,
+		    c->argc > 3 ? c->argv[3].s : "", t);
+		return 0;
+	}
 	for (i = 0; i < c->nredir; i++) {
 		struct sh_redir	*r = &c->redir[i];
 
@@ -870,8 +897,10 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 		}
 	} else if (strcmp(name, "tee") == 0) {
 		for (i = a0 + 1; i < c->argc; i++)
-			if (c->argv[i].s[0] != '-')
+			if (c->argv[i].s[0] != '-') {
 				write_target(sh, c, &c->argv[i], in);
+				file_set(sh, c->argv[i].s, in);
+			}
 		out = in;
 	} else if (strcmp(name, "nc") == 0 || strcmp(name, "ncat") == 0 ||
 	    strcmp(name, "netcat") == 0 || strcmp(name, "socat") == 0 ||
@@ -989,9 +1018,13 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 		sh_emit(sh, "code-cred-read", c);
 		out |= T_CRED;
 	}
-	for (i = 0; i < c->nredir; i++)
-		if (c->redir[i].op[0] == '>' && (out & T_ENV))
+	for (i = 0; i < c->nredir; i++) {
+		if (c->redir[i].op[0] != '>')
+			continue;
+		if (out & T_ENV)
 			write_target(sh, c, &c->redir[i].w, out);
+		file_set(sh, c->redir[i].w.s, out);
+	}
 	if (c->hd != NULL && (int)interp_lang(name) < 0) {
 		enum code_lang	 l = cs_guess(c->hd, c->hdlen);
 
