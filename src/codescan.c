@@ -23,6 +23,9 @@ static const struct codescan_rule codescan_rules[] = {
 	{ "code-cred-read", SEV_WARN, "code reads a credential store (~/.ssh, "
 	    "~/.aws, gh/gcloud/kube config, .netrc, .npmrc, keychains, "
 	    "browser profiles, agent tokens)" },
+	{ "code-cred-sweep", SEV_WARN, "one file reads several unrelated "
+	    "credential stores (ssh keys, cloud, registry and browser "
+	    "secrets): a harvest, not a tool using its own credential" },
 	{ "code-exfil", SEV_WARN, "code sends local data to the network "
 	    "(curl -d @file, wget --post-file, nc, scp, DNS lookups of data)" },
 	{ "code-cred-exfil", SEV_HIGH, "credential material read and sent "
@@ -420,6 +423,41 @@ combine(struct cs_block *b, unsigned need, const char *rule, int line)
 }
 
 void
+cs_cred_note(struct cs_run *run, const char *path, size_t len, int line)
+{
+	unsigned	 h = 2166136261u;
+	size_t		 i;
+
+	/* ~/.ssh/id_rsa and $HOME/.ssh/id_rsa are one store: hash the tail */
+	for (i = len; i > 0 && path[i - 1] != '~' && path[i - 1] != '}' &&
+	    path[i - 1] != ' ' && len - i < 64; i--)
+		;
+	for (; i < len; i++)
+		h = (h ^ (unsigned char)tolower((unsigned char)path[i])) *
+		    16777619u;
+	for (i = 0; i < run->ncreds; i++)
+		if (run->creds[i] == h)
+			return;
+	if (run->ncreds == CS_SWEEP_MIN)
+		return;
+	run->creds[run->ncreds++] = h;
+	run->sweep_line = line;
+	cs_excerpt(path, len, run->sweep_msg, sizeof run->sweep_msg);
+}
+
+/* After a whole file: several distinct stores read is a sweep. */
+static void
+cred_sweep(struct cs_run *run)
+{
+	struct cs_block	 b;
+
+	if (run->ncreds < CS_SWEEP_MIN)
+		return;
+	cs_block_init(&b, run, run->sweep_line, 0, NULL);
+	cs_emit_msg(&b, "code-cred-sweep", run->sweep_line, run->sweep_msg);
+}
+
+void
 cs_block_finish(struct cs_block *b, unsigned cues)
 {
 	const char	*ex;
@@ -635,6 +673,7 @@ md_span_path(struct md *m, const char *s, size_t n, const char *line,
 	cs_block_init(&b, m->run, lineno, 0, NULL);
 	if (cs_has_any(w, wl, read_verbs) && cs_cred_path(s, n) == 1) {
 		cs_emit(&b, "code-cred-read", lineno, line, ll);
+		cs_cred_note(m->run, s, n, lineno);
 		b.flags |= B_CONCRETE;
 	} else if (!cs_has_any(w, wl, write_verbs))
 		return;
@@ -886,6 +925,7 @@ run_text(const char *text, size_t len, enum code_lang lang, int line_base,
 		m.vars = cs_sh_vars_new();
 		md_walk(&m, refs);
 		cs_sh_vars_free(m.vars);
+		cred_sweep(&run);
 		return;
 	}
 	cs_block_init(&b, &run, line_base + 1, 0, NULL);
@@ -893,6 +933,7 @@ run_text(const char *text, size_t len, enum code_lang lang, int line_base,
 	if (b.excerpt[0] == '\0')
 		cs_excerpt(text, len, b.excerpt, sizeof b.excerpt);
 	cs_block_finish(&b, 0);
+	cred_sweep(&run);
 }
 
 size_t

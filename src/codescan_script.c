@@ -673,6 +673,7 @@ literal(struct sc *sc, size_t i)
 		if (sc->b->cred_line == 0)
 			sc->b->cred_line = t->line;
 		sc_emit(sc, "code-cred-read", t->line);
+		cs_cred_note(sc->b->run, s, t->len, t->line);
 	}
 	if (cs_agent_settings_path(s, t->len)) {
 		if (sc->settings_line == 0)

@@ -124,6 +124,7 @@ read_path(struct sh *sh, const struct sh_cmd *c, const struct sh_word *w)
 		if (sh->b->cred_line == 0)
 			sh->b->cred_line = c->line;
 		sh_emit(sh, "code-cred-read", c);
+		cs_cred_note(sh->b->run, w->s, w->len, c->line);
 		return T_CRED;
 	}
 	if (k == 2)
