@@ -20,6 +20,9 @@ static const struct codescan_rule codescan_rules[] = {
 	    "runs what it got (curl | sh, iex (iwr ...), download then run)" },
 	{ "code-install-url", SEV_WARN, "a package install from a URL, a git "
 	    "remote or a non-default registry or index" },
+	{ "code-install-offsite", SEV_WARN, "a package file or repository "
+	    "installed from a site that is not a public code forge or "
+	    "registry (code no one else has reviewed)" },
 	{ "code-cred-read", SEV_WARN, "code reads a credential store (~/.ssh, "
 	    "~/.aws, gh/gcloud/kube config, .netrc, .npmrc, keychains, "
 	    "browser profiles, agent tokens)" },

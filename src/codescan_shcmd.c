@@ -453,9 +453,11 @@ do_install(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0)
 	int		 inst = 0, cfg = 0;
 	struct sh_word	*w;
 	const char	*v;
+	int		 direct;
 
 	for (i = a0 + 1; i < c->argc; i++) {
 		w = &c->argv[i];
+		direct = 0;
 		if (weq(w, "install") || weq(w, "i") || weq(w, "add") ||
 		    weq(w, "get") || weq(w, "tap"))
 			inst = 1;
@@ -469,12 +471,15 @@ do_install(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0)
 		    wpre(w, "--registry") || wpre(w, "--source") ||
 		    wpre(w, "--index") || weq(w, "-i") || weq(w, "-s") ||
 		    wpre(w, "--git") || wpre(w, "--find-links") ||
-		    weq(w, "-f"))
+		    weq(w, "-f")) {
 			v = strchr(w->s, '=') != NULL ? strchr(w->s, '=') + 1 :
 			    (i + 1 < c->argc ? c->argv[i + 1].s : NULL);
-		else if ((inst || cfg) && (cs_is_url(w->s, w->len) ||
-		    wpre(w, "git+")))
+			direct = wpre(w, "--git");
+		} else if ((inst || cfg) && (cs_is_url(w->s, w->len) ||
+		    wpre(w, "git+"))) {
 			v = w->s;
+			direct = inst;
+		}
 		if (v == NULL || (!inst && !cfg))
 			continue;
 		if (strstr(v, "pypi.org") != NULL || strstr(v,
@@ -493,6 +498,10 @@ do_install(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0)
 		}
 		(void)name;
 		sh_emit(sh, "code-install-url", c);
+		/* a package file or repository on a site that is no forge */
+		if (direct && cs_host_kind(v, strlen(v)) == 2 &&
+		    !cs_forge_host(v, strlen(v)))
+			sh_emit(sh, "code-install-offsite", c);
 		return;
 	}
 }

@@ -233,6 +233,45 @@ placeholder_host(const char *h, size_t n)
 	return 0;
 }
 
+/*
+ * Public code forges and package hosts: code installed from them has an
+ * owner, a history and other users. A package file or repository on any
+ * other site is code nobody else has looked at.
+ */
+static const char *const forges[] = { "github.com", "githubusercontent.com",
+	"gitlab.com", "bitbucket.org", "codeberg.org", "sr.ht",
+	"huggingface.co", "pypi.org", "pythonhosted.org", "npmjs.org",
+	"npmjs.com", "yarnpkg.com", "rubygems.org", "crates.io", "golang.org",
+	"go.dev", "sourceforge.net", NULL };
+
+int
+cs_forge_host(const char *s, size_t len)
+{
+	const char	*p = cs_memmem_ci(s, len, "://"), *h, *e = s + len;
+	const char *const *f;
+	size_t		 hl, fl;
+
+	if (p == NULL) {
+		/* git@github.com:owner/repo */
+		if ((p = memchr(s, '@', len)) == NULL)
+			return 0;
+		h = p + 1;
+	} else
+		h = p + 3;
+	for (p = h; p < e && *p != '/' && *p != ':' && *p != '?' &&
+	    *p != '#' && *p != '"' && *p != '\'' && *p != ' '; p++)
+		if (*p == '@')
+			h = p + 1;
+	hl = (size_t)(p - h);
+	for (f = forges; *f != NULL; f++) {
+		fl = strlen(*f);
+		if (hl >= fl && strncasecmp(h + hl - fl, *f, fl) == 0 &&
+		    (hl == fl || h[hl - fl - 1] == '.'))
+			return 1;
+	}
+	return 0;
+}
+
 int
 cs_host_kind(const char *s, size_t len)
 {
