@@ -597,6 +597,24 @@ static void	decoded(struct sc *, const char *, size_t, const char *, int);
 
 /* ---- calls ---------------------------------------------------------- */
 
+/* Does a shell command line built by a script send a request body? */
+static int
+sends_body(const char *s, size_t n)
+{
+	static const char *const opts[] = { " -d ", " -d\"", " -d'",
+	    "--data", " -F ", " -F\"", "--form", "--post-data",
+	    "--body-data", NULL };
+	const char *const *o;
+
+	if (memmem(s, n, "curl ", 5) == NULL && memmem(s, n, "wget ", 5) ==
+	    NULL)
+		return 0;
+	for (o = opts; *o != NULL; o++)
+		if (memmem(s, n, *o, strlen(*o)) != NULL)
+			return 1;
+	return 0;
+}
+
 static void
 sink(struct sc *sc, size_t i, int code)
 {
@@ -650,6 +668,12 @@ sink(struct sc *sc, size_t i, int code)
 		cs_sh(b, buf, n, line);
 	b->nest--;
 	b->fixed_line = saved;
+	/* exec('curl -d "' + value + '" https://...'): the value is sent */
+	if (!code && other && sends_body(buf, n)) {
+		b->flags |= B_SEND;
+		if (b->send_line == 0)
+			b->send_line = saved > 0 ? saved : line;
+	}
 }
 
 static void
@@ -801,9 +825,11 @@ call(struct sc *sc, size_t i)
 
 	paren = i + 1 < sc->n && sc->v[i + 1].k == TK_PUNCT &&
 	    sc->v[i + 1].c == '(';
+	/* JavaScript's exec() is child_process.exec: a shell, not eval */
 	if (tok_one_of(sc, t, code_sinks) && (paren || sc->lang ==
 	    LANG_POWERSHELL) && !(i > 0 && sc->v[i - 1].k == TK_PUNCT &&
-	    sc->v[i - 1].c == '.'))
+	    sc->v[i - 1].c == '.') && !(sc->lang == LANG_JS &&
+	    tok_is(sc, t, "exec")))
 		sink(sc, i, !tok_is(sc, t, "Invoke-Command"));
 	else if ((tok_one_of(sc, t, shell_sinks) || (sc->lang == LANG_JS &&
 	    (tok_is(sc, t, "exec") || tok_is(sc, t, "spawn")))) && (paren ||

@@ -42,6 +42,7 @@ wclear(struct sh_word *w)
 	w->pieces = 0;
 	w->secret = 0;
 	w->assigned = 0;
+	w->from = w->to = 0;
 }
 
 /* The command's name without its directory. */
@@ -336,6 +337,7 @@ read_word(struct sh *sh, struct sh_word *w)
 	char		 c;
 
 	wclear(w);
+	w->from = sh->i;
 	while (sh->i < sh->len) {
 		c = t[sh->i];
 		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
@@ -424,6 +426,7 @@ read_word(struct sh *sh, struct sh_word *w)
 			sh->i = e;
 		}
 	}
+	w->to = sh->i;
 	/* "$a$b": nothing but expansions, glued together */
 	if (w->nparams >= 2 && w->pieces == w->nvars)
 		w->taint |= T_OBF;

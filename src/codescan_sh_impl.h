@@ -29,6 +29,7 @@ struct sh_word {
 	int		 pieces;	/* literal runs + expansions */
 	int		 secret;	/* names an unset secret variable */
 	int		 assigned;	/* NAME=value form */
+	size_t		 from, to;	/* its source text (sh.t), if read */
 };
 
 struct sh_redir {

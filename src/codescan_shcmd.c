@@ -434,13 +434,23 @@ do_interp(struct sh *sh, struct sh_cmd *c, size_t a0, enum code_lang lang,
 		return;
 	}
 	if (lang != LANG_TEXT && sh->b->nest < CS_NEST_MAX) {
-		int	 saved = sh->b->fixed_line;
+		int		 saved = sh->b->fixed_line;
+		const char	*src = code->s;
+		size_t		 srclen = code->len;
 
+		/* a program longer than a word keeps: read it in the source */
+		if (code->len + 1 >= W_MAX && code->to > code->from + 2) {
+			src = sh->t + code->from;
+			srclen = code->to - code->from;
+			if ((src[0] == '"' || src[0] == '\'') &&
+			    src[srclen - 1] == src[0])
+				src++, srclen -= 2;
+		}
 		sh->b->nest++;
 		/* $'...' escapes make lines the file does not have */
 		if (saved == 0)
 			sh->b->fixed_line = c->line;
-		cs_analyse(sh->b, code->s, code->len, lang, c->line);
+		cs_analyse(sh->b, src, srclen, lang, c->line);
 		sh->b->fixed_line = saved;
 		sh->b->nest--;
 	}
