@@ -704,6 +704,12 @@ literal(struct sc *sc, size_t i)
 			sc->settings_line = t->line;
 	} else if (cs_persist_path(s, t->len) && sc->persist_line == 0)
 		sc->persist_line = t->line;
+	/* os.path.join(".git", "hooks", ...): a hook spelt in pieces */
+	else if (t->len == 5 && strncmp(s, "hooks", 5) == 0 && i >= 2 &&
+	    sc->v[i - 2].k == TK_STR && sc->v[i - 2].len == 4 &&
+	    strncmp(sc->t + sc->v[i - 2].off, ".git", 4) == 0 &&
+	    sc->persist_line == 0)
+		sc->persist_line = t->line;
 	if (cs_memmem_ci(s, t->len, "bypassPermissions") ||
 	    cs_memmem_ci(s, t->len, "dangerously-skip-permissions") ||
 	    cs_memmem_ci(s, t->len, "NODE_TLS_REJECT_UNAUTHORIZED"))
