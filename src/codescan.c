@@ -16,6 +16,9 @@
 #include "xmalloc.h"
 
 static const struct codescan_rule codescan_rules[] = {
+	{ "code-guard-removed", SEV_WARN, "an edit takes a security check "
+	    "out: a scanner or audit step removed, a check turned from true "
+	    "to false, a container switched to root" },
 	{ "code-fetch-exec", SEV_WARN, "code fetches from the network and "
 	    "runs what it got (curl | sh, iex (iwr ...), download then run)" },
 	{ "code-install-url", SEV_WARN, "a package install from a URL, a git "
@@ -185,8 +188,10 @@ codescan_lang(const char *path, const char *text, size_t len)
 enum code_lang
 cs_guess(const char *s, size_t len)
 {
+	/* agents' tool calls (edit_file(path, old_string=...)) read as Python */
 	static const char *const py[] = { "import ", "from ", "def ",
-	    "print(", "exec(", "subprocess.", "os.system", NULL };
+	    "print(", "exec(", "subprocess.", "os.system", "edit_file(",
+	    "write_file(", "str_replace(", NULL };
 	static const char *const js[] = { "const ", "let ", "var ",
 	    "require(", "function ", "await ", "import(", "eval(",
 	    "process.", "console.", NULL };

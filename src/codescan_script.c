@@ -376,7 +376,7 @@ static const char *const worth[] = {
 	"copy2", "copyfile", "copyFileSync", "createConnection",
 	"createWriteStream", "decode", "decodebytes", "decodestring",
 	"decompress", "download", "DownloadData", "DownloadFile",
-	"DownloadString", "env", "env:", "environ", "eval", "exec",
+	"DownloadString", "edit_file", "env", "env:", "environ", "eval", "exec",
 	"execFile", "execFileSync", "execScript", "execSync", "expanduser",
 	"fetch", "FromBase64String", "fromCharCode", "fromhex", "Function",
 	"gci", "get", "Get-ChildItem", "Get-Content", "getaddrinfo",
@@ -387,14 +387,14 @@ static const char *const worth[] = {
 	"irm", "items", "iterdir", "iwr", "listdir", "loads", "lookup",
 	"open", "Out-File", "patch", "Popen", "popen", "post", "put",
 	"read_bytes", "read_text", "readdir", "readdirSync", "readFile",
-	"readFileSync", "rejectUnauthorized", "Remove-Item", "request",
+	"readFileSync", "rejectUnauthorized", "Remove-Item", "replace_in_file", "request",
 	"require", "resolve", "Resolve-DnsName", "rglob", "rm", "rmSync",
 	"rmtree", "run", "run_path", "runInContext", "runInNewContext",
 	"runInThisContext", "scandir", "Send-MailMessage", "send_message",
 	"sendall", "sendBeacon", "sendmail", "sendto",
 	"ServerCertificateValidationCallback", "Set-Content",
 	"Set-ExecutionPolicy", "Set-MpPreference", "shell_exec", "spawn",
-	"spawnSync", "Start-BitsTransfer", "Start-Process", "storbinary",
+	"spawnSync", "Start-BitsTransfer", "Start-Process", "storbinary", "str_replace",
 	"symlink", "system", "TcpClient", "unescape", "unhexlify",
 	"upload_file", "UploadData", "UploadFile", "UploadString",
 	"UploadValues", "urlopen", "urlretrieve", "urlsafe_b64decode",
@@ -596,6 +596,65 @@ range_id(struct sc *sc, size_t from, size_t to, const char *s)
 static void	decoded(struct sc *, const char *, size_t, const char *, int);
 
 /* ---- calls ---------------------------------------------------------- */
+
+/*
+ * Security checks and hardening an edit can take out: scanners, audit
+ * steps, certificate stores, a non-root user.
+ */
+static const char *const guards[] = { "bandit", "safety", "pip-audit",
+	"npm audit", "yarn audit", "cargo audit", "semgrep", "trivy", "snyk",
+	"gitleaks", "trufflehog", "codeql", "detect-secrets", "ca-certificates",
+	"apparmor", "seccomp", "no-new-privileges", NULL };
+
+/* The string argument after name= in a call's range, or NULL. */
+static const struct tok *
+kwarg_str(struct sc *sc, size_t from, size_t to, const char *name)
+{
+	size_t	 i;
+
+	for (i = from; i + 2 < to; i++)
+		if (sc->v[i].k == TK_ID && tok_is(sc, &sc->v[i], name) &&
+		    sc->v[i + 1].k == TK_PUNCT && (sc->v[i + 1].c == '=' ||
+		    sc->v[i + 1].c == ':') && sc->v[i + 2].k == TK_STR)
+			return &sc->v[i + 2];
+	return NULL;
+}
+
+/*
+ * edit_file(path, old_string='...', new_string='...') and the like: an
+ * edit whose old text runs a security check the new text no longer has,
+ * turns a check from true to false, or makes the container run as root.
+ */
+static void
+guard_edit(struct sc *sc, size_t i)
+{
+	const struct tok *o, *n;
+	const char	*os, *ns;
+	const char *const *g;
+	size_t		 to = close_of(sc, i + 1);
+	int		 gone = 0;
+
+	if ((o = kwarg_str(sc, i + 1, to, "old_string")) == NULL &&
+	    (o = kwarg_str(sc, i + 1, to, "old_str")) == NULL)
+		return;
+	if ((n = kwarg_str(sc, i + 1, to, "new_string")) == NULL &&
+	    (n = kwarg_str(sc, i + 1, to, "new_str")) == NULL)
+		return;
+	os = sc->t + o->off;
+	ns = sc->t + n->off;
+	for (g = guards; *g != NULL && !gone; g++)
+		if (cs_memmem_ci(os, o->len, *g) != NULL) {
+			gone = cs_memmem_ci(ns, n->len, *g) == NULL ||
+			    (cs_memmem_ci(os, o->len, "true") != NULL &&
+			    cs_memmem_ci(ns, n->len, "true") == NULL &&
+			    cs_memmem_ci(ns, n->len, "false") != NULL);
+		}
+	if (!gone && memmem(ns, n->len, "USER root", 9) != NULL &&
+	    memmem(os, o->len, "USER root", 9) == NULL)
+		gone = 1;
+	if (gone)
+		sc_emit(sc, "code-guard-removed", o->line);
+}
 
 /* Does a shell command line built by a script send a request body? */
 static int
@@ -841,6 +900,9 @@ call(struct sc *sc, size_t i)
 	    (tok_is(sc, t, "exec") || tok_is(sc, t, "spawn")))) && (paren ||
 	    sc->lang == LANG_POWERSHELL))
 		sink(sc, i, 0);
+	if (paren && (tok_is(sc, t, "edit_file") || tok_is(sc, t,
+	    "str_replace") || tok_is(sc, t, "replace_in_file")))
+		guard_edit(sc, i);
 	if (tok_in(sc, t, fetch_calls) || tok_is(sc, t, "Net.WebClient") ||
 	    tok_is(sc, t, "System.Net.WebClient")) {
 		b->flags |= B_FETCH;
