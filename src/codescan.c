@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "codescan.h"
 #include "codescan_impl.h"
@@ -58,6 +59,9 @@ static const struct codescan_rule codescan_rules[] = {
 	    "time (eval, exec, new Function, Invoke-Expression of a value)" },
 	{ "code-run-bundled", SEV_INFO, "the text tells the agent to run a "
 	    "bundled script" },
+	{ "code-run-unshipped", SEV_INFO, "the text tells the agent to run a "
+	    "script the skill does not ship: code nobody can review, whatever "
+	    "file of that name is at hand" },
 	{ "code-concrete", SEV_INFO, "risky code names a real external host "
 	    "or a real credential path (not a placeholder)" },
 	{ "frame-imperative", SEV_INFO, "risky code framed as an order: run, "
@@ -951,6 +955,74 @@ codescan_text(const char *text, size_t len, enum code_lang lang,
 	size_t	 before = out->n;
 
 	run_text(text, len, lang, line_base, out, NULL);
+	return out->n - before;
+}
+
+/* A name that is run rather than read: a script's extension. */
+static int
+script_ref(const char *p)
+{
+	static const char *const ext[] = { ".sh", ".bash", ".zsh", ".py",
+	    ".js", ".mjs", ".cjs", ".ts", ".ps1", ".rb", ".pl", NULL };
+	const char	*dot = strrchr(p, '.');
+	const char *const *e;
+
+	if (dot == NULL || strchr(dot, '/') != NULL)
+		return 0;
+	for (e = ext; *e != NULL; e++)
+		if (strcasecmp(dot, *e) == 0)
+			return 1;
+	return 0;
+}
+
+/* Is ref among the shipped files, by its path or by its name alone? */
+static int
+shipped_has(const struct strlist *shipped, const char *ref)
+{
+	const char	*b = strrchr(ref, '/'), *s;
+	size_t		 i;
+
+	b = b != NULL ? b + 1 : ref;
+	for (i = 0; i < shipped->n; i++) {
+		if (strcmp(shipped->v[i], ref) == 0)
+			return 1;
+		s = strrchr(shipped->v[i], '/');
+		if (strcmp(s != NULL ? s + 1 : shipped->v[i], b) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+size_t
+codescan_unshipped(const char *text, size_t len,
+    const struct strlist *shipped, int line_base, struct findings *out)
+{
+	struct findings	 scratch;
+	struct strlist	 refs;
+	const struct codescan_rule *r = rule_find("code-run-unshipped");
+	const char	*b;
+	size_t		 i, k, before = out->n;
+	int		 line;
+
+	findings_init(&scratch);
+	strlist_init(&refs);
+	run_text(text, len, LANG_MARKDOWN, line_base, &scratch, &refs);
+	for (i = 0; i < refs.n; i++) {
+		if (!script_ref(refs.v[i]) || shipped_has(shipped, refs.v[i]))
+			continue;
+		b = strrchr(refs.v[i], '/');
+		b = b != NULL ? b + 1 : refs.v[i];
+		line = line_base + 1;
+		for (k = 0; k < scratch.n; k++)
+			if (strcmp(scratch.v[k].rule, "code-run-bundled") == 0 &&
+			    strstr(scratch.v[k].message, b) != NULL) {
+				line = scratch.v[k].line;
+				break;
+			}
+		findings_add(out, r->id, r->sev, line, "%s", refs.v[i]);
+	}
+	strlist_done(&refs);
+	findings_done(&scratch);
 	return out->n - before;
 }
 
