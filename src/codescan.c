@@ -20,6 +20,9 @@ static const struct codescan_rule codescan_rules[] = {
 	{ "code-guard-removed", SEV_WARN, "an edit takes a security check "
 	    "out: a scanner or audit step removed, a check turned from true "
 	    "to false, a container switched to root" },
+	{ "code-grant-all", SEV_WARN, "settings or a policy that allow "
+	    "everything: wildcard tool grants, an empty deny list, "
+	    "auto-approval, enforcement off (two or more of these)" },
 	{ "code-fetch-exec", SEV_WARN, "code fetches from the network and "
 	    "runs what it got (curl | sh, iex (iwr ...), download then run)" },
 	{ "code-install-url", SEV_WARN, "a package install from a URL, a git "
@@ -397,6 +400,8 @@ cs_text(struct cs_block *b, const char *text, size_t len, int line)
 	const char	*p, *s, *e;
 	int		 l;
 
+	if (cs_grant_all(text, len) >= 2)
+		cs_emit(b, "code-grant-all", line, text, strcspn(text, "\n"));
 	for (w = off; *w != NULL; w++) {
 		if ((p = memmem(text, len, *w, strlen(*w))) == NULL)
 			continue;

@@ -140,6 +140,8 @@ int	 cs_agent_settings_path(const char *s, size_t len);
  * (example.com, localhost, <host>, ...), 2 concrete.
  */
 int	 cs_host_kind(const char *s, size_t len);
+/* Distinct grant-everything settings in s (code-grant-all at two). */
+int	 cs_grant_all(const char *s, size_t len);
 /* Is the URL's host a public code forge or package registry? */
 int	 cs_forge_host(const char *s, size_t len);
 int	 cs_is_url(const char *s, size_t len);

@@ -758,6 +758,8 @@ literal(struct sc *sc, size_t i)
 		sc_emit(sc, "code-cred-read", t->line);
 		cs_cred_note(sc->b->run, s, t->len, t->line);
 	}
+	if (t->len >= 16 && cs_grant_all(s, t->len) >= 2)
+		sc_emit(sc, "code-grant-all", t->line);
 	if (cs_agent_settings_path(s, t->len)) {
 		if (sc->settings_line == 0)
 			sc->settings_line = t->line;
