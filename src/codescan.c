@@ -25,6 +25,9 @@ static const struct codescan_rule codescan_rules[] = {
 	    "auto-approval, enforcement off (two or more of these)" },
 	{ "code-fetch-exec", SEV_WARN, "code fetches from the network and "
 	    "runs what it got (curl | sh, iex (iwr ...), download then run)" },
+	{ "code-fetch-many", SEV_WARN, "one file runs code fetched from the "
+	    "network at three or more places (an installer has one command, "
+	    "or one per platform)" },
 	{ "code-install-url", SEV_WARN, "a package install from a URL, a git "
 	    "remote or a non-default registry or index" },
 	{ "code-install-offsite", SEV_WARN, "a package file or repository "
@@ -462,16 +465,35 @@ cs_cred_note(struct cs_run *run, const char *path, size_t len, int line)
 	cs_excerpt(path, len, run->sweep_msg, sizeof run->sweep_msg);
 }
 
-/* After a whole file: several distinct stores read is a sweep. */
+/*
+ * After a whole file: several distinct credential stores read is a sweep;
+ * fetched code run at several places is a pattern, not an installer.
+ */
 static void
-cred_sweep(struct cs_run *run)
+file_rules(struct cs_run *run)
 {
 	struct cs_block	 b;
+	const struct finding *f;
+	size_t		 i;
+	int		 lines = 0, last = -1;
 
-	if (run->ncreds < CS_SWEEP_MIN)
-		return;
-	cs_block_init(&b, run, run->sweep_line, 0, NULL);
-	cs_emit_msg(&b, "code-cred-sweep", run->sweep_line, run->sweep_msg);
+	if (run->ncreds >= CS_SWEEP_MIN) {
+		cs_block_init(&b, run, run->sweep_line, 0, NULL);
+		cs_emit_msg(&b, "code-cred-sweep", run->sweep_line,
+		    run->sweep_msg);
+	}
+	/* findings come in line order within a block; count line changes */
+	for (i = run->first; i < run->out->n; i++) {
+		f = &run->out->v[i];
+		if (strcmp(f->rule, "code-fetch-exec") != 0 || f->line == last)
+			continue;
+		last = f->line;
+		if (++lines == CS_FETCH_MANY) {
+			cs_block_init(&b, run, f->line, 0, NULL);
+			cs_emit_msg(&b, "code-fetch-many", f->line, f->message);
+			break;
+		}
+	}
 }
 
 void
@@ -942,7 +964,7 @@ run_text(const char *text, size_t len, enum code_lang lang, int line_base,
 		m.vars = cs_sh_vars_new();
 		md_walk(&m, refs);
 		cs_sh_vars_free(m.vars);
-		cred_sweep(&run);
+		file_rules(&run);
 		return;
 	}
 	cs_block_init(&b, &run, line_base + 1, 0, NULL);
@@ -950,7 +972,7 @@ run_text(const char *text, size_t len, enum code_lang lang, int line_base,
 	if (b.excerpt[0] == '\0')
 		cs_excerpt(text, len, b.excerpt, sizeof b.excerpt);
 	cs_block_finish(&b, 0);
-	cred_sweep(&run);
+	file_rules(&run);
 }
 
 size_t

@@ -28,6 +28,12 @@
  * key and its agent); reading several unrelated ones is harvesting.
  */
 #define CS_SWEEP_MIN	4
+/*
+ * Places one file runs fetched code at before it is a pattern: an
+ * installer has one command, or one per platform; measured on 1,529 real
+ * skills, none has three.
+ */
+#define CS_FETCH_MANY	3
 
 /* What a stream of data carries (shell pipelines, script values). */
 #define T_NET		0x01	/* fetched from the network */
