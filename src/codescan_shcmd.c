@@ -438,8 +438,12 @@ do_interp(struct sh *sh, struct sh_cmd *c, size_t a0, enum code_lang lang,
 		const char	*src = code->s;
 		size_t		 srclen = code->len;
 
-		/* a program longer than a word keeps: read it in the source */
-		if (code->len + 1 >= W_MAX && code->to > code->from + 2) {
+		/*
+		 * a program longer than a word keeps: read it in the source
+		 * (a literal only: "$CODE" is read as what it expands to)
+		 */
+		if (code->len + 1 >= W_MAX && code->nvars == 0 &&
+		    code->to > code->from + 2) {
 			src = sh->t + code->from;
 			srclen = code->to - code->from;
 			if ((src[0] == '"' || src[0] == '\'') &&
