@@ -10,19 +10,35 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "codescan.h"
 #include "codescan_impl.h"
 #include "xmalloc.h"
 
 static const struct codescan_rule codescan_rules[] = {
+	{ "code-guard-removed", SEV_WARN, "an edit takes a security check "
+	    "out: a scanner or audit step removed, a check turned from true "
+	    "to false, a container switched to root" },
+	{ "code-grant-all", SEV_WARN, "settings or a policy that allow "
+	    "everything: wildcard tool grants, an empty deny list, "
+	    "auto-approval, enforcement off (two or more of these)" },
 	{ "code-fetch-exec", SEV_WARN, "code fetches from the network and "
 	    "runs what it got (curl | sh, iex (iwr ...), download then run)" },
+	{ "code-fetch-many", SEV_WARN, "one file runs code fetched from the "
+	    "network at three or more places (an installer has one command, "
+	    "or one per platform)" },
 	{ "code-install-url", SEV_WARN, "a package install from a URL, a git "
 	    "remote or a non-default registry or index" },
+	{ "code-install-offsite", SEV_WARN, "a package file or repository "
+	    "installed from a site that is not a public code forge or "
+	    "registry (code no one else has reviewed)" },
 	{ "code-cred-read", SEV_WARN, "code reads a credential store (~/.ssh, "
 	    "~/.aws, gh/gcloud/kube config, .netrc, .npmrc, keychains, "
 	    "browser profiles, agent tokens)" },
+	{ "code-cred-sweep", SEV_WARN, "one file reads several unrelated "
+	    "credential stores (ssh keys, cloud, registry and browser "
+	    "secrets): a harvest, not a tool using its own credential" },
 	{ "code-exfil", SEV_WARN, "code sends local data to the network "
 	    "(curl -d @file, wget --post-file, nc, scp, DNS lookups of data)" },
 	{ "code-cred-exfil", SEV_HIGH, "credential material read and sent "
@@ -49,6 +65,9 @@ static const struct codescan_rule codescan_rules[] = {
 	    "time (eval, exec, new Function, Invoke-Expression of a value)" },
 	{ "code-run-bundled", SEV_INFO, "the text tells the agent to run a "
 	    "bundled script" },
+	{ "code-run-unshipped", SEV_INFO, "the text tells the agent to run a "
+	    "script the skill does not ship: code nobody can review, whatever "
+	    "file of that name is at hand" },
 	{ "code-concrete", SEV_INFO, "risky code names a real external host "
 	    "or a real credential path (not a placeholder)" },
 	{ "frame-imperative", SEV_INFO, "risky code framed as an order: run, "
@@ -179,8 +198,10 @@ codescan_lang(const char *path, const char *text, size_t len)
 enum code_lang
 cs_guess(const char *s, size_t len)
 {
+	/* agents' tool calls (edit_file(path, old_string=...)) read as Python */
 	static const char *const py[] = { "import ", "from ", "def ",
-	    "print(", "exec(", "subprocess.", "os.system", NULL };
+	    "print(", "exec(", "subprocess.", "os.system", "edit_file(",
+	    "write_file(", "str_replace(", NULL };
 	static const char *const js[] = { "const ", "let ", "var ",
 	    "require(", "function ", "await ", "import(", "eval(",
 	    "process.", "console.", NULL };
@@ -382,6 +403,8 @@ cs_text(struct cs_block *b, const char *text, size_t len, int line)
 	const char	*p, *s, *e;
 	int		 l;
 
+	if (cs_grant_all(text, len) >= 2)
+		cs_emit(b, "code-grant-all", line, text, strcspn(text, "\n"));
 	for (w = off; *w != NULL; w++) {
 		if ((p = memmem(text, len, *w, strlen(*w))) == NULL)
 			continue;
@@ -417,6 +440,60 @@ combine(struct cs_block *b, unsigned need, const char *rule, int line)
 {
 	if ((b->flags & need) == need && !emitted(b, rule))
 		cs_emit_msg(b, rule, line ? line : b->line, b->excerpt);
+}
+
+void
+cs_cred_note(struct cs_run *run, const char *path, size_t len, int line)
+{
+	unsigned	 h = 2166136261u;
+	size_t		 i;
+
+	/* ~/.ssh/id_rsa and $HOME/.ssh/id_rsa are one store: hash the tail */
+	for (i = len; i > 0 && path[i - 1] != '~' && path[i - 1] != '}' &&
+	    path[i - 1] != ' ' && len - i < 64; i--)
+		;
+	for (; i < len; i++)
+		h = (h ^ (unsigned char)tolower((unsigned char)path[i])) *
+		    16777619u;
+	for (i = 0; i < run->ncreds; i++)
+		if (run->creds[i] == h)
+			return;
+	if (run->ncreds == CS_SWEEP_MIN)
+		return;
+	run->creds[run->ncreds++] = h;
+	run->sweep_line = line;
+	cs_excerpt(path, len, run->sweep_msg, sizeof run->sweep_msg);
+}
+
+/*
+ * After a whole file: several distinct credential stores read is a sweep;
+ * fetched code run at several places is a pattern, not an installer.
+ */
+static void
+file_rules(struct cs_run *run)
+{
+	struct cs_block	 b;
+	const struct finding *f;
+	size_t		 i;
+	int		 lines = 0, last = -1;
+
+	if (run->ncreds >= CS_SWEEP_MIN) {
+		cs_block_init(&b, run, run->sweep_line, 0, NULL);
+		cs_emit_msg(&b, "code-cred-sweep", run->sweep_line,
+		    run->sweep_msg);
+	}
+	/* findings come in line order within a block; count line changes */
+	for (i = run->first; i < run->out->n; i++) {
+		f = &run->out->v[i];
+		if (strcmp(f->rule, "code-fetch-exec") != 0 || f->line == last)
+			continue;
+		last = f->line;
+		if (++lines == CS_FETCH_MANY) {
+			cs_block_init(&b, run, f->line, 0, NULL);
+			cs_emit_msg(&b, "code-fetch-many", f->line, f->message);
+			break;
+		}
+	}
 }
 
 void
@@ -635,6 +712,7 @@ md_span_path(struct md *m, const char *s, size_t n, const char *line,
 	cs_block_init(&b, m->run, lineno, 0, NULL);
 	if (cs_has_any(w, wl, read_verbs) && cs_cred_path(s, n) == 1) {
 		cs_emit(&b, "code-cred-read", lineno, line, ll);
+		cs_cred_note(m->run, s, n, lineno);
 		b.flags |= B_CONCRETE;
 	} else if (!cs_has_any(w, wl, write_verbs))
 		return;
@@ -886,6 +964,7 @@ run_text(const char *text, size_t len, enum code_lang lang, int line_base,
 		m.vars = cs_sh_vars_new();
 		md_walk(&m, refs);
 		cs_sh_vars_free(m.vars);
+		file_rules(&run);
 		return;
 	}
 	cs_block_init(&b, &run, line_base + 1, 0, NULL);
@@ -893,6 +972,7 @@ run_text(const char *text, size_t len, enum code_lang lang, int line_base,
 	if (b.excerpt[0] == '\0')
 		cs_excerpt(text, len, b.excerpt, sizeof b.excerpt);
 	cs_block_finish(&b, 0);
+	file_rules(&run);
 }
 
 size_t
@@ -902,6 +982,74 @@ codescan_text(const char *text, size_t len, enum code_lang lang,
 	size_t	 before = out->n;
 
 	run_text(text, len, lang, line_base, out, NULL);
+	return out->n - before;
+}
+
+/* A name that is run rather than read: a script's extension. */
+static int
+script_ref(const char *p)
+{
+	static const char *const ext[] = { ".sh", ".bash", ".zsh", ".py",
+	    ".js", ".mjs", ".cjs", ".ts", ".ps1", ".rb", ".pl", NULL };
+	const char	*dot = strrchr(p, '.');
+	const char *const *e;
+
+	if (dot == NULL || strchr(dot, '/') != NULL)
+		return 0;
+	for (e = ext; *e != NULL; e++)
+		if (strcasecmp(dot, *e) == 0)
+			return 1;
+	return 0;
+}
+
+/* Is ref among the shipped files, by its path or by its name alone? */
+static int
+shipped_has(const struct strlist *shipped, const char *ref)
+{
+	const char	*b = strrchr(ref, '/'), *s;
+	size_t		 i;
+
+	b = b != NULL ? b + 1 : ref;
+	for (i = 0; i < shipped->n; i++) {
+		if (strcmp(shipped->v[i], ref) == 0)
+			return 1;
+		s = strrchr(shipped->v[i], '/');
+		if (strcmp(s != NULL ? s + 1 : shipped->v[i], b) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+size_t
+codescan_unshipped(const char *text, size_t len,
+    const struct strlist *shipped, int line_base, struct findings *out)
+{
+	struct findings	 scratch;
+	struct strlist	 refs;
+	const struct codescan_rule *r = rule_find("code-run-unshipped");
+	const char	*b;
+	size_t		 i, k, before = out->n;
+	int		 line;
+
+	findings_init(&scratch);
+	strlist_init(&refs);
+	run_text(text, len, LANG_MARKDOWN, line_base, &scratch, &refs);
+	for (i = 0; i < refs.n; i++) {
+		if (!script_ref(refs.v[i]) || shipped_has(shipped, refs.v[i]))
+			continue;
+		b = strrchr(refs.v[i], '/');
+		b = b != NULL ? b + 1 : refs.v[i];
+		line = line_base + 1;
+		for (k = 0; k < scratch.n; k++)
+			if (strcmp(scratch.v[k].rule, "code-run-bundled") == 0 &&
+			    strstr(scratch.v[k].message, b) != NULL) {
+				line = scratch.v[k].line;
+				break;
+			}
+		findings_add(out, r->id, r->sev, line, "%s", refs.v[i]);
+	}
+	strlist_done(&refs);
+	findings_done(&scratch);
 	return out->n - before;
 }
 

@@ -81,4 +81,15 @@ size_t		codescan_text(const char *text, size_t len, enum code_lang,
 void		codescan_refs(const char *text, size_t len,
 		    struct strlist *out);
 
+/*
+ * code-run-unshipped: one finding for each script the Markdown text tells
+ * the agent to run (as codescan_refs() finds them, with a script's
+ * extension) that shipped, the skill folder's file paths relative to it,
+ * holds neither by path nor by name. Lines count from line_base + 1.
+ * Returns the number of findings added.
+ */
+size_t		codescan_unshipped(const char *text, size_t len,
+		    const struct strlist *shipped, int line_base,
+		    struct findings *out);
+
 #endif

@@ -22,6 +22,18 @@
 #define CS_FINDINGS_MAX	256		/* findings per codescan_text */
 #define CS_EXCERPT_MAX	120		/* bytes of a message */
 #define CS_NEST_MAX	6		/* $(...), -c "..." inside each other */
+/*
+ * Distinct credential stores one file reads before it is a sweep: a tool
+ * needs its own credential (~/.aws/credentials and ~/.aws/config, one ssh
+ * key and its agent); reading several unrelated ones is harvesting.
+ */
+#define CS_SWEEP_MIN	4
+/*
+ * Places one file runs fetched code at before it is a pattern: an
+ * installer has one command, or one per platform; measured on 1,529 real
+ * skills, none has three.
+ */
+#define CS_FETCH_MANY	3
 
 /* What a stream of data carries (shell pipelines, script values). */
 #define T_NET		0x01	/* fetched from the network */
@@ -54,6 +66,10 @@ struct cs_run {
 	size_t		 added;
 	size_t		 decoded;	/* bytes decoded so far */
 	struct strlist	*refs;		/* codescan_refs(): paths to run */
+	unsigned	 creds[CS_SWEEP_MIN];	/* hashes of stores read */
+	size_t		 ncreds;
+	int		 sweep_line;	/* where the last distinct store was */
+	char		 sweep_msg[CS_EXCERPT_MAX + 1];
 };
 
 #define CS_DL_MAX	8
@@ -86,6 +102,9 @@ void	 cs_emit(struct cs_block *, const char *rule, int line,
 /* Adds a finding whose message is already neutral (a block's excerpt). */
 void	 cs_emit_msg(struct cs_block *, const char *rule, int line,
 	    const char *msg);
+/* Notes a credential store read at line (for code-cred-sweep). */
+void	 cs_cred_note(struct cs_run *, const char *path, size_t len,
+	    int line);
 /* Combines what the block did; adds the frame findings given the cues. */
 void	 cs_block_finish(struct cs_block *, unsigned cues);
 /* Writes a display-safe excerpt of src into out (CS_EXCERPT_MAX + 1). */
@@ -127,6 +146,10 @@ int	 cs_agent_settings_path(const char *s, size_t len);
  * (example.com, localhost, <host>, ...), 2 concrete.
  */
 int	 cs_host_kind(const char *s, size_t len);
+/* Distinct grant-everything settings in s (code-grant-all at two). */
+int	 cs_grant_all(const char *s, size_t len);
+/* Is the URL's host a public code forge or package registry? */
+int	 cs_forge_host(const char *s, size_t len);
 int	 cs_is_url(const char *s, size_t len);
 /* Is s a wide deletion target (/, ~, $HOME, *, /etc ...)? */
 int	 cs_wide_target(const char *s, size_t len);

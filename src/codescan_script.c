@@ -376,7 +376,7 @@ static const char *const worth[] = {
 	"copy2", "copyfile", "copyFileSync", "createConnection",
 	"createWriteStream", "decode", "decodebytes", "decodestring",
 	"decompress", "download", "DownloadData", "DownloadFile",
-	"DownloadString", "env", "env:", "environ", "eval", "exec",
+	"DownloadString", "edit_file", "env", "env:", "environ", "eval", "exec",
 	"execFile", "execFileSync", "execScript", "execSync", "expanduser",
 	"fetch", "FromBase64String", "fromCharCode", "fromhex", "Function",
 	"gci", "get", "Get-ChildItem", "Get-Content", "getaddrinfo",
@@ -387,14 +387,14 @@ static const char *const worth[] = {
 	"irm", "items", "iterdir", "iwr", "listdir", "loads", "lookup",
 	"open", "Out-File", "patch", "Popen", "popen", "post", "put",
 	"read_bytes", "read_text", "readdir", "readdirSync", "readFile",
-	"readFileSync", "rejectUnauthorized", "Remove-Item", "request",
+	"readFileSync", "rejectUnauthorized", "Remove-Item", "replace_in_file", "request",
 	"require", "resolve", "Resolve-DnsName", "rglob", "rm", "rmSync",
 	"rmtree", "run", "run_path", "runInContext", "runInNewContext",
 	"runInThisContext", "scandir", "Send-MailMessage", "send_message",
 	"sendall", "sendBeacon", "sendmail", "sendto",
 	"ServerCertificateValidationCallback", "Set-Content",
 	"Set-ExecutionPolicy", "Set-MpPreference", "shell_exec", "spawn",
-	"spawnSync", "Start-BitsTransfer", "Start-Process", "storbinary",
+	"spawnSync", "Start-BitsTransfer", "Start-Process", "storbinary", "str_replace",
 	"symlink", "system", "TcpClient", "unescape", "unhexlify",
 	"upload_file", "UploadData", "UploadFile", "UploadString",
 	"UploadValues", "urlopen", "urlretrieve", "urlsafe_b64decode",
@@ -597,6 +597,83 @@ static void	decoded(struct sc *, const char *, size_t, const char *, int);
 
 /* ---- calls ---------------------------------------------------------- */
 
+/*
+ * Security checks and hardening an edit can take out: scanners, audit
+ * steps, certificate stores, a non-root user.
+ */
+static const char *const guards[] = { "bandit", "safety", "pip-audit",
+	"npm audit", "yarn audit", "cargo audit", "semgrep", "trivy", "snyk",
+	"gitleaks", "trufflehog", "codeql", "detect-secrets", "ca-certificates",
+	"apparmor", "seccomp", "no-new-privileges", NULL };
+
+/* The string argument after name= in a call's range, or NULL. */
+static const struct tok *
+kwarg_str(struct sc *sc, size_t from, size_t to, const char *name)
+{
+	size_t	 i;
+
+	for (i = from; i + 2 < to; i++)
+		if (sc->v[i].k == TK_ID && tok_is(sc, &sc->v[i], name) &&
+		    sc->v[i + 1].k == TK_PUNCT && (sc->v[i + 1].c == '=' ||
+		    sc->v[i + 1].c == ':') && sc->v[i + 2].k == TK_STR)
+			return &sc->v[i + 2];
+	return NULL;
+}
+
+/*
+ * edit_file(path, old_string='...', new_string='...') and the like: an
+ * edit whose old text runs a security check the new text no longer has,
+ * turns a check from true to false, or makes the container run as root.
+ */
+static void
+guard_edit(struct sc *sc, size_t i)
+{
+	const struct tok *o, *n;
+	const char	*os, *ns;
+	const char *const *g;
+	size_t		 to = close_of(sc, i + 1);
+	int		 gone = 0;
+
+	if ((o = kwarg_str(sc, i + 1, to, "old_string")) == NULL &&
+	    (o = kwarg_str(sc, i + 1, to, "old_str")) == NULL)
+		return;
+	if ((n = kwarg_str(sc, i + 1, to, "new_string")) == NULL &&
+	    (n = kwarg_str(sc, i + 1, to, "new_str")) == NULL)
+		return;
+	os = sc->t + o->off;
+	ns = sc->t + n->off;
+	for (g = guards; *g != NULL && !gone; g++)
+		if (cs_memmem_ci(os, o->len, *g) != NULL) {
+			gone = cs_memmem_ci(ns, n->len, *g) == NULL ||
+			    (cs_memmem_ci(os, o->len, "true") != NULL &&
+			    cs_memmem_ci(ns, n->len, "true") == NULL &&
+			    cs_memmem_ci(ns, n->len, "false") != NULL);
+		}
+	if (!gone && memmem(ns, n->len, "USER root", 9) != NULL &&
+	    memmem(os, o->len, "USER root", 9) == NULL)
+		gone = 1;
+	if (gone)
+		sc_emit(sc, "code-guard-removed", o->line);
+}
+
+/* Does a shell command line built by a script send a request body? */
+static int
+sends_body(const char *s, size_t n)
+{
+	static const char *const opts[] = { " -d ", " -d\"", " -d'",
+	    "--data", " -F ", " -F\"", "--form", "--post-data",
+	    "--body-data", NULL };
+	const char *const *o;
+
+	if (memmem(s, n, "curl ", 5) == NULL && memmem(s, n, "wget ", 5) ==
+	    NULL)
+		return 0;
+	for (o = opts; *o != NULL; o++)
+		if (memmem(s, n, *o, strlen(*o)) != NULL)
+			return 1;
+	return 0;
+}
+
 static void
 sink(struct sc *sc, size_t i, int code)
 {
@@ -650,6 +727,12 @@ sink(struct sc *sc, size_t i, int code)
 		cs_sh(b, buf, n, line);
 	b->nest--;
 	b->fixed_line = saved;
+	/* exec('curl -d "' + value + '" https://...'): the value is sent */
+	if (!code && other && sends_body(buf, n)) {
+		b->flags |= B_SEND;
+		if (b->send_line == 0)
+			b->send_line = saved > 0 ? saved : line;
+	}
 }
 
 static void
@@ -673,11 +756,20 @@ literal(struct sc *sc, size_t i)
 		if (sc->b->cred_line == 0)
 			sc->b->cred_line = t->line;
 		sc_emit(sc, "code-cred-read", t->line);
+		cs_cred_note(sc->b->run, s, t->len, t->line);
 	}
+	if (t->len >= 16 && cs_grant_all(s, t->len) >= 2)
+		sc_emit(sc, "code-grant-all", t->line);
 	if (cs_agent_settings_path(s, t->len)) {
 		if (sc->settings_line == 0)
 			sc->settings_line = t->line;
 	} else if (cs_persist_path(s, t->len) && sc->persist_line == 0)
+		sc->persist_line = t->line;
+	/* os.path.join(".git", "hooks", ...): a hook spelt in pieces */
+	else if (t->len == 5 && strncmp(s, "hooks", 5) == 0 && i >= 2 &&
+	    sc->v[i - 2].k == TK_STR && sc->v[i - 2].len == 4 &&
+	    strncmp(sc->t + sc->v[i - 2].off, ".git", 4) == 0 &&
+	    sc->persist_line == 0)
 		sc->persist_line = t->line;
 	if (cs_memmem_ci(s, t->len, "bypassPermissions") ||
 	    cs_memmem_ci(s, t->len, "dangerously-skip-permissions") ||
@@ -800,14 +892,19 @@ call(struct sc *sc, size_t i)
 
 	paren = i + 1 < sc->n && sc->v[i + 1].k == TK_PUNCT &&
 	    sc->v[i + 1].c == '(';
+	/* JavaScript's exec() is child_process.exec: a shell, not eval */
 	if (tok_one_of(sc, t, code_sinks) && (paren || sc->lang ==
 	    LANG_POWERSHELL) && !(i > 0 && sc->v[i - 1].k == TK_PUNCT &&
-	    sc->v[i - 1].c == '.'))
+	    sc->v[i - 1].c == '.') && !(sc->lang == LANG_JS &&
+	    tok_is(sc, t, "exec")))
 		sink(sc, i, !tok_is(sc, t, "Invoke-Command"));
 	else if ((tok_one_of(sc, t, shell_sinks) || (sc->lang == LANG_JS &&
 	    (tok_is(sc, t, "exec") || tok_is(sc, t, "spawn")))) && (paren ||
 	    sc->lang == LANG_POWERSHELL))
 		sink(sc, i, 0);
+	if (paren && (tok_is(sc, t, "edit_file") || tok_is(sc, t,
+	    "str_replace") || tok_is(sc, t, "replace_in_file")))
+		guard_edit(sc, i);
 	if (tok_in(sc, t, fetch_calls) || tok_is(sc, t, "Net.WebClient") ||
 	    tok_is(sc, t, "System.Net.WebClient")) {
 		b->flags |= B_FETCH;

@@ -42,6 +42,7 @@ wclear(struct sh_word *w)
 	w->pieces = 0;
 	w->secret = 0;
 	w->assigned = 0;
+	w->from = w->to = 0;
 }
 
 /* The command's name without its directory. */
@@ -122,6 +123,49 @@ var_set(struct sh_vars *vs, const char *name, size_t n, const char *val,
 	}
 	snprintf(v->val, sizeof v->val, "%s", val);
 	v->taint = taint;
+}
+
+static const char *
+file_key(const char *path)
+{
+	if (strncmp(path, "./", 2) == 0)
+		path += 2;
+	return path;
+}
+
+void
+file_set(struct sh *sh, const char *path, unsigned taint)
+{
+	struct sh_vars	*vs = sh->vars;
+	size_t		 i;
+
+	taint &= T_CRED | T_ENV;
+	path = file_key(path);
+	if (taint == 0 || path[0] == '\0' || strcmp(path, "/dev/null") == 0 ||
+	    strlen(path) >= sizeof vs->f[0].path)
+		return;
+	for (i = 0; i < vs->nf; i++)
+		if (strcmp(vs->f[i].path, path) == 0) {
+			vs->f[i].taint |= taint;
+			return;
+		}
+	if (vs->nf == FILES_MAX)
+		return;
+	snprintf(vs->f[vs->nf].path, sizeof vs->f[0].path, "%s", path);
+	vs->f[vs->nf++].taint = taint;
+}
+
+unsigned
+file_taint(struct sh *sh, const char *path)
+{
+	struct sh_vars	*vs = sh->vars;
+	size_t		 i;
+
+	path = file_key(path);
+	for (i = 0; i < vs->nf; i++)
+		if (strcmp(vs->f[i].path, path) == 0)
+			return vs->f[i].taint;
+	return 0;
 }
 
 /* ---- tokenizer ------------------------------------------------------ */
@@ -293,6 +337,7 @@ read_word(struct sh *sh, struct sh_word *w)
 	char		 c;
 
 	wclear(w);
+	w->from = sh->i;
 	while (sh->i < sh->len) {
 		c = t[sh->i];
 		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
@@ -381,6 +426,7 @@ read_word(struct sh *sh, struct sh_word *w)
 			sh->i = e;
 		}
 	}
+	w->to = sh->i;
 	/* "$a$b": nothing but expansions, glued together */
 	if (w->nparams >= 2 && w->pieces == w->nvars)
 		w->taint |= T_OBF;
@@ -728,6 +774,7 @@ cs_sh_vars_new(void)
 	struct sh_vars	*v = xmalloc(sizeof *v);
 
 	v->n = 0;
+	v->nf = 0;
 	return v;
 }
 

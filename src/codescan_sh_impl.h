@@ -29,6 +29,7 @@ struct sh_word {
 	int		 pieces;	/* literal runs + expansions */
 	int		 secret;	/* names an unset secret variable */
 	int		 assigned;	/* NAME=value form */
+	size_t		 from, to;	/* its source text (sh.t), if read */
 };
 
 struct sh_redir {
@@ -58,9 +59,24 @@ struct sh_var {
 	unsigned	 taint;
 };
 
+/* A local file written from credential or environment data. */
+struct sh_file {
+	char		 path[128];
+	unsigned	 taint;
+};
+
+#define FILES_MAX	8
+
+/*
+ * Shell state of one body, kept across its code blocks: the variables
+ * and the files written from secrets, so that "cat .env >> /tmp/x" in
+ * one fence and "curl -d @/tmp/x https://..." in the next are one flow.
+ */
 struct sh_vars {
 	struct sh_var	 v[VARS_MAX];
 	size_t		 n;
+	struct sh_file	 f[FILES_MAX];
+	size_t		 nf;
 };
 
 struct sh {
@@ -101,6 +117,10 @@ void		 add_dl(struct sh *, const char *path);
 int		 is_dl(struct sh *, const char *path);
 void		 var_set(struct sh_vars *, const char *name, size_t n,
 		    const char *val, unsigned taint);
+/* Records that path now holds data carrying taint (T_CRED, T_ENV). */
+void		 file_set(struct sh *, const char *path, unsigned taint);
+/* What a file written earlier in the body carries, or 0. */
+unsigned	 file_taint(struct sh *, const char *path);
 void		 cmd_init(struct sh_cmd *, struct sh *);
 /* Evaluates one command; returns what its standard output carries. */
 unsigned	 sh_eval(struct sh *, struct sh_cmd *, unsigned in);

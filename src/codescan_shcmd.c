@@ -114,13 +114,17 @@ flag_send(struct sh *sh, const struct sh_cmd *c, unsigned taint,
 static unsigned
 read_path(struct sh *sh, const struct sh_cmd *c, const struct sh_word *w)
 {
-	int	 k = cs_cred_path(w->s, w->len);
+	int		 k = cs_cred_path(w->s, w->len);
+	unsigned	 ft = file_taint(sh, w->s);
 
+	if (ft != 0)
+		return ft | T_FILE;
 	if (k == 1) {
 		sh->b->flags |= B_CRED | B_CONCRETE;
 		if (sh->b->cred_line == 0)
 			sh->b->cred_line = c->line;
 		sh_emit(sh, "code-cred-read", c);
+		cs_cred_note(sh->b->run, w->s, w->len, c->line);
 		return T_CRED;
 	}
 	if (k == 2)
@@ -195,7 +199,7 @@ net_data(struct sh *sh, const struct sh_cmd *c, struct net *n,
 		}
 		wclear(&f);
 		wadd(&f, p, strcspn(p, ";"));
-		if (cs_cred_path(f.s, f.len) != 0)
+		if (cs_cred_path(f.s, f.len) != 0 || file_taint(sh, f.s) != 0)
 			n->data |= read_path(sh, c, &f);
 		else if (f.s[0] == '/' || f.s[0] == '~' || f.s[0] == '$')
 			n->data |= T_FILE;
@@ -232,19 +236,21 @@ do_fetch(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0,
 				n.tostdout = strcmp(val, "-") == 0;
 			} else if (LOPT("--data") || LOPT("--data-binary") ||
 			    LOPT("--data-raw") || LOPT("--data-urlencode") ||
-			    LOPT("--form") || LOPT("--upload-file") ||
+			    LOPT("--form") ||
 			    LOPT("--json") || LOPT("--post-data") ||
 			    LOPT("--body-data")) {
 				net_data(sh, c, &n, eq != NULL ? w :
 				    (i + 1 < c->argc ? &c->argv[i + 1] : w),
 				    in);
-			} else if (LOPT("--post-file") || LOPT("--body-file")) {
+			} else if (LOPT("--post-file") || LOPT("--body-file") ||
+			    LOPT("--upload-file")) {
 				struct sh_word	 f;
 
 				wclear(&f);
 				wadd(&f, val, strlen(val));
 				n.sends = 1;
-				n.data |= read_path(sh, c, &f);
+				n.data |= strcmp(val, "-") == 0 ? in | T_FILE :
+				    read_path(sh, c, &f);
 			} else if (LOPT("--url"))
 				n.url = eq != NULL ? w : (i + 1 < c->argc ?
 				    &c->argv[i + 1] : NULL);
@@ -282,8 +288,15 @@ do_fetch(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0,
 				if ((ch == 'o' && !wget) || (ch == 'O' && wget)) {
 					n.outfile = o;
 					n.tostdout = strcmp(o, "-") == 0;
-				} else if (!wget && (ch == 'd' || ch == 'F' ||
-				    ch == 'T')) {
+				} else if (!wget && ch == 'T') {
+					struct sh_word	 f;
+
+					wclear(&f);
+					wadd(&f, o, strlen(o));
+					n.sends = 1;
+					n.data |= strcmp(o, "-") == 0 ? in | T_FILE :
+					    read_path(sh, c, &f);
+				} else if (!wget && (ch == 'd' || ch == 'F')) {
 					const struct sh_word *v =
 					    w->s[k + 1] != '\0' ? w : &c->argv[i];
 					struct sh_word	 tmpw;
@@ -421,13 +434,27 @@ do_interp(struct sh *sh, struct sh_cmd *c, size_t a0, enum code_lang lang,
 		return;
 	}
 	if (lang != LANG_TEXT && sh->b->nest < CS_NEST_MAX) {
-		int	 saved = sh->b->fixed_line;
+		int		 saved = sh->b->fixed_line;
+		const char	*src = code->s;
+		size_t		 srclen = code->len;
 
+		/*
+		 * a program longer than a word keeps: read it in the source
+		 * (a literal only: "$CODE" is read as what it expands to)
+		 */
+		if (code->len + 1 >= W_MAX && code->nvars == 0 &&
+		    code->to > code->from + 2) {
+			src = sh->t + code->from;
+			srclen = code->to - code->from;
+			if ((src[0] == '"' || src[0] == '\'') &&
+			    src[srclen - 1] == src[0])
+				src++, srclen -= 2;
+		}
 		sh->b->nest++;
 		/* $'...' escapes make lines the file does not have */
 		if (saved == 0)
 			sh->b->fixed_line = c->line;
-		cs_analyse(sh->b, code->s, code->len, lang, c->line);
+		cs_analyse(sh->b, src, srclen, lang, c->line);
 		sh->b->fixed_line = saved;
 		sh->b->nest--;
 	}
@@ -440,9 +467,11 @@ do_install(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0)
 	int		 inst = 0, cfg = 0;
 	struct sh_word	*w;
 	const char	*v;
+	int		 direct;
 
 	for (i = a0 + 1; i < c->argc; i++) {
 		w = &c->argv[i];
+		direct = 0;
 		if (weq(w, "install") || weq(w, "i") || weq(w, "add") ||
 		    weq(w, "get") || weq(w, "tap"))
 			inst = 1;
@@ -456,12 +485,15 @@ do_install(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0)
 		    wpre(w, "--registry") || wpre(w, "--source") ||
 		    wpre(w, "--index") || weq(w, "-i") || weq(w, "-s") ||
 		    wpre(w, "--git") || wpre(w, "--find-links") ||
-		    weq(w, "-f"))
+		    weq(w, "-f")) {
 			v = strchr(w->s, '=') != NULL ? strchr(w->s, '=') + 1 :
 			    (i + 1 < c->argc ? c->argv[i + 1].s : NULL);
-		else if ((inst || cfg) && (cs_is_url(w->s, w->len) ||
-		    wpre(w, "git+")))
+			direct = wpre(w, "--git");
+		} else if ((inst || cfg) && (cs_is_url(w->s, w->len) ||
+		    wpre(w, "git+"))) {
 			v = w->s;
+			direct = inst;
+		}
 		if (v == NULL || (!inst && !cfg))
 			continue;
 		if (strstr(v, "pypi.org") != NULL || strstr(v,
@@ -480,6 +512,10 @@ do_install(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0)
 		}
 		(void)name;
 		sh_emit(sh, "code-install-url", c);
+		/* a package file or repository on a site that is no forge */
+		if (direct && cs_host_kind(v, strlen(v)) == 2 &&
+		    !cs_forge_host(v, strlen(v)))
+			sh_emit(sh, "code-install-offsite", c);
 		return;
 	}
 }
@@ -556,6 +592,7 @@ do_readers(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0,
 		out |= w->taint;
 		if (cp && i + 1 == c->argc && i > a0 + 1) {
 			write_target(sh, c, w, 0);
+			file_set(sh, w->s, out);
 			continue;
 		}
 		if (dd) {
@@ -565,7 +602,7 @@ do_readers(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0,
 			continue;
 		}
 		if (cs_cred_path(w->s, w->len) ||
-		    strncmp(w->s, "/proc/", 6) == 0)
+		    strncmp(w->s, "/proc/", 6) == 0 || file_taint(sh, w->s))
 			out |= read_path(sh, c, w);
 		else if (!filter)
 			out |= T_FILE;
@@ -742,6 +779,20 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 
 	any_word(sh, c);
 	in |= c->hdtaint;
+	/* for f in ~/.ssh/id_* .env; do ... "$f": the loop variable */
+	if (c->argc >= 3 && weq(&c->argv[0], "for") &&
+	    weq(&c->argv[2], "in")) {
+		unsigned	 t = 0;
+
+		for (i = 3; i < c->argc; i++) {
+			t |= c->argv[i].taint;
+			if (cs_cred_path(c->argv[i].s, c->argv[i].len))
+				t |= read_path(sh, c, &c->argv[i]);
+		}
+		var_set(sh->vars, c->argv[1].s, c->argv[1].len,
+		    c->argc > 3 ? c->argv[3].s : "", t);
+		return 0;
+	}
 	for (i = 0; i < c->nredir; i++) {
 		struct sh_redir	*r = &c->redir[i];
 
@@ -870,8 +921,10 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 		}
 	} else if (strcmp(name, "tee") == 0) {
 		for (i = a0 + 1; i < c->argc; i++)
-			if (c->argv[i].s[0] != '-')
+			if (c->argv[i].s[0] != '-') {
 				write_target(sh, c, &c->argv[i], in);
+				file_set(sh, c->argv[i].s, in);
+			}
 		out = in;
 	} else if (strcmp(name, "nc") == 0 || strcmp(name, "ncat") == 0 ||
 	    strcmp(name, "netcat") == 0 || strcmp(name, "socat") == 0 ||
@@ -989,9 +1042,13 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 		sh_emit(sh, "code-cred-read", c);
 		out |= T_CRED;
 	}
-	for (i = 0; i < c->nredir; i++)
-		if (c->redir[i].op[0] == '>' && (out & T_ENV))
+	for (i = 0; i < c->nredir; i++) {
+		if (c->redir[i].op[0] != '>')
+			continue;
+		if (out & T_ENV)
 			write_target(sh, c, &c->redir[i].w, out);
+		file_set(sh, c->redir[i].w.s, out);
+	}
 	if (c->hd != NULL && (int)interp_lang(name) < 0) {
 		enum code_lang	 l = cs_guess(c->hd, c->hdlen);
 

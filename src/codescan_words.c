@@ -233,6 +233,91 @@ placeholder_host(const char *h, size_t n)
 	return 0;
 }
 
+/*
+ * Public code forges and package hosts: code installed from them has an
+ * owner, a history and other users. A package file or repository on any
+ * other site is code nobody else has looked at.
+ */
+static const char *const forges[] = { "github.com", "githubusercontent.com",
+	"gitlab.com", "bitbucket.org", "codeberg.org", "sr.ht",
+	"huggingface.co", "pypi.org", "pythonhosted.org", "npmjs.org",
+	"npmjs.com", "yarnpkg.com", "rubygems.org", "crates.io", "golang.org",
+	"go.dev", "sourceforge.net", NULL };
+
+/*
+ * How many distinct grant-everything settings a text holds: wildcard tool
+ * grants, an empty deny list, auto-approval, enforcement switched off.
+ * One can be a deliberate choice; two or more is a policy that allows all.
+ */
+int
+cs_grant_all(const char *s, size_t len)
+{
+	/* settings that mean "yes" only with a true value after them */
+	static const char *const keys[] = { "autoapprove", "auto_approve",
+	    "auto-approve", "allow_all", "allowall", "skip_confirmation",
+	    "skipconfirmation", NULL };
+	static const char *const v[] = { "[\"*\"]", "\"deny\": []",
+	    "\"deny\":[]", "bypasspermissions", "enforcement=disabled",
+	    "enforcement\": \"disabled", "enforcement: disabled",
+	    "enforce=false", "enforce\": false", NULL };
+	const char *const *p;
+	const char	*q, *w;
+	size_t		 rest;
+	int		 n = 0;
+
+	/* a wildcard grant, not a wildcard in a deny list */
+	if ((q = memmem(s, len, "(*)", 3)) != NULL) {
+		w = q - s > 48 ? q - 48 : s;
+		if (cs_memmem_ci(w, (size_t)(q - w), "deny") == NULL)
+			n++;
+	}
+	for (p = keys; *p != NULL; p++) {
+		if ((q = cs_memmem_ci(s, len, *p)) == NULL)
+			continue;
+		q += strlen(*p);
+		rest = (size_t)(s + len - q);
+		if (rest > 16)
+			rest = 16;
+		if (cs_memmem_ci(q, rest, "true") != NULL ||
+		    cs_memmem_ci(q, rest, "yes") != NULL ||
+		    cs_memmem_ci(q, rest, "all") != NULL ||
+		    cs_memmem_ci(q, rest, "every") != NULL)
+			n++;
+	}
+	for (p = v; *p != NULL; p++)
+		if (cs_memmem_ci(s, len, *p) != NULL)
+			n++;
+	return n;
+}
+
+int
+cs_forge_host(const char *s, size_t len)
+{
+	const char	*p = cs_memmem_ci(s, len, "://"), *h, *e = s + len;
+	const char *const *f;
+	size_t		 hl, fl;
+
+	if (p == NULL) {
+		/* git@github.com:owner/repo */
+		if ((p = memchr(s, '@', len)) == NULL)
+			return 0;
+		h = p + 1;
+	} else
+		h = p + 3;
+	for (p = h; p < e && *p != '/' && *p != ':' && *p != '?' &&
+	    *p != '#' && *p != '"' && *p != '\'' && *p != ' '; p++)
+		if (*p == '@')
+			h = p + 1;
+	hl = (size_t)(p - h);
+	for (f = forges; *f != NULL; f++) {
+		fl = strlen(*f);
+		if (hl >= fl && strncasecmp(h + hl - fl, *f, fl) == 0 &&
+		    (hl == fl || h[hl - fl - 1] == '.'))
+			return 1;
+	}
+	return 0;
+}
+
 int
 cs_host_kind(const char *s, size_t len)
 {

@@ -4,7 +4,8 @@
  * roots given (a folder nested in a skill that has its own SKILL.md is a
  * skill of its own), it scans SKILL.md (frontmatter and body) with
  * sanitize_scan(), every other text file of the folder with
- * sanitize_file(), scores the lot with sanitize_risk() and prints one JSON
+ * sanitize_file(), adds codescan_unshipped() for scripts the body runs
+ * that the folder lacks, scores the lot with sanitize_risk() and prints one JSON
  * line: {"path","score","sev","rules":[distinct ids],"findings":[...]}.
  *
  *	risk_dump [-d DATADIR] [-t untrusted|user|verified|trusted]
@@ -28,6 +29,7 @@
 #include <cjson/cJSON.h>
 
 #include "buf.h"
+#include "codescan.h"
 #include "config.h"
 #include "finding.h"
 #include "jsonout.h"
@@ -120,14 +122,20 @@ dump_skill(struct dump *dm, const char *dir)
 	findings_init(&f);
 	strlist_init(&files);
 	strlist_init(&ids);
+	collect(dir, "", 0, &files);
+	sort_list(&files);
 	xasprintf(&p, "%s/SKILL.md", dir);
 	if (buf_read_file(p, FILE_MAX, &data, &len) == 0) {
 		sanitize_scan(dm->s, data, len, 0, &f);
+		/*
+		 * Scripts the body runs that the folder lacks. The index
+		 * does this where it assesses a skill (src/assess.c, once
+		 * merged); here it stands in for it.
+		 */
+		codescan_unshipped(data, len, &files, 0, &f);
 		free(data);
 	}
 	free(p);
-	collect(dir, "", 0, &files);
-	sort_list(&files);
 	for (i = 0; i < files.n; i++) {
 		xasprintf(&p, "%s/%s", dir, files.v[i]);
 		if (buf_read_file(p, FILE_MAX, &data, &len) == 0) {

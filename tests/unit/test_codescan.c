@@ -258,6 +258,45 @@ refs(void)
 	free(t);
 }
 
+/* Scripts refs.md runs that a folder does not ship, and those it does. */
+static void
+unshipped(void)
+{
+	struct findings	 f;
+	struct strlist	 shipped;
+	char		*t;
+	size_t		 i, n = 0;
+
+	if ((t = testdata_read("codescan/cases/refs.md")) == NULL) {
+		ok(0, "refs.md readable");
+		return;
+	}
+	strlist_init(&shipped);
+	strlist_add(&shipped, "scripts/analyse.py");
+	strlist_add(&shipped, "build.sh");	/* by name: tools/build.sh */
+	strlist_add(&shipped, "lib/cli.js");
+	findings_init(&f);
+	is_int(codescan_unshipped(t, strlen(t), &shipped, 0, &f), 2,
+	    "unshipped: two scripts missing");
+	for (i = 0; i < f.n; i++)
+		if (strcmp(f.v[i].rule, "code-run-unshipped") == 0 &&
+		    (strcmp(f.v[i].message, "setup.sh") == 0 ||
+		    strcmp(f.v[i].message, "env/activate.sh") == 0))
+			n++;
+	is_int(n, 2, "unshipped: setup.sh and env/activate.sh");
+	ok(has(&f, "code-run-unshipped", 7), "unshipped: at its line");
+	findings_done(&f);
+	/* everything shipped (and a link is no script): nothing */
+	strlist_add(&shipped, "setup.sh");
+	strlist_add(&shipped, "env/activate.sh");
+	findings_init(&f);
+	is_int(codescan_unshipped(t, strlen(t), &shipped, 0, &f), 0,
+	    "unshipped: all shipped");
+	findings_done(&f);
+	strlist_done(&shipped);
+	free(t);
+}
+
 static void
 line_base(void)
 {
@@ -320,6 +359,7 @@ main(void)
 	rules_table();
 	langs();
 	refs();
+	unshipped();
 	line_base();
 	bounds();
 	return done_testing();
