@@ -410,8 +410,8 @@ in_nested_skill(const char *dir, const char *rel)
 
 size_t
 assess_bundled(const struct sanitizer *san, const struct assess_limits *l,
-    const char *entry_path, const char *body, size_t blen, int list,
-    struct findings *out)
+    const char *entry_path, const char *body, size_t blen, int line_base,
+    int list, struct findings *out)
 {
 	struct strlist	 done, refs;
 	cJSON		*arr, *it;
@@ -441,6 +441,25 @@ assess_bundled(const struct sanitizer *san, const struct assess_limits *l,
 			continue;
 		strlist_add(&done, refs.v[i]);
 		scan_one(san, l, dir, refs.v[i], &total, out);
+	}
+	/*
+	 * Scripts the body tells the agent to run that the folder does not
+	 * ship (code-run-unshipped): code nobody can review before it runs.
+	 */
+	if (body != NULL) {
+		struct strlist	 shipped;
+		struct stat	 st;
+		char		*p;
+
+		strlist_init(&shipped);
+		for (i = 0; i < done.n; i++) {
+			xasprintf(&p, "%s/%s", dir, done.v[i]);
+			if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+				strlist_add(&shipped, done.v[i]);
+			free(p);
+		}
+		codescan_unshipped(body, blen, &shipped, line_base, out);
+		strlist_done(&shipped);
 	}
 	free(dir);
 	strlist_done(&refs);
@@ -529,6 +548,7 @@ assess_skill(const struct sanitizer *san, const struct assess_limits *l,
 	    fm->body_line > 0 ? fm->body_line - 1 : 0, out);
 	if (e->bundled)
 		assess_bundled(san, l, e->path, e->text + off, e->len - off,
+		    fm->body_line > 0 ? fm->body_line - 1 : 0,
 		    e->stamp == NULL || *e->stamp != '\0', out);
 	sanitize_risk(san, out, e->trust, risk);
 }

@@ -89,12 +89,14 @@ size_t	 assess_frontmatter(const struct sanitizer *, const char *text,
  * (files_list(), files_read(); list 0 skips the listing, for a folder
  * whose stamp says it has none) and those body tells the agent to run,
  * each through sanitize_file(), except the files of a subfolder with a
- * SKILL.md of its own (a nested skill: an entry of its own). Returns the
- * number of findings added.
+ * SKILL.md of its own (a nested skill: an entry of its own); then the
+ * scripts body tells the agent to run that the folder does not ship
+ * (codescan_unshipped(), lines counted from line_base, the body's first
+ * line in the file minus one). Returns the number of findings added.
  */
 size_t	 assess_bundled(const struct sanitizer *, const struct assess_limits *,
 	    const char *entry_path, const char *body, size_t blen,
-	    int list, struct findings *out);
+	    int line_base, int list, struct findings *out);
 
 /*
  * The bundled files' stamp: a hash of the relative path, size and mtime

@@ -195,7 +195,7 @@ test_bundled(struct sanitizer *san)
 		bail("symlink %s", link);
 
 	findings_init(&f);
-	assess_bundled(san, &l, path, skill + 40, strlen(skill + 40), 1, &f);
+	assess_bundled(san, &l, path, skill + 40, strlen(skill + 40), 0, 1, &f);
 	it = find(&f, NULL, "scripts/x.sh");
 	ok(it != NULL && it->line == 3, "bundled: a script's finding has file and line");
 	ok(find(&f, NULL, "notes.md") != NULL, "bundled: a top-level file is scanned");
@@ -209,7 +209,7 @@ test_bundled(struct sanitizer *san)
 	/* The total cap: the first file read fills it. */
 	l.max_total = 10;
 	findings_init(&f);
-	assess_bundled(san, &l, path, NULL, 0, 1, &f);
+	assess_bundled(san, &l, path, NULL, 0, 0, 1, &f);
 	ok(find(&f, NULL, "scripts/x.sh") == NULL && find(&f, NULL, "notes.md") == NULL,
 	    "bundled: reading stops at the total cap");
 	findings_done(&f);
@@ -236,7 +236,7 @@ test_bundled(struct sanitizer *san)
 	assess_stamp(&l, path, s1);
 	is_str(s1, s3, "stamp: a nested skill's files are not part of it");
 	findings_init(&f);
-	assess_bundled(san, &l, path, "Read `member/notes.md`.\n", 24, 1, &f);
+	assess_bundled(san, &l, path, "Read `member/notes.md`.\n", 24, 0, 1, &f);
 	ok(find(&f, NULL, "member/SKILL.md") == NULL &&
 	    find(&f, NULL, "member/notes.md") == NULL,
 	    "bundled: a nested skill is assessed as its own entry, not here");
