@@ -979,9 +979,24 @@ size_t
 codescan_text(const char *text, size_t len, enum code_lang lang,
     int line_base, struct findings *out)
 {
-	size_t	 before = out->n;
+	size_t	 before = out->n, i;
+	int	 last = line_base + 1;
 
 	run_text(text, len, lang, line_base, out, NULL);
+	/*
+	 * A finding names a line of this text: a nested program (bash -c,
+	 * a decoded payload) counted in its own lines must not point past
+	 * the end (the fuzzer found one); such a finding takes the last.
+	 */
+	for (i = 0; i < len; i++)
+		if (text[i] == '\n')
+			last++;
+	for (i = before; i < out->n; i++) {
+		if (out->v[i].line > last)
+			out->v[i].line = last;
+		else if (out->v[i].line < 0)
+			out->v[i].line = line_base + 1;
+	}
 	return out->n - before;
 }
 
