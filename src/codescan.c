@@ -403,8 +403,13 @@ cs_text(struct cs_block *b, const char *text, size_t len, int line)
 	const char	*p, *s, *e;
 	int		 l;
 
-	if (cs_grant_all(text, len) >= 2)
-		cs_emit(b, "code-grant-all", line, text, strcspn(text, "\n"));
+	if (cs_grant_all(text, len) >= 2) {
+		const char	*nl = memchr(text, '\n', len);
+
+		/* text is len bytes, not a string: its first line */
+		cs_emit(b, "code-grant-all", line, text, nl != NULL ?
+		    (size_t)(nl - text) : len);
+	}
 	for (w = off; *w != NULL; w++) {
 		if ((p = memmem(text, len, *w, strlen(*w))) == NULL)
 			continue;

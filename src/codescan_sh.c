@@ -61,6 +61,11 @@ sh_emit(struct sh *sh, const char *rule, const struct sh_cmd *c)
 	size_t		 from = sh->pstart <= c->start ? sh->pstart : c->start;
 	size_t		 to = c->end > from ? c->end : from;
 
+	/* a nested program's positions may run past this text's end */
+	if (to > sh->len)
+		to = sh->len;
+	if (from > to)
+		from = to;
 	if (to - from > 400)
 		to = from + 400;
 	cs_emit(b, rule, sh->pline ? sh->pline : c->line, sh->t + from,
