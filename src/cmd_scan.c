@@ -595,7 +595,8 @@ cmd_scan(struct cmd_ctx *ctx, int argc, char **argv)
 	scan_collect(&r, &rep);
 	for (i = 0; i < r.n; i++)
 		scan_analyse(&r, &r.v[i]);
-	qsort(r.v, r.n, sizeof *r.v, entry_cmp);
+	if (r.n > 1)
+		qsort(r.v, r.n, sizeof *r.v, entry_cmp);
 	status = scan_status(&r, fail_on, &worst);
 	doc = scan_doc(&r, fail_on, worst, status);
 	print_problems(&rep, &r);

@@ -853,5 +853,6 @@ import_list(struct strlist *out)
 		closedir(d);
 	}
 	free(r);
-	qsort(out->v, out->n, sizeof *out->v, cmp_name);
+	if (out->n > 1)
+		qsort(out->v, out->n, sizeof *out->v, cmp_name);
 }

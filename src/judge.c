@@ -283,7 +283,8 @@ cache_save(struct judge *j)
 
 	if (j->cache_path == NULL || !j->dirty)
 		return;
-	qsort(j->v, j->n, sizeof *j->v, seq_cmp);
+	if (j->n > 1)
+		qsort(j->v, j->n, sizeof *j->v, seq_cmp);
 	buf_init(&b, 0);
 	for (i = 0; i < j->n; i++)
 		buf_printf(&b, "%s\t%s\t%s\n", j->v[i].key,

@@ -386,7 +386,9 @@ walk_folder(struct walk *w, const char *dir)
 	}
 	if (walk_dir(w, "", 0) != 0)
 		return -1;
-	qsort(w->files.v, w->files.n, sizeof *w->files.v, cmp_str);
+	if (w->files.n > 1)
+		qsort(w->files.v, w->files.n, sizeof *w->files.v,
+		    cmp_str);
 	return 0;
 }
 

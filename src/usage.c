@@ -451,7 +451,8 @@ compile(struct usage *u)
 	for (i = 0; i < u->nsk; i++) {
 		struct uskill *k = &u->sk[i];
 
-		qsort(k->lt, k->nlt, sizeof(*k->lt), ulearn_cmp);
+		if (k->nlt > 1)
+			qsort(k->lt, k->nlt, sizeof(*k->lt), ulearn_cmp);
 		if (k->nlt > max)
 			k->nlt = max;
 		for (j = 0; j < k->nlt; j++) {
