@@ -543,7 +543,7 @@ join_strs(struct sc *sc, size_t from, size_t to, char *buf, size_t *len,
 				*other = 1;
 			continue;
 		}
-		if (*len > 0 && sc->v[i - 1].k == TK_PUNCT &&
+		if (*len > 0 && i > 0 && sc->v[i - 1].k == TK_PUNCT &&
 		    sc->v[i - 1].c == ',' && *len + 1 < JOIN_MAX)
 			buf[(*len)++] = ' ';
 		if (*len + n + 1 >= JOIN_MAX)
@@ -575,7 +575,7 @@ range_punct(struct sc *sc, size_t from, size_t to, char c)
 	for (i = from; i < to; i++)
 		if (sc->v[i].k == TK_PUNCT && sc->v[i].c == c &&
 		    i + 1 < to && (sc->v[i + 1].k == TK_STR ||
-		    sc->v[i - 1].k == TK_STR))
+		    (i > 0 && sc->v[i - 1].k == TK_STR)))
 			return 1;
 	return 0;
 }
