@@ -224,8 +224,9 @@ cmd_search(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	so.query = query;
 	so.tags = tags.n > 0 ? &tags : NULL;
-	if ((rv = engine_open(ctx->cfg, json ? ENGINE_QUIET : 0, &e,
-	    &cause)) != 0)
+	/* It prints matches only: no stored findings to read (lean). */
+	if ((rv = engine_open(ctx->cfg, ENGINE_LEAN |
+	    (json ? ENGINE_QUIET : 0), &e, &cause)) != 0)
 		goto fail;
 	if (engine_telemetry_error(e) != NULL)
 		cmd_warn("telemetry is off for this run: %s",

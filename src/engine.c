@@ -229,7 +229,8 @@ engine_open(const struct config *cfg, int flags, struct engine **out,
 	if (!need_index && !(flags & ENGINE_EMPTY)) {
 		if ((rv = store_open_cfg(cfg, 0, &st, cause)) != 0)
 			goto fail;
-		if ((rv = store_load(st, &sn->set, cause)) != 0)
+		if ((rv = store_load_flags(st, &sn->set,
+		    (flags & ENGINE_LEAN) ? STORE_LEAN : 0, cause)) != 0)
 			goto fail;
 		{
 			sn->digest = store_meta_get(st, "digest");
@@ -843,13 +844,21 @@ check_injection(struct engine *e, const struct skill *s, int sev,
  * model.
  */
 static void
-stored_files(const struct skill *s, struct findings *out)
+stored_files(struct engine *e, const struct skill *s, struct findings *out)
 {
 	struct findings	 all;
+	struct store	*st;
+	struct skill	*full = NULL;
 	size_t		 i;
 
+	/* A lean entry (ENGINE_LEAN) has them in the store only. */
+	if (s->lean && store_open_cfg(e->cfg, 1, &st, NULL) == 0) {
+		(void)store_get(st, s->path, &full, NULL);
+		store_close(st);
+	}
 	findings_init(&all);
-	if (assess_findings_parse(s->findings, &all) == 0) {
+	if (assess_findings_parse(full != NULL ? full->findings : s->findings,
+	    &all) == 0) {
 		for (i = 0; i < all.n; i++) {
 			if (all.v[i].file == NULL &&
 			    strncmp(all.v[i].rule, "judge-", 6) != 0)
@@ -862,6 +871,7 @@ stored_files(const struct skill *s, struct findings *out)
 		}
 	}
 	findings_done(&all);
+	skill_free(full);
 }
 
 void
@@ -914,7 +924,7 @@ engine_served(struct engine *e, const struct skill *s, int allow_untrusted,
 	assess_frontmatter(san, raw, len, &fm, &sv->findings);
 	body = sanitize_text(san, raw + fm.body_offset, len - fm.body_offset,
 	    fm.body_line > 0 ? fm.body_line - 1 : 0, &blen, &sv->findings);
-	stored_files(s, &sv->findings);
+	stored_files(e, s, &sv->findings);
 	sanitize_risk(san, &sv->findings, (int)s->trust, &sv->risk);
 	if ((rv = check_injection(e, s, (int)sv->risk.sev, cause)) != 0) {
 		free(body);

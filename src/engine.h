@@ -50,6 +50,13 @@ struct sanitizer;
  * and its replica thread loads everything when the store comes up).
  */
 #define ENGINE_EMPTY	0x10
+/*
+ * A process that only searches (the CLI's search): read the store lean
+ * (STORE_LEAN, store.h), without the stored findings and frontmatter it
+ * never prints. A load or read of a lean entry still sees its findings:
+ * they are read from the store then (engine_served()).
+ */
+#define ENGINE_LEAN	0x20
 
 int	 engine_open(const struct config *cfg, int flags, struct engine **out,
 	    char **cause);

@@ -71,6 +71,9 @@ struct skill {
 					   NULL: unsigned (sign.h) */
 	char		*signer;	/* its trust.signers name when it
 					   verified, else NULL */
+	int		 lean;		/* read by a lean load (STORE_LEAN,
+					   store.h): findings and frontmatter
+					   were not read; never written back */
 	unsigned	 refs;		/* owners besides the first (atomic) */
 };
 

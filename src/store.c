@@ -130,7 +130,43 @@ store_set_tomb_versions(struct store *st, int64_t n)
 int
 store_load(struct store *st, struct skill_set *set, char **cause)
 {
-	return st->ops->load(st, set, cause);
+	return st->ops->load(st, set, 0, cause);
+}
+
+int
+store_load_flags(struct store *st, struct skill_set *set, int flags,
+    char **cause)
+{
+	return st->ops->load(st, set, flags, cause);
+}
+
+int
+store_get(struct store *st, const char *path, struct skill **out,
+    char **cause)
+{
+	int	 rv;
+
+	*out = NULL;
+	if ((rv = st->ops->get(st, path, out, cause)) != 0)
+		return rv;
+	if (*out == NULL) {
+		if (cause != NULL)
+			xasprintf(cause, "%s: %s: not in the index", st->where,
+			    path);
+		return SR_NOTFOUND;
+	}
+	return 0;
+}
+
+/* A lean entry lacks stored texts: writing it would erase them. */
+static int
+refuse_lean(struct store *st, const struct skill *s, char **cause)
+{
+	if (!s->lean)
+		return 0;
+	xasprintf(cause, "%s: %s: a lean entry (read without its findings) "
+	    "cannot be written", st->where, s->path);
+	return SR_IO;
 }
 
 int
@@ -179,7 +215,7 @@ store_changes(struct store *st, int64_t since, struct skill_set *up,
 	store_meta_int(st, "counter", counter);
 	store_meta_int(st, "tomb_floor", &floor);
 	if (since < 0)
-		rv = op->load(st, up, cause);
+		rv = op->load(st, up, 0, cause);
 	/* Pruned past since, or a newer store than the one since is from. */
 	else if (since < floor || since > *counter)
 		rv = STORE_GAP;
@@ -354,6 +390,8 @@ store_replace(struct store *st, const struct skill_set *set,
 	store_meta_int(st, "counter", &counter);
 	counter++;
 	for (i = 0; i < set->n; i++) {
+		if ((rv = refuse_lean(st, set->v[i], cause)) != 0)
+			goto fail;
 		store_row_fill(&row, set->v[i]);
 		key.path = set->v[i]->path;
 		o = olds.n > 0 ? bsearch(&key, olds.v, olds.n, sizeof *olds.v,
@@ -404,6 +442,9 @@ store_update(struct store *st, const struct store_delta *d,
 	int			 rv;
 
 	*stale = 0;
+	for (i = 0; i < d->nup; i++)
+		if ((rv = refuse_lean(st, d->up[i], cause)) != 0)
+			return rv;
 	if ((rv = op->begin_write(st, cause)) != 0)
 		return rv;
 	if (expect != NULL) {
@@ -593,11 +634,29 @@ to_ll(const char *s)
 	return s != NULL ? strtoll(s, NULL, 10) : 0;
 }
 
-struct skill *
-store_row_skill(const char *const *v)
+/* An integer column (one of STORE_COL_INTS) of in. */
+static long long
+in_ll(const struct store_in *in, int col)
 {
-	struct skill	*s;
-	int		 k, t;
+	return in->typed ? in->i[col] : to_ll(in->v[col]);
+}
+
+/* A fixed-size hex stamp (hash, bundle): "" for NULL, cut to fit. */
+static void
+copy_stamp(char *dst, size_t size, const char *src)
+{
+	size_t	 n = src != NULL ? strnlen(src, size - 1) : 0;
+
+	memcpy(dst, src != NULL ? src : "", n);
+	dst[n] = '\0';
+}
+
+struct skill *
+store_row_skill(const struct store_in *in)
+{
+	const char *const	*v = in->v;
+	struct skill		*s;
+	int			 k, t;
 
 	if (v[0] == NULL || v[2] == NULL || v[3] == NULL)
 		return NULL;
@@ -610,7 +669,7 @@ store_row_skill(const char *const *v)
 	s->realpath = dup_or(v[4], v[3]);
 	s->root = dup_or(v[5], "");
 	s->scope = dup_or(v[6], "other");
-	s->is_project = (int)to_ll(v[7]);
+	s->is_project = (int)in_ll(in, 7);
 	t = v[8] != NULL ? tier_from_name(v[8]) : -1;
 	s->trust = t >= 0 ? (enum trust_tier)t : TIER_UNTRUSTED;
 	s->description = dup_or(v[9], "");
@@ -619,22 +678,26 @@ store_row_skill(const char *const *v)
 	store_list_parse(&s->platforms, v[12]);
 	store_list_parse(&s->requires_tools, v[13]);
 	store_list_parse(&s->fallback_for_tools, v[14]);
-	s->disable_model_invocation = (int)to_ll(v[15]);
-	s->user_invocable = (int)to_ll(v[16]);
-	s->size = to_ll(v[17]);
-	s->mtime_ns = to_ll(v[18]);
-	snprintf(s->hash, sizeof s->hash, "%s", v[19] != NULL ? v[19] : "");
-	s->n_warnings = (int)to_ll(v[20]);
-	s->n_flags = (int)to_ll(v[21]);
-	s->max_flag_sev = (int)to_ll(v[22]);
+	s->disable_model_invocation = (int)in_ll(in, 15);
+	s->user_invocable = (int)in_ll(in, 16);
+	s->size = in_ll(in, 17);
+	s->mtime_ns = in_ll(in, 18);
+	copy_stamp(s->hash, sizeof s->hash, v[19]);
+	s->n_warnings = (int)in_ll(in, 20);
+	s->n_flags = (int)in_ll(in, 21);
+	s->max_flag_sev = (int)in_ll(in, 22);
 	s->flag_ids = dup_or(v[23], NULL);
 	s->shadowed_by = dup_or(v[24], NULL);
 	s->frontmatter = dup_or(v[25], NULL);
 	skill_set_signature(s, v[26]);
-	s->risk = v[27] != NULL ? strtod(v[27], NULL) : 0;
-	s->risk_sev = (int)to_ll(v[28]);
+	if (in->typed)
+		s->risk = in->risk;
+	else
+		s->risk = v[STORE_COL_RISK] != NULL ?
+		    strtod(v[STORE_COL_RISK], NULL) : 0;
+	s->risk_sev = (int)in_ll(in, 28);
 	s->findings = dup_or(v[29], NULL);
-	snprintf(s->bundle, sizeof s->bundle, "%s", v[30] != NULL ? v[30] : "");
+	copy_stamp(s->bundle, sizeof s->bundle, v[30]);
 	skill_split_display(s);
 	return s;
 }

@@ -90,6 +90,25 @@ const char *store_where(struct store *);
 
 /* Loads every entry (ordered by uid, then precedence) into set. */
 int	 store_load(struct store *, struct skill_set *set, char **cause);
+/*
+ * store_load() with flags. STORE_LEAN leaves out what only a load or a
+ * scan shows, the stored findings and the frontmatter JSON (the largest
+ * columns): those entries have them NULL and are marked lean, for a
+ * process that only searches (the CLI's search). A lean entry is never
+ * written back (store_replace() and store_update() refuse it, or the
+ * texts it lacks would be lost); store_get() reads the whole entry when
+ * one is needed after all.
+ */
+#define STORE_LEAN	0x1
+int	 store_load_flags(struct store *, struct skill_set *set, int flags,
+	    char **cause);
+/*
+ * The whole entry stored at path into *out (the caller frees it), or
+ * SR_NOTFOUND and *out NULL when there is none. Returns SR_IO with *cause
+ * on a read error.
+ */
+int	 store_get(struct store *, const char *path, struct skill **out,
+	    char **cause);
 int	 store_load_rejects(struct store *, struct store_rejects *, char **cause);
 /* Sorts set by uid, then duplicate precedence (the order of store_load). */
 void	 store_order(struct skill_set *);

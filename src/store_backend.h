@@ -15,13 +15,20 @@
 
 #include "store.h"
 
-#define STORE_ENTRY_COLS \
+#define STORE_ENTRY_COLS_(FM, FINDINGS) \
 	"uid, kind, name, path, realpath, root, scope, is_project, trust," \
 	" description, when_to_use, tags, platforms, requires_tools," \
 	" fallback_for_tools, disable_model_invocation, user_invocable," \
 	" size, mtime_ns, hash, warnings, flags, max_flag_sev, flag_ids," \
-	" shadowed_by, frontmatter, signature, risk, risk_sev, findings," \
+	" shadowed_by, " FM ", signature, risk, risk_sev, " FINDINGS "," \
 	" bundle"
+#define STORE_ENTRY_COLS	STORE_ENTRY_COLS_("frontmatter", "findings")
+/*
+ * What a lean load (STORE_LEAN) selects: the same columns in the same
+ * order, with NULL for the two large texts search never shows, so the
+ * database does not copy them out (nor follow their overflow pages).
+ */
+#define STORE_ENTRY_COLS_LEAN	STORE_ENTRY_COLS_("NULL", "NULL")
 /* The SET list of an upsert on path (the same in both SQL dialects). */
 #define STORE_UPSERT_SET \
 	"uid = excluded.uid, kind = excluded.kind, name = excluded.name," \
@@ -44,6 +51,10 @@
 	" version = excluded.version," \
 	" rowhash = excluded.rowhash"
 #define STORE_NCOLS	31
+/* Columns a backend may hand over as numbers (struct store_nums). */
+#define STORE_COL_INTS \
+	{ 7, 15, 16, 17, 18, 20, 21, 22, 28 }
+#define STORE_COL_RISK	27
 /*
  * store_count(): one row per (trust, winner, user-only) with its count,
  * integers 0/1 rather than booleans so both backends read them alike.
@@ -152,7 +163,10 @@ struct store_olds {
 struct store_ops {
 	const char	*name;
 	void	(*close)(struct store *);
-	int	(*load)(struct store *, struct skill_set *, char **);
+	/* flags: STORE_LEAN selects STORE_ENTRY_COLS_LEAN */
+	int	(*load)(struct store *, struct skill_set *, int, char **);
+	/* one entry by path (all columns), or *out NULL when there is none */
+	int	(*get)(struct store *, const char *, struct skill **, char **);
 	int	(*load_rejects)(struct store *, struct store_rejects *, char **);
 	/* store_count: each STORE_COUNTS_SQL row to store_counts_add() */
 	int	(*count)(struct store *, struct store_counts *, char **);
@@ -200,8 +214,21 @@ void	 store_base_done(struct store *);
 
 void	 store_row_fill(struct store_row *, const struct skill *);
 void	 store_row_done(struct store_row *);
-/* A new entry from a text row, or NULL when uid, name or path is missing. */
-struct skill *store_row_skill(const char *const *v);
+/*
+ * One entry as read: every column as text (v, NULL for SQL NULL), or,
+ * when typed is set, the numeric columns as numbers instead (i[] at the
+ * STORE_COL_INTS positions, risk), which spares SQLite the conversion to
+ * text and us the parse back.
+ */
+struct store_in {
+	const char	*v[STORE_NCOLS];
+	int64_t		 i[STORE_NCOLS];
+	double		 risk;
+	int		 typed;
+};
+
+/* A new entry from a row, or NULL when uid, name or path is missing. */
+struct skill *store_row_skill(const struct store_in *);
 
 void	 store_olds_add(struct store_olds *, const char *path,
 	    const char *rowhash);

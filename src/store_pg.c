@@ -202,41 +202,66 @@ pg_close(struct store *base)
 	free(st);
 }
 
+/*
+ * Reads the entries selected by where (lean: STORE_ENTRY_COLS_LEAN), its
+ * $1 being param when that is not NULL, into set.
+ */
 static int
-read_entries(struct store_pg *st, const char *where, int64_t since,
-    struct skill_set *set, char **cause)
+read_entries(struct store_pg *st, const char *where, int lean,
+    const char *param, struct skill_set *set, char **cause)
 {
 	PGresult	*res;
 	struct skill	*s;
-	const char	*v[STORE_NCOLS], *p[1];
-	char		*sql, num[24];
+	struct store_in	 in;
+	char		*sql;
 	int		 i, j, n, rv;
 
-	snprintf(num, sizeof num, "%lld", (long long)since);
-	p[0] = num;
-	xasprintf(&sql, "SELECT " STORE_ENTRY_COLS " FROM entries %s", where);
-	rv = q(st, sql, since >= 0 ? 1 : 0, p, &res, "reading entries", cause);
+	memset(&in, 0, sizeof in);	/* every column as text */
+	xasprintf(&sql, "SELECT %s FROM entries %s", lean ?
+	    STORE_ENTRY_COLS_LEAN : STORE_ENTRY_COLS, where);
+	rv = q(st, sql, param != NULL ? 1 : 0, &param, &res,
+	    "reading entries", cause);
 	free(sql);
 	if (rv != 0)
 		return rv;
 	n = PQntuples(res);
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < STORE_NCOLS; j++)
-			v[j] = val(res, i, j);
-		if ((s = store_row_skill(v)) != NULL)
+			in.v[j] = val(res, i, j);
+		if ((s = store_row_skill(&in)) != NULL) {
+			s->lean = lean;
 			skill_set_add(set, s);
+		}
 	}
 	PQclear(res);
 	return 0;
 }
 
 static int
-pg_load(struct store *base, struct skill_set *set, char **cause)
+pg_load(struct store *base, struct skill_set *set, int flags, char **cause)
 {
 	int	 rv;
 
-	if ((rv = read_entries(PG(base), "ORDER BY id", -1, set, cause)) == 0)
+	if ((rv = read_entries(PG(base), "ORDER BY id",
+	    (flags & STORE_LEAN) != 0, NULL, set, cause)) == 0)
 		store_order(set);
+	return rv;
+}
+
+static int
+pg_get(struct store *base, const char *path, struct skill **out,
+    char **cause)
+{
+	struct skill_set	 set;
+	int			 rv;
+
+	skill_set_init(&set);
+	rv = read_entries(PG(base), "WHERE path = $1", 0, path, &set, cause);
+	if (rv == 0 && set.n > 0) {
+		*out = set.v[0];
+		set.n = 0;	/* taken */
+	}
+	skill_set_done(&set);
 	return rv;
 }
 
@@ -293,7 +318,10 @@ static int
 pg_since(struct store *base, int64_t since, struct skill_set *up,
     char **cause)
 {
-	return read_entries(PG(base), "WHERE version > $1", since, up, cause);
+	char	 num[24];
+
+	snprintf(num, sizeof num, "%lld", (long long)since);
+	return read_entries(PG(base), "WHERE version > $1", 0, num, up, cause);
 }
 
 static int
@@ -569,6 +597,7 @@ static const struct store_ops pg_ops = {
 	.name = "postgres",
 	.close = pg_close,
 	.load = pg_load,
+	.get = pg_get,
 	.load_rejects = pg_load_rejects,
 	.count = pg_count,
 	.begin_read = pg_begin_read,

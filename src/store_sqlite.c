@@ -168,7 +168,11 @@ store_open(const char *path, int readonly, struct store **out, char **cause)
 	st = xcalloc(1, sizeof *st);
 	store_base_init(&st->base, &sqlite_ops, path);
 	st->path = st->base.where;
-	flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX;
+	/*
+	 * One handle is used by one thread at a time (store.h): no mutex
+	 * around every call, which a load makes some 30 of per entry.
+	 */
+	flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 	if (!readonly)
 		flags |= SQLITE_OPEN_CREATE;
 	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
@@ -219,23 +223,41 @@ col_text(sqlite3_stmt *stmt, int i)
 }
 
 /*
- * Reads the entries a statement selects (STORE_ENTRY_COLS, then id) into
- * set: as text, through the row reader the postgres backend uses too.
+ * Reads the entries a statement selects (STORE_ENTRY_COLS or its lean
+ * form, then id) into set, through the row reader the postgres backend
+ * uses too: text columns as text, numeric ones as numbers (no conversion
+ * to text and back).
  */
 static int
-read_entries(struct store_sqlite *st, sqlite3_stmt *stmt,
+read_entries(struct store_sqlite *st, sqlite3_stmt *stmt, int lean,
     struct skill_set *set, char **cause)
 {
-	struct skill	*s;
-	const char	*v[STORE_NCOLS];
-	int		 rc, j;
+	static const int	 ints[] = STORE_COL_INTS;
+	struct skill		*s;
+	struct store_in		 in;
+	char			 num[STORE_NCOLS];
+	size_t			 k;
+	int			 rc, j;
 
+	memset(&in, 0, sizeof in);
+	in.typed = 1;
+	memset(num, 0, sizeof num);
+	for (k = 0; k < sizeof ints / sizeof ints[0]; k++)
+		num[ints[k]] = 1;
+	num[STORE_COL_RISK] = 1;
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		for (j = 0; j < STORE_NCOLS; j++)
-			v[j] = col_text(stmt, j);
-		if ((s = store_row_skill(v)) == NULL)
+		for (j = 0; j < STORE_NCOLS; j++) {
+			if (!num[j])
+				in.v[j] = col_text(stmt, j);
+			else if (j == STORE_COL_RISK)
+				in.risk = sqlite3_column_double(stmt, j);
+			else
+				in.i[j] = sqlite3_column_int64(stmt, j);
+		}
+		if ((s = store_row_skill(&in)) == NULL)
 			continue;
 		s->id = sqlite3_column_int64(stmt, STORE_NCOLS);
+		s->lean = lean;
 		skill_set_add(set, s);
 	}
 	if (rc != SQLITE_DONE)
@@ -243,29 +265,33 @@ read_entries(struct store_sqlite *st, sqlite3_stmt *stmt,
 	return 0;
 }
 
+/* Selects entries (lean: STORE_ENTRY_COLS_LEAN) with where's ?1 bound
+ * to since (>= 0) or to key (not NULL). */
 static int
-select_entries(struct store_sqlite *st, const char *where, int64_t since,
-    struct skill_set *set, char **cause)
+select_entries(struct store_sqlite *st, const char *where, int lean,
+    int64_t since, const char *key, struct skill_set *set, char **cause)
 {
 	sqlite3_stmt	*stmt;
 	char		*sql;
 	int		 rv;
 
-	xasprintf(&sql, "SELECT " STORE_ENTRY_COLS ", id FROM entries%s",
-	    where);
+	xasprintf(&sql, "SELECT %s, id FROM entries%s", lean ?
+	    STORE_ENTRY_COLS_LEAN : STORE_ENTRY_COLS, where);
 	rv = sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL);
 	free(sql);
 	if (rv != SQLITE_OK)
 		return db_fail(st, "reading entries", cause);
 	if (since >= 0)
 		sqlite3_bind_int64(stmt, 1, since);
-	rv = read_entries(st, stmt, set, cause);
+	else if (key != NULL)
+		sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
+	rv = read_entries(st, stmt, lean, set, cause);
 	sqlite3_finalize(stmt);
 	return rv;
 }
 
 static int
-sq_load(struct store *base, struct skill_set *set, char **cause)
+sq_load(struct store *base, struct skill_set *set, int flags, char **cause)
 {
 	struct store_sqlite	*st = SQ(base);
 	int			 rv;
@@ -275,10 +301,29 @@ sq_load(struct store *base, struct skill_set *set, char **cause)
 	 * switched off again so that writers never run with one.
 	 */
 	sqlite3_exec(st->db, "PRAGMA mmap_size=268435456", NULL, NULL, NULL);
-	rv = select_entries(st, " ORDER BY id", -1, set, cause);
+	rv = select_entries(st, " ORDER BY id", (flags & STORE_LEAN) != 0, -1,
+	    NULL, set, cause);
 	sqlite3_exec(st->db, "PRAGMA mmap_size=0", NULL, NULL, NULL);
 	if (rv == 0)
 		store_order(set);	/* rows rewritten in place move */
+	return rv;
+}
+
+static int
+sq_get(struct store *base, const char *path, struct skill **out,
+    char **cause)
+{
+	struct skill_set	 set;
+	int			 rv;
+
+	skill_set_init(&set);
+	rv = select_entries(SQ(base), " WHERE path = ?1", 0, -1, path, &set,
+	    cause);
+	if (rv == 0 && set.n > 0) {
+		*out = set.v[0];
+		set.n = 0;	/* taken */
+	}
+	skill_set_done(&set);
 	return rv;
 }
 
@@ -340,8 +385,8 @@ static int
 sq_since(struct store *base, int64_t since, struct skill_set *up,
     char **cause)
 {
-	return select_entries(SQ(base), " WHERE version > ?1", since, up,
-	    cause);
+	return select_entries(SQ(base), " WHERE version > ?1", 0, since, NULL,
+	    up, cause);
 }
 
 static int
@@ -627,6 +672,7 @@ static const struct store_ops sqlite_ops = {
 	.name = "sqlite",
 	.close = sq_close,
 	.load = sq_load,
+	.get = sq_get,
 	.load_rejects = sq_load_rejects,
 	.count = sq_count,
 	.begin_read = sq_begin_read,

@@ -542,6 +542,51 @@ risk_of(struct engine *e, const char *uid)
 	return buf;
 }
 
+/*
+ * A lean engine (the CLI's search) reads no stored findings, yet a load
+ * through it still lists the bundled file's finding (read then), and a
+ * search and the risk are those of a full one.
+ */
+static void
+lean_load(const struct config *cfg, const char *script)
+{
+	struct engine		*e;
+	struct engine_load_req	 req;
+	cJSON			*out = NULL, *w;
+	char			*cause = NULL;
+	int			 found = 0;
+
+	if (engine_open(cfg, ENGINE_LEAN | ENGINE_QUIET, &e, &cause) != 0) {
+		ok(0, "a lean engine opens: %s", cause);
+		free(cause);
+		return;
+	}
+	ok(engine_skills(e)->n > 0 && engine_skills(e)->v[0]->lean &&
+	    engine_skills(e)->v[0]->findings == NULL,
+	    "a lean engine holds lean entries, without findings");
+	ok(strstr(top_path(e, "invoices esperanto"), "/alpha/") != NULL,
+	    "a lean engine searches");
+	ok(strcmp(risk_of(e, "alpha"), "info") != 0,
+	    "... and shows the stored risk");
+	memset(&req, 0, sizeof req);
+	req.name = "alpha";
+	req.allow_untrusted = 1;
+	if (engine_load(e, &req, &out, NULL, &cause) != 0) {
+		diag("load: %s", cause);
+		free(cause);
+	}
+	cJSON_ArrayForEach(w, cJSON_GetObjectItem(out, "warnings")) {
+		const char *f = cJSON_GetStringValue(cJSON_GetObjectItem(w,
+		    "file"));
+
+		if (f != NULL && strstr(script, f) != NULL)
+			found = 1;
+	}
+	ok(found, "a load through it lists the bundled file's finding");
+	cJSON_Delete(out);
+	engine_free(e);
+}
+
 static void
 test_engine_paths(const char *dir)
 {
@@ -606,6 +651,7 @@ test_engine_paths(const char *dir)
 	    !rep.written && rep.parsed == 0,
 	    "a full index after it sees no change (digest and rows agree)");
 	index_report_done(&rep);
+	lean_load(cfg, p);
 
 	/* Deleting the winner restores the shadowed duplicate. */
 	unlink(cdir);

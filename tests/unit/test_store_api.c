@@ -54,6 +54,7 @@ mk(const char *name, const char *desc)
 		    "\"line\":4,\"file\":\"scripts/x.sh\",\"weight\":12.5,"
 		    "\"excerpt\":\"e\"}]");
 		snprintf(s->bundle, sizeof s->bundle, "0123456789abcdef");
+		s->frontmatter = xstrdup("{\"name\":\"beta\"}");
 	}
 	return s;
 }
@@ -136,6 +137,65 @@ changes(struct store *st, int64_t since, char *up, size_t upn, char *rm,
 	return rv;
 }
 
+/*
+ * STORE_LEAN: the same entries without findings and frontmatter, marked
+ * lean; store_get() reads the whole entry; a lean entry is never written.
+ * Called with the content "alpha beta" v1 at counter 1.
+ */
+static void
+lean(struct store *st)
+{
+	struct skill_set	 set;
+	struct store_delta	 d;
+	struct skill		*full = NULL, *b;
+	char			*cause = NULL;
+	int			 stale = 0;
+
+	skill_set_init(&set);
+	ok(store_load_flags(st, &set, STORE_LEAN, &cause) == 0 && set.n == 2,
+	    "lean load: both entries");
+	b = set.n == 2 ? set.v[1] : NULL;
+	ok(b != NULL && b->lean && b->findings == NULL &&
+	    b->frontmatter == NULL && set.v[0]->lean,
+	    "lean load: no findings, no frontmatter, marked lean");
+	ok(b != NULL && strcmp(b->name, "beta") == 0 &&
+	    strcmp(b->description, "beta v1") == 0 && b->risk == 12.5 &&
+	    b->risk_sev == 2 && strcmp(b->bundle, "0123456789abcdef") == 0 &&
+	    b->mtime_ns == 1700000000123456789LL && b->size == 10 &&
+	    b->max_flag_sev == -1 && b->trust == TIER_USER && b->tags.n == 1,
+	    "lean load: every other field as a full load reads it");
+	ok(b != NULL && store_get(st, b->path, &full, &cause) == 0 &&
+	    full != NULL && !full->lean && full->findings != NULL &&
+	    strstr(full->findings, "scripts/x.sh") != NULL &&
+	    full->frontmatter != NULL && full->risk == 12.5,
+	    "get: the whole entry by its path");
+	skill_free(full);
+	ok(store_get(st, "/r/none/SKILL.md", &full, &cause) == SR_NOTFOUND &&
+	    full == NULL && cause != NULL, "get: a path not stored is not found");
+	free(cause);
+	cause = NULL;
+	ok(store_replace(st, &set, NULL, "lean", &cause) == SR_IO &&
+	    cause != NULL && strstr(cause, "lean") != NULL,
+	    "replace: a lean entry is refused");
+	free(cause);
+	cause = NULL;
+	memset(&d, 0, sizeof d);
+	d.up = &set.v[0];
+	d.nup = b != NULL ? 1 : 0;
+	ok(store_update(st, &d, NULL, "lean", &stale, &cause) == SR_IO,
+	    "update: a lean entry is refused");
+	free(cause);
+	cause = NULL;
+	skill_set_done(&set);
+	skill_set_init(&set);
+	ok(counter(st) == 1 && store_load(st, &set, &cause) == 0 &&
+	    set.n == 2 && set.v[1]->findings != NULL &&
+	    set.v[1]->frontmatter != NULL,
+	    "refused writes leave the stored findings");
+	skill_set_done(&set);
+	free(cause);
+}
+
 int
 main(void)
 {
@@ -190,6 +250,7 @@ main(void)
 	    strcmp(back.v[1]->bundle, "0123456789abcdef") == 0,
 	    "load: the risk, findings and bundle stamp survive");
 	skill_set_done(&back);
+	lean(st);
 	rv = changes(st, 0, up, sizeof up, rm, sizeof rm, &c);
 	ok(rv == 0 && c == 1, "changes since 0: the counter it reaches");
 	is_str(up, "alpha beta", "changes since 0: both entries");
