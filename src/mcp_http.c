@@ -28,7 +28,6 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
-#include <microhttpd.h>
 
 #include "buf.h"
 #include "config.h"
@@ -37,6 +36,7 @@
 #include "jsonout.h"
 #include "mcp.h"
 #include "mcp_http.h"
+#include "mhd.h"
 #include "status.h"
 #include "strlist.h"
 #include "xmalloc.h"
@@ -1297,6 +1297,8 @@ mcp_http_start(struct mcp_server *srv, const struct config *cfg,
 		    "header carries: remove it from the token");
 		return SR_CONFIG;
 	}
+	if (mhd_load(cause) != 0)
+		return SR_CONFIG;	/* retrying cannot help */
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;

@@ -30,7 +30,7 @@ struct pq_api {
 
 extern struct pq_api pq_api;
 
-int	 pq_load(char **cause);
+int	 pq_load(char **cause);	/* defined in dlib.c */
 /*
  * Loads libpq and checks dsn's syntax without connecting (a server may
  * come up later): 0, or SR_CONFIG with *cause "key (dsn, password

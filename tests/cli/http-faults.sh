@@ -104,4 +104,13 @@ out=$(SKILLS_RADAR_TOKEN=" s3cret " "$SR" serve --transport http --port 0 2>&1 <
 is "$st" 3 "serve refuses an auth_token with surrounding spaces"
 contains "$out" "transport.auth_token (or SKILLS_RADAR_TOKEN) begins or ends with white space" \
     "... and says what is wrong"
+
+# libmicrohttpd is loaded by the HTTP transport only (mhd.h): linking it
+# would cost every short CLI command its dynamic loading (GnuTLS & co).
+if command -v objdump >/dev/null 2>&1; then
+	lacks "$(objdump -p "$SR" | awk '/NEEDED/{print $2}')" "libmicrohttpd" \
+	    "the binary does not link libmicrohttpd (the server above loaded it)"
+else
+	skip_one "objdump not installed"
+fi
 done_testing
