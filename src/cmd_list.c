@@ -115,7 +115,9 @@ cmd_list(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (stop != -1 || (stop = cmd_no_args("list", argc, argv)) != 0)
 		return stop;
-	if ((rv = cmd_engine_open(ctx, json ? ENGINE_QUIET : 0, &e)) != 0)
+	/* It prints the entries, not their stored findings: lean. */
+	if ((rv = cmd_engine_open(ctx, ENGINE_LEAN |
+	    (json ? ENGINE_QUIET : 0), &e)) != 0)
 		return rv;
 	if ((rv = engine_list(e, &lf, &arr, &cause)) != 0) {
 		engine_free(e);

@@ -120,7 +120,8 @@ cmd_mini_index(struct cmd_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 
-	if ((rv = engine_open(cfg, ENGINE_QUIET, &eng, &cause)) != 0)
+	if ((rv = engine_open(cfg, ENGINE_LEAN | ENGINE_QUIET, &eng,
+	    &cause)) != 0)
 		goto fail;
 	o.san = engine_sanitizer(eng);
 	text = miniindex_text(engine_skills(eng), &o, NULL, &in);
