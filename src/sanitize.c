@@ -381,31 +381,86 @@ lines_build(struct scan *sc)
 	}
 }
 
+static int
+is_ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+/*
+ * Whether the '"' at q (on the line starting at ls) opens a value given
+ * to a key -- "key": "...", key="...", a YAML key: "..." at the start of
+ * its line -- rather than a quotation: a tool argument or a setting is
+ * what the agent reads as data or orders, not a mention.
+ */
+static int
+is_value_quote(const char *t, size_t ls, size_t q)
+{
+	size_t	 i = q, k;
+
+	while (i > ls && (t[i - 1] == ' ' || t[i - 1] == '\t'))
+		i--;
+	if (i == ls || (t[i - 1] != '=' && t[i - 1] != ':'))
+		return 0;
+	k = --i;			/* the '=' or ':' */
+	while (i > ls && (t[i - 1] == ' ' || t[i - 1] == '\t'))
+		i--;
+	if (i == ls)
+		return 0;
+	if (t[k] == ':' && t[i - 1] == '"')
+		return 1;		/* JSON: "key": "..." */
+	if (!is_ident(t[i - 1]))
+		return 0;
+	if (t[k] == '=')
+		return 1;		/* key="..." */
+	/* YAML: a key without capitals, alone at its line's start. */
+	while (i > ls && is_ident(t[i - 1])) {
+		if (t[i - 1] >= 'A' && t[i - 1] <= 'Z')
+			return 0;
+		i--;
+	}
+	while (i > ls && (t[i - 1] == ' ' || t[i - 1] == '\t'))
+		i--;
+	if (i > ls && t[i - 1] == '-') {	/* a list item */
+		i--;
+		while (i > ls && (t[i - 1] == ' ' || t[i - 1] == '\t'))
+			i--;
+	}
+	return i == ls;
+}
+
 /*
  * Returns whether original offset off lies inside a quotation on its line
  * ("...", “...”, «...», 「...」) that closes after end: a quoted mention,
- * as in a security skill's table of attack phrases.
+ * as in a security skill's table of attack phrases. A quoted value of a
+ * key (JSON, key="...", YAML) is not a quotation.
  */
 static int
 is_quoted(const struct scan *sc, size_t off, size_t end)
 {
-	size_t		 li = line_of(sc, off), i, n, lend;
+	size_t		 li = line_of(sc, off), i, n, lend, q = 0;
 	int32_t		 cp;
 	int		 open = 0;
 
 	lend = li + 1 < sc->nlines ? sc->lines[li + 1].start : sc->len;
 	for (i = sc->lines[li].start; i < off; i += n) {
 		n = sanitize_fold_decode(sc->text + i, off - i, &cp);
-		if (cp == '"')
+		if (cp == '"') {
 			open = !open;
-		else if (cp == 0x201C || cp == 0x201E || cp == 0xAB ||
-		    cp == 0x300C || cp == 0x300E)
+			q = i;
+		} else if (cp == 0x201C || cp == 0x201E || cp == 0xAB ||
+		    cp == 0x300C || cp == 0x300E) {
 			open = 1;
-		else if (cp == 0x201D || cp == 0xBB || cp == 0x300D ||
+			q = (size_t)-1;
+		} else if (cp == 0x201D || cp == 0xBB || cp == 0x300D ||
 		    cp == 0x300F)
 			open = 0;
 	}
 	if (!open)
+		return 0;
+	if (q != (size_t)-1 && is_value_quote(sc->text, sc->lines[li].start,
+	    q))
 		return 0;
 	if (end > lend)
 		return 0;

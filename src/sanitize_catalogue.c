@@ -23,6 +23,7 @@
 #define TRIG_BUCKETS	4096
 #define TRIG_WINDOW	256	/* default bytes either side of a trigger */
 #define TRIG_WINDOW_MAX	8192
+#define CLASS_EXPAND_MAX (64 * 1024)	/* bytes of a regex after {{class}} */
 
 #define BYTE_ALNUM	1	/* an ASCII letter or digit */
 #define BYTE_FIRST	2	/* the first byte of a trigger */
@@ -47,6 +48,8 @@ struct sanitize_catalogue {
 	unsigned char		 bytecls[256];	/* BYTE_* */
 	uint32_t		 bucket[TRIG_BUCKETS + 1];
 	int			 has_cls[3];
+	struct strlist		 cls_names;	/* @class names */
+	struct strlist		 cls_res;	/* their regexes, expanded */
 };
 
 struct sanitize_catalogue *
@@ -55,6 +58,8 @@ sanitize_catalogue_new(void)
 	struct sanitize_catalogue	*cat;
 
 	cat = xcalloc(1, sizeof *cat);
+	strlist_init(&cat->cls_names);
+	strlist_init(&cat->cls_res);
 	return cat;
 }
 
@@ -457,6 +462,98 @@ sanitize_catalogue_split(char *line, char **f, size_t max)
 }
 
 /*
+ * Expands each {{name}} of re with the regex of the word class name (an
+ * earlier @class line), as a non-capturing group. Returns a new string,
+ * or NULL with err set for an unknown class or an expansion past
+ * CLASS_EXPAND_MAX.
+ */
+static char *
+class_expand(const struct sanitize_catalogue *cat, const char *re, char *err,
+    size_t errlen)
+{
+	struct buf	 b;
+	const char	*p = re, *q, *e;
+	size_t		 i, n;
+
+	buf_init(&b, 0);
+	buf_add(&b, "", 0);
+	while ((q = strstr(p, "{{")) != NULL) {
+		if ((e = strstr(q + 2, "}}")) == NULL)
+			break;
+		n = (size_t)(e - (q + 2));
+		for (i = 0; i < cat->cls_names.n; i++) {
+			if (strlen(cat->cls_names.v[i]) == n &&
+			    strncmp(cat->cls_names.v[i], q + 2, n) == 0)
+				break;
+		}
+		if (i == cat->cls_names.n) {
+			snprintf(err, errlen, "unknown word class \"{{%.*s}}\" "
+			    "(define it first with an @class line)",
+			    (int)(n > 64 ? 64 : n), q + 2);
+			buf_done(&b);
+			return NULL;
+		}
+		buf_add(&b, p, (size_t)(q - p));
+		buf_printf(&b, "(?:%s)", cat->cls_res.v[i]);
+		p = e + 2;
+		if (b.len > CLASS_EXPAND_MAX)
+			break;
+	}
+	buf_addstr(&b, p);
+	if (b.len > CLASS_EXPAND_MAX) {
+		snprintf(err, errlen, "regex longer than %d bytes once its "
+		    "word classes are expanded", CLASS_EXPAND_MAX);
+		buf_done(&b);
+		return NULL;
+	}
+	return buf_take(&b);
+}
+
+/*
+ * An "@class <TAB> name <TAB> regex" line: a named word class (a verb,
+ * object or target class of an instruction family) that later entries
+ * use as {{name}}, in this file and in every file loaded after it.
+ */
+static int
+class_line(struct sanitize_catalogue *cat, char *line, const char *path,
+    int lineno, char **cause)
+{
+	char		*f[3], *re, *folded, err[320];
+	pcre2_code	*code;
+	size_t		 nf;
+
+	nf = sanitize_catalogue_split(line, f, 3);
+	if (nf != 3 || !valid_id(f[1]) || *f[2] == '\0') {
+		xasprintf(cause, "%s:%d: expected \"@class <TAB> name <TAB> "
+		    "regex\" (name: lower-case letters, digits and '-')",
+		    path, lineno);
+		return SR_CONFIG;
+	}
+	if (strlist_contains(&cat->cls_names, f[1], 0)) {
+		xasprintf(cause, "%s:%d: word class \"%s\" defined twice", path,
+		    lineno, f[1]);
+		return SR_CONFIG;
+	}
+	if ((re = class_expand(cat, f[2], err, sizeof err)) == NULL) {
+		xasprintf(cause, "%s:%d: %s", path, lineno, err);
+		return SR_CONFIG;
+	}
+	/* A class must be a regex by itself, not half of one. */
+	folded = sanitize_fold_pattern(re);
+	if (compile_opts(folded, 0, &code, err, sizeof err) == -1) {
+		xasprintf(cause, "%s:%d: %s", path, lineno, err);
+		free(folded);
+		free(re);
+		return SR_CONFIG;
+	}
+	pcre2_code_free(code);
+	free(folded);
+	strlist_add(&cat->cls_names, f[1]);
+	strlist_add_take(&cat->cls_res, re);
+	return SR_OK;
+}
+
+/*
  * Reads one catalogue file. Format, one entry per line:
  *	id <TAB> severity[/code-severity, ignored] <TAB> regex <TAB> explanation
  *	    [<TAB> trigger,trigger,...]
@@ -467,7 +564,8 @@ sanitize_catalogue_load(struct sanitize_catalogue *cat, const char *path,
     char **cause)
 {
 	struct sanitize_pattern	*pt;
-	char		*data = NULL, *line, *next, *f[5], *folded, err[320];
+	char		*data = NULL, *line, *next, *f[5], *folded, *expanded;
+	char		 err[320];
 	size_t		 len, nf, i;
 	int		 lineno = 0, rv = SR_OK, trig;
 	enum severity	 sev, csev;
@@ -483,6 +581,12 @@ sanitize_catalogue_load(struct sanitize_catalogue *cat, const char *path,
 	}
 	next = data;
 	while ((line = sanitize_catalogue_line(&next, &lineno)) != NULL) {
+		if (strncmp(line, "@class\t", 7) == 0) {
+			if ((rv = class_line(cat, line, path, lineno,
+			    cause)) != SR_OK)
+				goto out;
+			continue;
+		}
 		nf = sanitize_catalogue_split(line, f, 5);
 		if (nf < 4 || *f[2] == '\0' || *f[3] == '\0') {
 			xasprintf(cause, "%s:%d: expected 4 or 5 tab-separated "
@@ -513,7 +617,14 @@ sanitize_catalogue_load(struct sanitize_catalogue *cat, const char *path,
 			rv = SR_CONFIG;
 			goto out;
 		}
-		folded = sanitize_fold_pattern(f[2]);
+		if ((expanded = class_expand(cat, f[2], err,
+		    sizeof err)) == NULL) {
+			xasprintf(cause, "%s:%d: %s", path, lineno, err);
+			rv = SR_CONFIG;
+			goto out;
+		}
+		folded = sanitize_fold_pattern(expanded);
+		free(expanded);
 		if (cat->npats == cat->patcap) {
 			cat->patcap = cat->patcap ? cat->patcap * 2 : 64;
 			cat->pats = xreallocarray(cat->pats, cat->patcap,
@@ -599,6 +710,8 @@ sanitize_catalogue_free(struct sanitize_catalogue *cat)
 		free(cat->trigs[i].s);
 	free(cat->trigs);
 	pcre2_code_free(cat->combined);
+	strlist_done(&cat->cls_names);
+	strlist_done(&cat->cls_res);
 	free(cat);
 }
 
