@@ -77,11 +77,71 @@ skill_dup(const struct skill *o)
 	return s;
 }
 
+/*
+ * A JSON string without escapes or control characters at *pp: returns its
+ * text (*n bytes) and moves *pp past it, or NULL.
+ */
+static const char *
+plain_str(const char **pp, size_t *n)
+{
+	const char	*p = *pp, *s;
+
+	if (*p++ != '"')
+		return NULL;
+	for (s = p; *p != '"'; p++)
+		if (*p == '\\' || (unsigned char)*p < 0x20)
+			return NULL;	/* an escape, a control, the NUL */
+	*n = (size_t)(p - s);
+	*pp = p + 1;
+	return s;
+}
+
+/*
+ * The signature as the indexer writes it (cJSON, unformatted) is a flat
+ * object of plain strings: {"status":"valid","signer":"acme",...}. Finds
+ * the first "status" and "signer" (keys matched without case, as
+ * cJSON_GetObjectItem() does) without building a tree: a load reads one
+ * per signed entry, and cJSON_Parse() cost ~7,000 instructions each.
+ * Returns 0, or -1 when json is not that plain shape (escapes, spaces,
+ * other values): cJSON reads it then.
+ */
+static int
+sig_plain(const char *p, const char **st, size_t *stn, const char **who,
+    size_t *whon)
+{
+	const char	*k, *v;
+	size_t		 kn, vn;
+
+	*st = *who = NULL;
+	if (*p++ != '{')
+		return -1;
+	if (*p == '}')
+		return p[1] == '\0' ? 0 : -1;
+	for (;;) {
+		if ((k = plain_str(&p, &kn)) == NULL || *p++ != ':' ||
+		    (v = plain_str(&p, &vn)) == NULL)
+			return -1;
+		if (kn == 6 && strncasecmp(k, "status", 6) == 0 && *st == NULL) {
+			*st = v;
+			*stn = vn;
+		} else if (kn == 6 && strncasecmp(k, "signer", 6) == 0 &&
+		    *who == NULL) {
+			*who = v;
+			*whon = vn;
+		}
+		if (*p == '}')
+			return p[1] == '\0' ? 0 : -1;
+		if (*p++ != ',')
+			return -1;
+	}
+}
+
 void
 skill_set_signature(struct skill *s, const char *json)
 {
 	cJSON		*o;
 	const char	*st, *who;
+	size_t		 stn = 0, whon = 0;
 
 	free(s->signature);
 	free(s->signer);
@@ -89,6 +149,12 @@ skill_set_signature(struct skill *s, const char *json)
 	if (json == NULL || *json == '\0')
 		return;
 	s->signature = xstrdup(json);
+	if (sig_plain(json, &st, &stn, &who, &whon) == 0) {
+		if (st != NULL && stn == 5 && memcmp(st, "valid", 5) == 0 &&
+		    who != NULL)
+			s->signer = xstrndup(who, whon);
+		return;
+	}
 	if ((o = cJSON_Parse(json)) == NULL)
 		return;
 	st = cJSON_GetStringValue(cJSON_GetObjectItem(o, "status"));

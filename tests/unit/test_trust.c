@@ -225,6 +225,56 @@ test_precedence(void)
 	skill_set_done(&set);
 }
 
+/* The signer a stored signature JSON gives, or "(none)" (static buffer). */
+static const char *
+signer_of(const char *json)
+{
+	static char	 buf[64];
+	struct skill	*s = skill_new();
+
+	skill_set_signature(s, json);
+	snprintf(buf, sizeof buf, "%s", s->signer != NULL ? s->signer :
+	    "(none)");
+	if ((json == NULL || *json == '\0') != (s->signature == NULL))
+		snprintf(buf, sizeof buf, "(signature lost)");
+	skill_free(s);
+	return buf;
+}
+
+/* skill_set_signature(): the plain fast path and cJSON agree. */
+static void
+test_signature(void)
+{
+	is_str(signer_of("{\"status\":\"valid\",\"signer\":\"acme\","
+	    "\"key_id\":\"0123456789abcdef\",\"detail\":\"ok\"}"), "acme",
+	    "signature: a valid one names its signer");
+	is_str(signer_of("{\"status\":\"bad\",\"signer\":\"acme\"}"),
+	    "(none)", "signature: a bad one names none");
+	is_str(signer_of("{\"status\":\"valid\",\"signer\":\"acme\","
+	    "\"detail\":\"the \\\"key\\\" file\"}"), "acme",
+	    "signature: an escape elsewhere (read by cJSON)");
+	is_str(signer_of("{\"status\":\"valid\",\"signer\":\"a\\u00e9\"}"),
+	    "a\xc3\xa9", "signature: an escaped signer is decoded");
+	is_str(signer_of("{ \"status\": \"valid\", \"signer\": \"acme\" }"),
+	    "acme", "signature: spaces (read by cJSON)");
+	is_str(signer_of("{\"Status\":\"valid\",\"SIGNER\":\"acme\"}"),
+	    "acme", "signature: keys match without case, as cJSON's do");
+	is_str(signer_of("{\"status\":\"valid\",\"signer\":\"first\","
+	    "\"signer\":\"second\"}"), "first",
+	    "signature: the first of two keys, as cJSON's");
+	is_str(signer_of("{\"status\":\"valid\",\"signer\":7}"), "(none)",
+	    "signature: a signer that is no string names none");
+	is_str(signer_of("{\"status\":\"valid\",\"signer\":\"acme\""),
+	    "(none)", "signature: a cut text names none");
+	is_str(signer_of("{\"status\":\"VALID\",\"signer\":\"acme\"}"),
+	    "(none)", "signature: the status is compared exactly");
+	is_str(signer_of("{\"status\":\"valid\",\"signer\":\"\"}"), "",
+	    "signature: an empty signer stays empty");
+	is_str(signer_of("{}"), "(none)", "signature: an empty object");
+	is_str(signer_of(""), "(none)", "signature: none stored");
+	is_str(signer_of(NULL), "(none)", "signature: NULL");
+}
+
 int
 main(void)
 {
@@ -236,6 +286,7 @@ main(void)
 	test_under();
 	test_tiers();
 	test_precedence();
+	test_signature();
 	xasprintf(&cmd, "rm -rf '%s'", tmp);
 	if (system(cmd) != 0)
 		diag("cleanup failed");
