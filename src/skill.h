@@ -72,8 +72,9 @@ struct skill {
 	char		*signer;	/* its trust.signers name when it
 					   verified, else NULL */
 	int		 lean;		/* read by a lean load (STORE_LEAN,
-					   store.h): findings and frontmatter
-					   were not read; never written back */
+					   store.h): findings, frontmatter and
+					   what only the indexer reads were
+					   not read; never written back */
 	unsigned	 refs;		/* owners besides the first (atomic) */
 };
 

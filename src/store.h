@@ -93,8 +93,10 @@ int	 store_load(struct store *, struct skill_set *set, char **cause);
 /*
  * store_load() with flags. STORE_LEAN leaves out what only a load or a
  * scan shows, the stored findings and the frontmatter JSON (the largest
- * columns): those entries have them NULL and are marked lean, for a
- * process that only searches (the CLI's search). A lean entry is never
+ * columns), and what only the indexer reads (realpath, which becomes the
+ * path; root, platforms, user_invocable, size, hash, bundle: empty or 0):
+ * the entries are marked lean, for a process that only searches or lists
+ * (the CLI's search, list, mini-index). A lean entry is never
  * written back (store_replace() and store_update() refuse it, or the
  * texts it lacks would be lost); store_get() reads the whole entry when
  * one is needed after all.

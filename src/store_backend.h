@@ -15,20 +15,26 @@
 
 #include "store.h"
 
-#define STORE_ENTRY_COLS_(FM, FINDINGS) \
-	"uid, kind, name, path, realpath, root, scope, is_project, trust," \
-	" description, when_to_use, tags, platforms, requires_tools," \
-	" fallback_for_tools, disable_model_invocation, user_invocable," \
-	" size, mtime_ns, hash, warnings, flags, max_flag_sev, flag_ids," \
+#define STORE_ENTRY_COLS_(RP, ROOT, PL, UI, SZ, HASH, FM, FINDINGS, BUNDLE) \
+	"uid, kind, name, path, " RP ", " ROOT ", scope, is_project, trust," \
+	" description, when_to_use, tags, " PL ", requires_tools," \
+	" fallback_for_tools, disable_model_invocation, " UI "," \
+	" " SZ ", mtime_ns, " HASH ", warnings, flags, max_flag_sev, flag_ids," \
 	" shadowed_by, " FM ", signature, risk, risk_sev, " FINDINGS "," \
-	" bundle"
-#define STORE_ENTRY_COLS	STORE_ENTRY_COLS_("frontmatter", "findings")
+	" " BUNDLE
+#define STORE_ENTRY_COLS	STORE_ENTRY_COLS_("realpath", "root", \
+	"platforms", "user_invocable", "size", "hash", "frontmatter", \
+	"findings", "bundle")
 /*
  * What a lean load (STORE_LEAN) selects: the same columns in the same
- * order, with NULL for the two large texts search never shows, so the
- * database does not copy them out (nor follow their overflow pages).
+ * order, with NULL for those only the indexer, a load or a scan read: the
+ * two large texts (frontmatter, findings), and what tells the indexer
+ * whether a file changed or what it is (realpath, root, platforms,
+ * user_invocable, size, hash, bundle). The database neither copies those
+ * out nor follows their overflow pages, and each costs a column less.
  */
-#define STORE_ENTRY_COLS_LEAN	STORE_ENTRY_COLS_("NULL", "NULL")
+#define STORE_ENTRY_COLS_LEAN	STORE_ENTRY_COLS_("NULL", "NULL", "NULL", \
+	"NULL", "NULL", "NULL", "NULL", "NULL", "NULL")
 /* The SET list of an upsert on path (the same in both SQL dialects). */
 #define STORE_UPSERT_SET \
 	"uid = excluded.uid, kind = excluded.kind, name = excluded.name," \

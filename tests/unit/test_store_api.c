@@ -160,14 +160,19 @@ lean(struct store *st)
 	    "lean load: no findings, no frontmatter, marked lean");
 	ok(b != NULL && strcmp(b->name, "beta") == 0 &&
 	    strcmp(b->description, "beta v1") == 0 && b->risk == 12.5 &&
-	    b->risk_sev == 2 && strcmp(b->bundle, "0123456789abcdef") == 0 &&
-	    b->mtime_ns == 1700000000123456789LL && b->size == 10 &&
-	    b->max_flag_sev == -1 && b->trust == TIER_USER && b->tags.n == 1,
-	    "lean load: every other field as a full load reads it");
+	    b->risk_sev == 2 && b->mtime_ns == 1700000000123456789LL && b->max_flag_sev == -1 &&
+	    b->trust == TIER_USER && b->tags.n == 1 &&
+	    strcmp(b->scope, "user") == 0,
+	    "lean load: what search and list show, as a full load reads it");
+	ok(b != NULL && b->size == 0 && b->hash[0] == '\0' &&
+	    b->bundle[0] == '\0' && strcmp(b->realpath, b->path) == 0 &&
+	    b->root[0] == '\0',
+	    "lean load: not what only the indexer reads (size, hash, bundle)");
 	ok(b != NULL && store_get(st, b->path, &full, &cause) == 0 &&
 	    full != NULL && !full->lean && full->findings != NULL &&
 	    strstr(full->findings, "scripts/x.sh") != NULL &&
-	    full->frontmatter != NULL && full->risk == 12.5,
+	    full->frontmatter != NULL && full->risk == 12.5 &&
+	    full->size == 10 && strcmp(full->bundle, "0123456789abcdef") == 0,
 	    "get: the whole entry by its path");
 	skill_free(full);
 	ok(store_get(st, "/r/none/SKILL.md", &full, &cause) == SR_NOTFOUND &&
