@@ -59,6 +59,9 @@
 #define B_SECRET	0x2000	/* read a secret-named variable (scripts) */
 #define B_PAYLOAD	0x4000	/* an embedded payload decoded to risky code */
 #define B_SHELLVAR	0x8000	/* a shell sink ran a computed value */
+#define B_PROC		0x10000	/* started a process (a shell or exec sink) */
+#define B_DELETE	0x20000	/* deleted, moved or renamed a file */
+#define B_SECRETFILE	0x40000	/* read a project secret file (.env) */
 
 struct cs_run {
 	struct findings	*out;
@@ -70,6 +73,10 @@ struct cs_run {
 	size_t		 ncreds;
 	int		 sweep_line;	/* where the last distinct store was */
 	char		 sweep_msg[CS_EXCERPT_MAX + 1];
+	int		 bundled;	/* a bundled file, not Markdown */
+	unsigned	 caps;		/* B_* of every top-level block */
+	int		 cap_line[CODESCAN_CAPS];	/* first line of each */
+	int		 cap_blocks[CODESCAN_CAPS];	/* blocks showing it */
 };
 
 #define CS_DL_MAX	8
@@ -82,11 +89,12 @@ struct cs_block {
 	int		 nest;		/* $(...) / -c nesting */
 	const char	*via;		/* "base64", ... or NULL */
 	unsigned	 flags;
-	unsigned	 emitted;	/* rules raised, by table index */
+	unsigned long long emitted;	/* rules raised, by table index */
 	int		 line;		/* first line of the block */
 	int		 fixed_line;	/* decoded text: every finding's line */
 	int		 cred_line, send_line, env_line, decode_line;
 	int		 fetch_line, exec_line;
+	int		 delete_line, proc_line;
 	char		 excerpt[CS_EXCERPT_MAX + 1];	/* first risky command */
 	char		 dl[CS_DL_MAX][128];	/* files downloaded to */
 	size_t		 ndl;
@@ -105,6 +113,8 @@ void	 cs_emit_msg(struct cs_block *, const char *rule, int line,
 /* Notes a credential store read at line (for code-cred-sweep). */
 void	 cs_cred_note(struct cs_run *, const char *path, size_t len,
 	    int line);
+/* Adds what a top-level block did to run->caps (cs_block_finish()). */
+void	 cs_caps_note(struct cs_block *);
 /* Combines what the block did; adds the frame findings given the cues. */
 void	 cs_block_finish(struct cs_block *, unsigned cues);
 /* Writes a display-safe excerpt of src into out (CS_EXCERPT_MAX + 1). */
@@ -146,6 +156,12 @@ int	 cs_agent_settings_path(const char *s, size_t len);
  * (example.com, localhost, <host>, ...), 2 concrete.
  */
 int	 cs_host_kind(const char *s, size_t len);
+/*
+ * Is the first URL's host a subdomain of a tunnel or request-collector
+ * service (ngrok, trycloudflare, loca.lt, webhook.site, pipedream.net,
+ * interactsh ...)? Those hosts expose a laptop or log what they receive.
+ */
+int	 cs_tunnel_host(const char *s, size_t len);
 /* Distinct grant-everything settings in s (code-grant-all at two). */
 int	 cs_grant_all(const char *s, size_t len);
 /* Is the URL's host a public code forge or package registry? */
