@@ -20,6 +20,9 @@ static const struct codescan_rule codescan_rules[] = {
 	{ "code-guard-removed", SEV_WARN, "an edit takes a security check "
 	    "out: a scanner or audit step removed, a check turned from true "
 	    "to false, a container switched to root" },
+	{ "code-guard-sweep", SEV_WARN, "two or more separate edits each "
+	    "take a security check out (scanners removed, checks set to "
+	    "false): a campaign against the guards, not a cleanup" },
 	{ "code-grant-all", SEV_WARN, "settings or a policy that allow "
 	    "everything: wildcard tool grants, an empty deny list, "
 	    "auto-approval, enforcement off (two or more of these)" },
@@ -482,6 +485,18 @@ data_values(struct cs_block *b, const char *text, size_t len, int line)
 			b->flags |= B_CONCRETE;
 			cs_emit(b, "code-tunnel-host", l, p, (size_t)(nl - p));
 		}
+		/* key: value, a plain YAML scalar */
+		for (q = p; q + 1 < nl && *q != ':'; q++)
+			if (*q == '"' || *q == '\'' || *q == '{')
+				break;
+		if (q + 2 < nl && q[0] == ':' && q[1] == ' ' && q[2] != '"' &&
+		    q[2] != '\'')
+			data_program(b, q + 2, (size_t)(nl - q - 2), l);
+		/* '...': single-quoted YAML scalars and script strings */
+		if (b->run->bundled && (q = memchr(p, '\'', (size_t)(nl - p)))
+		    != NULL && (r = memchr(q + 1, '\'', (size_t)(nl - q - 1))) !=
+		    NULL)
+			data_program(b, q + 1, (size_t)(r - q - 1), l);
 		/* "...": JSON strings and double-quoted YAML scalars */
 		for (q = p; q < nl && (q = memchr(q, '"', (size_t)(nl - q))) !=
 		    NULL; q = r + 1) {
@@ -650,6 +665,21 @@ file_rules(struct cs_run *run)
 		if (++lines == CS_FETCH_MANY) {
 			cs_block_init(&b, run, f->line, 0, NULL);
 			cs_emit_msg(&b, "code-fetch-many", f->line, f->message);
+			break;
+		}
+	}
+	/*
+	 * Security checks taken out by separate edits (a scanner removed
+	 * here, a check set to false there): a campaign, not a cleanup.
+	 */
+	for (i = run->first, lines = 0, last = -1; i < run->out->n; i++) {
+		f = &run->out->v[i];
+		if (strcmp(f->rule, "code-guard-removed") != 0 || f->line == last)
+			continue;
+		last = f->line;
+		if (++lines == CS_GUARD_SWEEP) {
+			cs_block_init(&b, run, f->line, 0, NULL);
+			cs_emit_msg(&b, "code-guard-sweep", f->line, f->message);
 			break;
 		}
 	}

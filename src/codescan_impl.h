@@ -34,6 +34,8 @@
  * skills, none has three.
  */
 #define CS_FETCH_MANY	3
+/* Separate edits taking a security check out before it is a sweep. */
+#define CS_GUARD_SWEEP	2
 
 /* What a stream of data carries (shell pipelines, script values). */
 #define T_NET		0x01	/* fetched from the network */

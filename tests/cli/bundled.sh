@@ -33,6 +33,12 @@ has hostile/tidy-logs code-claim-mismatch "a docstring that says read-only, code
 has hostile/spin code-unbounded-loop "while True with no way out"
 has hostile/spin code-huge-alloc "a list of fifty million items"
 hasnt benign/poller code-unbounded-loop "a poller that waits and sleeps"
+has hostile/spin-sh code-unbounded-loop "a shell while true with no way out"
+hasnt benign/watch-sh code-unbounded-loop "a shell watcher that sleeps"
+has hostile/lean-ci code-guard-sweep "two edits that each take a security check out"
+hasnt benign/lean-ci code-guard-sweep "one edit that keeps the scanner"
+has hostile/hooks-yaml code-data-exec "a plain YAML value that starts a process, in a bundled file"
+hasnt benign/hooks-yaml code-data-exec "YAML values that are commands, not programs starting one"
 "$SR" scan --json "$SK/hostile/split-report" >"$T/s.json" 2>/dev/null || true
 is "$(json 'j.skills[0].findings.find(f=>f.id=="code-cred-exfil-split").file' <"$T/s.json")" "ship.py" "the split finding names the file that sends"
 for s in "$SK"/benign/*; do
