@@ -583,6 +583,8 @@ cs_caps_note(struct cs_block *b)
 	struct cs_run	*run = b->run;
 	size_t		 i;
 
+	if ((b->flags & need[CAP_SECRETS]) && (b->flags & need[CAP_SEND]))
+		run->cap_both++;
 	for (i = 0; i < CODESCAN_CAPS; i++)
 		if (b->flags & need[i]) {
 			if (!(run->caps & 1u << i))
@@ -624,6 +626,32 @@ cs_cred_note(struct cs_run *run, const char *path, size_t len, int line)
 }
 
 /*
+ * Adds rule `many` at the line where rule `one` has been found at `n`
+ * distinct lines of the run (findings come in line order within a block;
+ * line changes are counted).
+ */
+static void
+repeats(struct cs_run *run, const char *one, int n, const char *many)
+{
+	struct cs_block	 b;
+	const struct finding *f;
+	size_t		 i;
+	int		 lines = 0, last = -1;
+
+	for (i = run->first; i < run->out->n; i++) {
+		f = &run->out->v[i];
+		if (strcmp(f->rule, one) != 0 || f->line == last)
+			continue;
+		last = f->line;
+		if (++lines == n) {
+			cs_block_init(&b, run, f->line, 0, NULL);
+			cs_emit_msg(&b, many, f->line, f->message);
+			return;
+		}
+	}
+}
+
+/*
  * After a whole file: several distinct credential stores read is a sweep;
  * fetched code run at several places is a pattern, not an installer.
  */
@@ -631,9 +659,6 @@ static void
 file_rules(struct cs_run *run)
 {
 	struct cs_block	 b;
-	const struct finding *f;
-	size_t		 i;
-	int		 lines = 0, last = -1;
 
 	if (run->ncreds >= CS_SWEEP_MIN) {
 		cs_block_init(&b, run, run->sweep_line, 0, NULL);
@@ -646,9 +671,8 @@ file_rules(struct cs_run *run)
 	 * rules (code-cred-exfil, code-env-dump) say it already.
 	 */
 	if (!run->bundled && (run->caps & 1u << CAP_SECRETS) &&
-	    (run->caps & 1u << CAP_SEND) && (run->cap_blocks[CAP_SECRETS] > 1
-	    || run->cap_blocks[CAP_SEND] > 1 || run->cap_line[CAP_SECRETS] !=
-	    run->cap_line[CAP_SEND])) {
+	    (run->caps & 1u << CAP_SEND) && !(run->cap_blocks[CAP_SECRETS] ==
+	    1 && run->cap_blocks[CAP_SEND] == 1 && run->cap_both == 1)) {
 		int	 l = run->cap_line[CAP_SEND];
 
 		cs_block_init(&b, run, l, 0, NULL);
@@ -656,33 +680,12 @@ file_rules(struct cs_run *run)
 		    "%d, data sent at line %d", run->cap_line[CAP_SECRETS], l);
 		cs_emit_msg(&b, "code-cred-exfil-split", l, b.excerpt);
 	}
-	/* findings come in line order within a block; count line changes */
-	for (i = run->first; i < run->out->n; i++) {
-		f = &run->out->v[i];
-		if (strcmp(f->rule, "code-fetch-exec") != 0 || f->line == last)
-			continue;
-		last = f->line;
-		if (++lines == CS_FETCH_MANY) {
-			cs_block_init(&b, run, f->line, 0, NULL);
-			cs_emit_msg(&b, "code-fetch-many", f->line, f->message);
-			break;
-		}
-	}
+	repeats(run, "code-fetch-exec", CS_FETCH_MANY, "code-fetch-many");
 	/*
 	 * Security checks taken out by separate edits (a scanner removed
 	 * here, a check set to false there): a campaign, not a cleanup.
 	 */
-	for (i = run->first, lines = 0, last = -1; i < run->out->n; i++) {
-		f = &run->out->v[i];
-		if (strcmp(f->rule, "code-guard-removed") != 0 || f->line == last)
-			continue;
-		last = f->line;
-		if (++lines == CS_GUARD_SWEEP) {
-			cs_block_init(&b, run, f->line, 0, NULL);
-			cs_emit_msg(&b, "code-guard-sweep", f->line, f->message);
-			break;
-		}
-	}
+	repeats(run, "code-guard-removed", CS_GUARD_SWEEP, "code-guard-sweep");
 }
 
 void
@@ -1303,11 +1306,14 @@ static const char *const claim_net[] = { "without any network",
 	"completely offline", "100% offline", "no data leaves",
 	"nothing leaves your machine", "never leaves your machine",
 	"never leaves the machine", "no external api", "no external calls",
-	"no external requests", "no remote calls", "does not send",
-	"doesn't send", "never sends", "makes no network",
-	"does not connect to", "never connects to", "no outbound", NULL };
-static const char *const claim_delete[] = { "read-only", "read only",
-	"no side effects", "no side-effects", "without side effects",
+	"no external requests", "no remote calls", "does not send any data",
+	"does not send data", "doesn't send any data", "never sends data",
+	"never sends your", "sends no data", "makes no network",
+	"never connects to the internet", "no outbound", NULL };
+/* "read-only" alone is a topic (read-only files, a read-only mode) */
+static const char *const claim_delete[] = { "skill is read-only",
+	"script is read-only", "strictly read-only", "operates read-only",
+	"is read-only and", "read-only operation", "no side effects", "no side-effects", "without side effects",
 	"makes no changes", "does not modify", "doesn't modify",
 	"never modifies", "without modifying", "nothing is written",
 	"nothing is deleted", "does not delete", "doesn't delete",

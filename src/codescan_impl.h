@@ -79,6 +79,7 @@ struct cs_run {
 	unsigned	 caps;		/* B_* of every top-level block */
 	int		 cap_line[CODESCAN_CAPS];	/* first line of each */
 	int		 cap_blocks[CODESCAN_CAPS];	/* blocks showing it */
+	int		 cap_both;	/* blocks reading secrets and sending */
 };
 
 #define CS_DL_MAX	8

@@ -1,4 +1,4 @@
-"""Log viewer: read-only, it never touches your files."""
+"""Log viewer: read-only, no side effects on your files."""
 import os
 
 def view(path):
