@@ -21,6 +21,8 @@
 #define JOIN_MAX	2048
 #define SVARS_MAX	16
 #define XKEYS_MAX	4
+#define PARAMS_MAX	256
+#define LOOPS_MAX	64	/* endless-loop candidates read per script */
 
 enum tk { TK_ID, TK_STR, TK_NUM, TK_PUNCT };
 
@@ -52,6 +54,9 @@ struct sc {
 	size_t		 nxkeys;
 	int		 persist_line, settings_line, home_line;
 	unsigned	 persist_off, settings_off;
+	unsigned	 params[PARAMS_MAX];	/* tokens: parameter names */
+	size_t		 nparams;
+	int		 params_done;
 };
 
 /* ---- tokens --------------------------------------------------------- */
@@ -894,26 +899,26 @@ assignment(struct sc *sc, size_t i)
 }
 
 /*
- * Is token k a parameter of a function defined in the script (def f(x),
- * function f(x), f = (x) =>)? Names only, not scopes: a parameter name
- * reused as a local is taken as input too.
+ * The parameter names of the functions defined in the script (def f(x),
+ * function f(x), lambda x:), found once per script: names only, not
+ * scopes, so a parameter name reused as a local is taken as input too.
  */
-static int
-is_param(struct sc *sc, size_t k)
+static void
+params_find(struct sc *sc)
 {
 	size_t	 i, j;
-	int	 depth;
+	int	 depth, lambda;
 
+	sc->params_done = 1;
 	for (i = 0; i + 2 < sc->n; i++) {
-		if (!(tok_is(sc, &sc->v[i], "def") || tok_is(sc, &sc->v[i],
-		    "function") || tok_is(sc, &sc->v[i], "lambda")))
+		lambda = tok_is(sc, &sc->v[i], "lambda");
+		if (!(lambda || tok_is(sc, &sc->v[i], "def") || tok_is(sc,
+		    &sc->v[i], "function")))
 			continue;
-		j = tok_is(sc, &sc->v[i], "lambda") ? i + 1 : i + 2;
-		if (j > i + 1 && (sc->v[i + 2].k != TK_PUNCT ||
+		if (!lambda && (sc->v[i + 2].k != TK_PUNCT ||
 		    sc->v[i + 2].c != '('))
 			continue;
-		if (j == i + 2)
-			j++;
+		j = lambda ? i + 1 : i + 3;
 		for (depth = 1; j < sc->n && j < i + 64; j++) {
 			const struct tok *t = &sc->v[j];
 
@@ -923,19 +928,31 @@ is_param(struct sc *sc, size_t k)
 			else if (t->k == TK_PUNCT && (t->c == ')' ||
 			    t->c == ']' || t->c == '}'))
 				depth--;
-			if (depth <= 0 || (t->k == TK_PUNCT && t->c == ':' &&
-			    depth == 1 && tok_is(sc, &sc->v[i], "lambda")))
+			if (depth <= 0 || (lambda && depth == 1 &&
+			    t->k == TK_PUNCT && t->c == ':'))
 				break;
-			/* a name in the list, not a default value or type */
-			if (t->k == TK_ID && depth == 1 && t->len ==
-			    sc->v[k].len && memcmp(sc->t + t->off, sc->t +
-			    sc->v[k].off, t->len) == 0 && (j == 0 ||
-			    sc->v[j - 1].k == TK_PUNCT) && (sc->v[j - 1].c ==
+			/* a name in the list, not a default value or a type */
+			if (t->k == TK_ID && depth == 1 && (j == i + 1 ||
+			    (sc->v[j - 1].k == TK_PUNCT && (sc->v[j - 1].c ==
 			    '(' || sc->v[j - 1].c == ',' || sc->v[j - 1].c ==
-			    '*'))
-				return 1;
+			    '*'))) && sc->nparams < PARAMS_MAX)
+				sc->params[sc->nparams++] = (unsigned)j;
 		}
 	}
+}
+
+/* Is the name s (n bytes) a parameter of a function of the script? */
+static int
+is_param(struct sc *sc, const char *s, size_t n)
+{
+	size_t	 i;
+
+	if (!sc->params_done)
+		params_find(sc);
+	for (i = 0; i < sc->nparams; i++)
+		if (sc->v[sc->params[i]].len == n && memcmp(sc->t +
+		    sc->v[sc->params[i]].off, s, n) == 0)
+			return 1;
 	return 0;
 }
 
@@ -963,27 +980,23 @@ eval_input(struct sc *sc, size_t i)
 		if (t->k == TK_PUNCT && t->c == ',' )
 			return;		/* a namespace given */
 		if (t->k == TK_ID && (tok_one_of(sc, t, inputs) ||
-		    (is_param(sc, j) && !(j > i + 2 && sc->v[j - 1].k ==
-		    TK_PUNCT && sc->v[j - 1].c == '.'))))
+		    (is_param(sc, sc->t + t->off, t->len) && !(j > i + 2 &&
+		    sc->v[j - 1].k == TK_PUNCT && sc->v[j - 1].c == '.'))))
 			hit = 1;
 		/* f-strings are one token: their {names} */
-		if (t->k == TK_STR && j > 0 && memchr(sc->t + t->off, '{',
-		    t->len) != NULL && sc->lang == LANG_PYTHON) {
+		if (t->k == TK_STR && sc->lang == LANG_PYTHON && memchr(sc->t +
+		    t->off, '{', t->len) != NULL) {
 			const char	*p = sc->t + t->off, *e = p + t->len;
 			const char	*q;
-			size_t		 k;
 
-			for (; p < e && (p = memchr(p, '{', (size_t)(e - p))) !=
-			    NULL; p++) {
-				for (q = p + 1; q < e && (isalnum((unsigned char)*q) ||
-				    *q == '_'); q++)
+			for (; !hit && p < e && (p = memchr(p, '{',
+			    (size_t)(e - p))) != NULL; p++) {
+				for (q = p + 1; q < e && (isalnum((unsigned char)*q)
+				    || *q == '_'); q++)
 					;
-				for (k = 0; k < sc->n && q > p + 1 && !hit; k++)
-					if (sc->v[k].k == TK_ID && sc->v[k].len ==
-					    (size_t)(q - p - 1) && memcmp(sc->t +
-					    sc->v[k].off, p + 1, sc->v[k].len) == 0 &&
-					    is_param(sc, k))
-						hit = 1;
+				if (q > p + 1 && is_param(sc, p + 1,
+				    (size_t)(q - p - 1)))
+					hit = 1;
 			}
 		}
 	}
@@ -1197,9 +1210,10 @@ exhaustion(struct sc *sc)
 {
 	const char	*t = sc->t, *e = t + sc->len, *p, *q, *h;
 	size_t		 i, n;
-	int		 line = sc->line0, in;
+	int		 line = sc->line0, in, loops = 0;
 
-	for (p = t; p < e; p = q + 1, line++) {
+	/* each loop's body is read once: a cap keeps it linear */
+	for (p = t; p < e && loops < LOOPS_MAX; p = q + 1, line++) {
 		if ((q = memchr(p, '\n', (size_t)(e - p))) == NULL)
 			q = e;
 		for (in = 0; p + in < q && (p[in] == ' ' || p[in] == '\t'); in++)
@@ -1211,6 +1225,7 @@ exhaustion(struct sc *sc)
 		    "while 1:", 8) == 0))) {
 			size_t	 bl = q < e ? py_body(q + 1, e, in) : 0;
 
+			loops++;
 			if (bl > 0 && !cs_has_any(q + 1, bl, loop_exits))
 				sc_emit(sc, "code-unbounded-loop", line);
 		} else if (sc->lang == LANG_JS && (cs_memmem_ci(h, n,
@@ -1220,6 +1235,7 @@ exhaustion(struct sc *sc)
 			const char	*b = memchr(h, '{', (size_t)(e - h)), *c;
 			int		 d = 0;
 
+			loops++;
 			if (b == NULL || b > q + 1 + 200)
 				continue;
 			for (c = b; c < e; c++)

@@ -751,8 +751,10 @@ sh_loops(struct cs_block *b, const char *text, size_t len, int line)
 	    "sleep", "read", "wait", "kill", "timeout", "inotifywait", NULL };
 	const char	*p = text, *e = text + len, *q, *h, *d;
 	const char *const *w;
+	int		 loops = 0;
 
-	for (; p < e; p = q + 1, line++) {
+	/* each loop's body is read once: a cap keeps it linear */
+	for (; p < e && loops < 64; p = q + 1, line++) {
 		if ((q = memchr(p, '\n', (size_t)(e - p))) == NULL)
 			q = e;
 		for (h = p; h < q && (*h == ' ' || *h == '\t'); h++)
@@ -761,8 +763,9 @@ sh_loops(struct cs_block *b, const char *text, size_t len, int line)
 			if ((size_t)(q - h) >= strlen(*w) &&
 			    strncmp(h, *w, strlen(*w)) == 0)
 				break;
-		if (*w != NULL && (d = memmem(h, (size_t)(e - h), "done",
-		    4)) != NULL && !cs_has_any(h, (size_t)(d - h), exits)) {
+		if (*w != NULL && ++loops && (d = memmem(h, (size_t)(e - h),
+		    "done", 4)) != NULL && !cs_has_any(h, (size_t)(d - h),
+		    exits)) {
 			char	 ex[CS_EXCERPT_MAX + 1];
 
 			cs_excerpt(h, (size_t)(q - h), ex, sizeof ex);
