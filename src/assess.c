@@ -352,20 +352,6 @@ binary_name(const char *rel)
 	return 0;
 }
 
-/*
- * What the bundled files of one skill did, for the rules that need more
- * than one file: a claim one part makes and another breaks, secrets read
- * in one file and sent from another.
- */
-struct bundle {
-	unsigned	 claims;	/* codescan_claims() of the entry */
-	const char	*phrase[CODESCAN_CAPS];
-	char		*secrets_file;	/* first file reading secrets */
-	int		 secrets_line;
-	char		*send_file;	/* first file sending data */
-	int		 send_line;
-};
-
 static const char *const cap_does[CODESCAN_CAPS] = {
 	[CAP_NET] = "reaches the network",
 	[CAP_DELETE] = "deletes or moves files",
@@ -377,8 +363,9 @@ static const char *const cap_does[CODESCAN_CAPS] = {
  * the skill does without, and the file's code has.
  */
 static void
-claims_check(struct bundle *bd, const char *rel, const char *text,
-    size_t len, const struct codescan_caps *caps, struct findings *out)
+claims_check(const struct assess_files *bd, const char *rel,
+    const char *text, size_t len, const struct codescan_caps *caps,
+    struct findings *out)
 {
 	const char	*own[CODESCAN_CAPS], *ph;
 	unsigned	 mine, broken;
@@ -400,11 +387,19 @@ claims_check(struct bundle *bd, const char *rel, const char *text,
 	}
 }
 
-/* Notes the first file that reads secrets and the first that sends. */
-static void
-flow_note(struct bundle *bd, const char *rel,
-    const struct codescan_caps *caps)
+void
+assess_files_init(struct assess_files *bd, const char *text, size_t len)
 {
+	memset(bd, 0, sizeof *bd);
+	bd->claims = codescan_claims(text, text != NULL ? len : 0, bd->phrase);
+}
+
+void
+assess_files_add(struct assess_files *bd, const char *rel, const char *text,
+    size_t len, const struct codescan_caps *caps, struct findings *out)
+{
+	claims_check(bd, rel, text, len, caps, out);
+	/* the first file that reads secrets and the first that sends */
 	if ((caps->has & 1u << CAP_SECRETS) && bd->secrets_file == NULL) {
 		bd->secrets_file = xstrdup(rel);
 		bd->secrets_line = caps->line[CAP_SECRETS];
@@ -415,23 +410,26 @@ flow_note(struct bundle *bd, const char *rel,
 	}
 }
 
-/* code-cred-exfil-split across files: one reads, another sends. */
-static void
-flow_check(struct bundle *bd, struct findings *out)
+void
+assess_files_done(struct assess_files *bd, struct findings *out)
 {
-	if (bd->secrets_file == NULL || bd->send_file == NULL ||
-	    strcmp(bd->secrets_file, bd->send_file) == 0)
-		return;
-	findings_add(out, "code-cred-exfil-split", SEV_WARN, bd->send_line,
-	    "secrets read in another bundled file (line %d), data sent "
-	    "from this one", bd->secrets_line);
-	findings_set_file(out, out->n - 1, bd->send_file);
+	/* code-cred-exfil-split across files: one reads, another sends */
+	if (bd->secrets_file != NULL && bd->send_file != NULL &&
+	    strcmp(bd->secrets_file, bd->send_file) != 0) {
+		findings_add(out, "code-cred-exfil-split", SEV_WARN,
+		    bd->send_line, "secrets read in another bundled file "
+		    "(line %d), data sent from this one", bd->secrets_line);
+		findings_set_file(out, out->n - 1, bd->send_file);
+	}
+	free(bd->secrets_file);
+	free(bd->send_file);
+	memset(bd, 0, sizeof *bd);
 }
 
 /* Reads and scans one bundled file; *total counts the bytes read. */
 static void
 scan_one(const struct sanitizer *san, const struct assess_limits *l,
-    const char *dir, const char *rel, size_t *total, struct bundle *bd,
+    const char *dir, const char *rel, size_t *total, struct assess_files *bd,
     struct findings *out)
 {
 	struct codescan_caps	 caps;
@@ -449,8 +447,7 @@ scan_one(const struct sanitizer *san, const struct assess_limits *l,
 		len = files_utf8_cut(text, len, l->max_total - *total);
 	*total += len;
 	sanitize_file_caps(san, rel, text, len, out, &caps);
-	claims_check(bd, rel, text, len, &caps, out);
-	flow_note(bd, rel, &caps);
+	assess_files_add(bd, rel, text, len, &caps, out);
 	free(text);
 }
 
@@ -490,17 +487,16 @@ in_nested_skill(const char *dir, const char *rel)
 
 static size_t	bundled(const struct sanitizer *, const struct assess_limits *,
 		    const char *, const char *, size_t, int, int,
-		    struct bundle *, struct findings *);
+		    struct assess_files *, struct findings *);
 
 size_t
 assess_bundled(const struct sanitizer *san, const struct assess_limits *l,
     const char *entry_path, const char *body, size_t blen, int line_base,
     int list, struct findings *out)
 {
-	struct bundle	 bd;
+	struct assess_files	 bd;
 
-	memset(&bd, 0, sizeof bd);
-	bd.claims = codescan_claims(body, body != NULL ? blen : 0, bd.phrase);
+	assess_files_init(&bd, body, blen);
 	return bundled(san, l, entry_path, body, blen, line_base, list, &bd,
 	    out);
 }
@@ -508,7 +504,7 @@ assess_bundled(const struct sanitizer *san, const struct assess_limits *l,
 static size_t
 bundled(const struct sanitizer *san, const struct assess_limits *l,
     const char *entry_path, const char *body, size_t blen, int line_base,
-    int list, struct bundle *bd, struct findings *out)
+    int list, struct assess_files *bd, struct findings *out)
 {
 	struct strlist	 done, refs;
 	cJSON		*arr, *it;
@@ -558,9 +554,7 @@ bundled(const struct sanitizer *san, const struct assess_limits *l,
 		codescan_unshipped(body, blen, &shipped, line_base, out);
 		strlist_done(&shipped);
 	}
-	flow_check(bd, out);
-	free(bd->secrets_file);
-	free(bd->send_file);
+	assess_files_done(bd, out);
 	free(dir);
 	strlist_done(&refs);
 	strlist_done(&done);
@@ -647,11 +641,10 @@ assess_skill(const struct sanitizer *san, const struct assess_limits *l,
 	sanitize_scan(san, e->text + off, e->len - off,
 	    fm->body_line > 0 ? fm->body_line - 1 : 0, out);
 	if (e->bundled) {
-		struct bundle	 bd;
+		struct assess_files	 bd;
 
 		/* the description's claims too ("locally, no network") */
-		memset(&bd, 0, sizeof bd);
-		bd.claims = codescan_claims(e->text, e->len, bd.phrase);
+		assess_files_init(&bd, e->text, e->len);
 		bundled(san, l, e->path, e->text + off, e->len - off,
 		    fm->body_line > 0 ? fm->body_line - 1 : 0,
 		    e->stamp == NULL || *e->stamp != '\0', &bd, out);
