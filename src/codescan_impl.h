@@ -8,7 +8,10 @@
  * A "block" is one unit of code analysed together: a fenced block, an
  * inline code span, a prose command line, or a whole bundled file. Data
  * flow is followed inside a block (a credential read in one command and a
- * network send in another make code-cred-exfil), never across blocks.
+ * network send in another make code-cred-exfil); across the blocks of one
+ * Markdown text only as a weaker rule (code-cred-exfil-split: secrets read
+ * in one fence, data sent from another), from what each block did
+ * (cs_run.caps, which codescan_file() also reports for a bundled file).
  */
 #ifndef SR_CODESCAN_IMPL_H
 #define SR_CODESCAN_IMPL_H
