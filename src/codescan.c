@@ -449,7 +449,9 @@ data_program(struct cs_block *b, const char *v, size_t n, int line)
 	size_t		 i, o = 0;
 	enum code_lang	 l;
 
-	if (n < 12 || b->nest >= CS_NEST_MAX || !cs_has_any(v, n, starts))
+	/* every program that starts one calls something: '(' first, cheap */
+	if (n < 12 || b->nest >= CS_NEST_MAX || memchr(v, '(', n) == NULL ||
+	    !cs_has_any(v, n, starts))
 		return;
 	/* JSON escapes: \" and \\ as the program has them */
 	for (i = 0; i < n && o < sizeof buf; i++) {
