@@ -352,11 +352,87 @@ binary_name(const char *rel)
 	return 0;
 }
 
+static const char *const cap_does[CODESCAN_CAPS] = {
+	[CAP_NET] = "reaches the network",
+	[CAP_DELETE] = "deletes or moves files",
+	[CAP_EXEC] = "starts processes",
+};
+
+/*
+ * code-claim-mismatch: a capability the entry or the file itself says
+ * the skill does without, and the file's code has.
+ */
+static void
+claims_check(const struct assess_files *bd, const char *rel,
+    const char *text, size_t len, const struct codescan_caps *caps,
+    struct findings *out)
+{
+	const char	*own[CODESCAN_CAPS], *ph;
+	unsigned	 mine, broken;
+	size_t		 i;
+
+	if ((caps->has & (1u << CAP_NET | 1u << CAP_DELETE |
+	    1u << CAP_EXEC)) == 0)
+		return;
+	mine = codescan_claims(text, len, own);
+	broken = (bd->claims | mine) & caps->has;
+	for (i = 0; i <= CAP_EXEC; i++) {
+		if (!(broken & 1u << i))
+			continue;
+		ph = bd->phrase[i] != NULL ? bd->phrase[i] : own[i];
+		findings_add(out, "code-claim-mismatch", SEV_WARN,
+		    caps->line[i], "says \"%s\"; the code %s", ph,
+		    cap_does[i]);
+		findings_set_file(out, out->n - 1, rel);
+	}
+}
+
+void
+assess_files_init(struct assess_files *bd, const char *text, size_t len)
+{
+	memset(bd, 0, sizeof *bd);
+	bd->claims = codescan_claims(text, text != NULL ? len : 0, bd->phrase);
+}
+
+void
+assess_files_add(struct assess_files *bd, const char *rel, const char *text,
+    size_t len, const struct codescan_caps *caps, struct findings *out)
+{
+	claims_check(bd, rel, text, len, caps, out);
+	/* the first file that reads secrets and the first that sends */
+	if ((caps->has & 1u << CAP_SECRETS) && bd->secrets_file == NULL) {
+		bd->secrets_file = xstrdup(rel);
+		bd->secrets_line = caps->line[CAP_SECRETS];
+	}
+	if ((caps->has & 1u << CAP_SEND) && bd->send_file == NULL) {
+		bd->send_file = xstrdup(rel);
+		bd->send_line = caps->line[CAP_SEND];
+	}
+}
+
+void
+assess_files_done(struct assess_files *bd, struct findings *out)
+{
+	/* code-cred-exfil-split across files: one reads, another sends */
+	if (bd->secrets_file != NULL && bd->send_file != NULL &&
+	    strcmp(bd->secrets_file, bd->send_file) != 0) {
+		findings_add(out, "code-cred-exfil-split", SEV_WARN,
+		    bd->send_line, "secrets read in another bundled file "
+		    "(line %d), data sent from this one", bd->secrets_line);
+		findings_set_file(out, out->n - 1, bd->send_file);
+	}
+	free(bd->secrets_file);
+	free(bd->send_file);
+	memset(bd, 0, sizeof *bd);
+}
+
 /* Reads and scans one bundled file; *total counts the bytes read. */
 static void
 scan_one(const struct sanitizer *san, const struct assess_limits *l,
-    const char *dir, const char *rel, size_t *total, struct findings *out)
+    const char *dir, const char *rel, size_t *total, struct assess_files *bd,
+    struct findings *out)
 {
+	struct codescan_caps	 caps;
 	char	*text = NULL, *cause = NULL;
 	size_t	 len;
 
@@ -370,7 +446,8 @@ scan_one(const struct sanitizer *san, const struct assess_limits *l,
 	if (*total + len > l->max_total)
 		len = files_utf8_cut(text, len, l->max_total - *total);
 	*total += len;
-	sanitize_file(san, rel, text, len, out);
+	sanitize_file_caps(san, rel, text, len, out, &caps);
+	assess_files_add(bd, rel, text, len, &caps, out);
 	free(text);
 }
 
@@ -408,10 +485,26 @@ in_nested_skill(const char *dir, const char *rel)
 	return r;
 }
 
+static size_t	bundled(const struct sanitizer *, const struct assess_limits *,
+		    const char *, const char *, size_t, int, int,
+		    struct assess_files *, struct findings *);
+
 size_t
 assess_bundled(const struct sanitizer *san, const struct assess_limits *l,
     const char *entry_path, const char *body, size_t blen, int line_base,
     int list, struct findings *out)
+{
+	struct assess_files	 bd;
+
+	assess_files_init(&bd, body, blen);
+	return bundled(san, l, entry_path, body, blen, line_base, list, &bd,
+	    out);
+}
+
+static size_t
+bundled(const struct sanitizer *san, const struct assess_limits *l,
+    const char *entry_path, const char *body, size_t blen, int line_base,
+    int list, struct assess_files *bd, struct findings *out)
 {
 	struct strlist	 done, refs;
 	cJSON		*arr, *it;
@@ -429,7 +522,7 @@ assess_bundled(const struct sanitizer *san, const struct assess_limits *l,
 		if (rel == NULL || in_nested_skill(dir, rel))
 			continue;
 		strlist_add(&done, rel);
-		scan_one(san, l, dir, rel, &total, out);
+		scan_one(san, l, dir, rel, &total, bd, out);
 	}
 	cJSON_Delete(arr);
 	/* What the body runs may sit deeper than files_list() looks. */
@@ -440,7 +533,7 @@ assess_bundled(const struct sanitizer *san, const struct assess_limits *l,
 		    in_nested_skill(dir, refs.v[i]))
 			continue;
 		strlist_add(&done, refs.v[i]);
-		scan_one(san, l, dir, refs.v[i], &total, out);
+		scan_one(san, l, dir, refs.v[i], &total, bd, out);
 	}
 	/*
 	 * Scripts the body tells the agent to run that the folder does not
@@ -461,6 +554,7 @@ assess_bundled(const struct sanitizer *san, const struct assess_limits *l,
 		codescan_unshipped(body, blen, &shipped, line_base, out);
 		strlist_done(&shipped);
 	}
+	assess_files_done(bd, out);
 	free(dir);
 	strlist_done(&refs);
 	strlist_done(&done);
@@ -546,10 +640,15 @@ assess_skill(const struct sanitizer *san, const struct assess_limits *l,
 	assess_frontmatter(san, e->text, e->len, fm, out);
 	sanitize_scan(san, e->text + off, e->len - off,
 	    fm->body_line > 0 ? fm->body_line - 1 : 0, out);
-	if (e->bundled)
-		assess_bundled(san, l, e->path, e->text + off, e->len - off,
+	if (e->bundled) {
+		struct assess_files	 bd;
+
+		/* the description's claims too ("locally, no network") */
+		assess_files_init(&bd, e->text, e->len);
+		bundled(san, l, e->path, e->text + off, e->len - off,
 		    fm->body_line > 0 ? fm->body_line - 1 : 0,
-		    e->stamp == NULL || *e->stamp != '\0', out);
+		    e->stamp == NULL || *e->stamp != '\0', &bd, out);
+	}
 	sanitize_risk(san, out, e->trust, risk);
 }
 

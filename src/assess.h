@@ -25,6 +25,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "codescan.h"
 #include "finding.h"
 #include "sanitize.h"
 
@@ -97,6 +98,32 @@ size_t	 assess_frontmatter(const struct sanitizer *, const char *text,
 size_t	 assess_bundled(const struct sanitizer *, const struct assess_limits *,
 	    const char *entry_path, const char *body, size_t blen,
 	    int line_base, int list, struct findings *out);
+
+/*
+ * The rules that need more than one file of a skill (assess_bundled()
+ * runs them; tests/eval/risk_dump too): code-claim-mismatch, a capability
+ * the entry or the file itself says the skill does without and the file's
+ * code has; code-cred-exfil-split, secrets read in one bundled file and
+ * data sent from another. _init takes the entry's text (its claims; NULL
+ * is none); _add each bundled file with its codescan_caps (from
+ * sanitize_file_caps()), adding mismatches to out; _done adds the split
+ * finding, if any, and frees what the struct holds.
+ */
+struct assess_files {
+	unsigned	 claims;	/* codescan_claims() of the entry */
+	const char	*phrase[CODESCAN_CAPS];
+	char		*secrets_file;	/* first file reading secrets */
+	int		 secrets_line;
+	char		*send_file;	/* first file sending data */
+	int		 send_line;
+};
+
+void	 assess_files_init(struct assess_files *, const char *text,
+	    size_t len);
+void	 assess_files_add(struct assess_files *, const char *rel,
+	    const char *text, size_t len, const struct codescan_caps *,
+	    struct findings *out);
+void	 assess_files_done(struct assess_files *, struct findings *out);
 
 /*
  * The bundled files' stamp: a hash of the relative path, size and mtime

@@ -20,6 +20,9 @@ static const struct codescan_rule codescan_rules[] = {
 	{ "code-guard-removed", SEV_WARN, "an edit takes a security check "
 	    "out: a scanner or audit step removed, a check turned from true "
 	    "to false, a container switched to root" },
+	{ "code-guard-sweep", SEV_WARN, "two or more separate edits each "
+	    "take a security check out (scanners removed, checks set to "
+	    "false): a campaign against the guards, not a cleanup" },
 	{ "code-grant-all", SEV_WARN, "settings or a policy that allow "
 	    "everything: wildcard tool grants, an empty deny list, "
 	    "auto-approval, enforcement off (two or more of these)" },
@@ -68,6 +71,26 @@ static const struct codescan_rule codescan_rules[] = {
 	{ "code-run-unshipped", SEV_INFO, "the text tells the agent to run a "
 	    "script the skill does not ship: code nobody can review, whatever "
 	    "file of that name is at hand" },
+	{ "code-tunnel-host", SEV_WARN, "a bundled script or config file "
+	    "names a tunnel or request-collector host (ngrok, trycloudflare, "
+	    "loca.lt, webhook.site, pipedream, interactsh ...)" },
+	{ "code-cred-exfil-split", SEV_WARN, "one part of the skill reads "
+	    "credentials or the environment and another sends data to the "
+	    "network (split across files or code blocks)" },
+	{ "code-eval-input", SEV_INFO, "eval or exec of a function's "
+	    "parameter or of program input, without a namespace: whoever "
+	    "supplies the value runs code" },
+	{ "code-data-exec", SEV_WARN, "a string value in JSON or YAML data "
+	    "is a program that starts a process (an injection payload hidden "
+	    "in configuration)" },
+	{ "code-claim-mismatch", SEV_WARN, "the skill or its code says it "
+	    "does without something (network, deleting files, running "
+	    "commands) that its bundled code does" },
+	{ "code-unbounded-loop", SEV_INFO, "a loop with no way out (while "
+	    "True, for (;;)) whose body neither breaks, returns, raises, "
+	    "exits, sleeps nor waits" },
+	{ "code-huge-alloc", SEV_INFO, "a huge allocation written into the "
+	    "code ([x] * 10000000, 'a' * 10**9, new Array(1e9))" },
 	{ "code-concrete", SEV_INFO, "risky code names a real external host "
 	    "or a real credential path (not a placeholder)" },
 	{ "frame-imperative", SEV_INFO, "risky code framed as an order: run, "
@@ -79,6 +102,8 @@ static const struct codescan_rule codescan_rules[] = {
 };
 
 #define NRULES	(sizeof codescan_rules / sizeof codescan_rules[0])
+/* cs_block.emitted has a bit per rule */
+_Static_assert(NRULES <= 64, "too many codescan rules");
 
 const struct codescan_rule *
 codescan_rule_at(size_t i)
@@ -141,6 +166,21 @@ lang_of_name(const char *s, size_t n)
 	return LANG_TEXT;
 }
 
+/* Configuration a skill's code reads: scanned for URLs and data. */
+static enum code_lang
+config_name(const char *ext)
+{
+	static const char *const v[] = { "yaml", "yml", "json", "jsonc",
+	    "json5", "toml", "ini", "cfg", "conf", "env", "properties",
+	    NULL };
+	const char *const *p;
+
+	for (p = v; *p != NULL; p++)
+		if (strcasecmp(ext, *p) == 0)
+			return LANG_CONFIG;
+	return LANG_TEXT;
+}
+
 static enum code_lang
 lang_of_shebang(const char *t, size_t len)
 {
@@ -192,7 +232,9 @@ codescan_lang(const char *path, const char *text, size_t len)
 		return LANG_TEXT;
 	if (strcmp(dot + 1, "command") == 0 || strcmp(dot + 1, "ps") == 0)
 		return LANG_TEXT;
-	return lang_of_name(dot + 1, strlen(dot + 1));
+	if ((l = lang_of_name(dot + 1, strlen(dot + 1))) == LANG_TEXT)
+		l = config_name(dot + 1);
+	return l;
 }
 
 enum code_lang
@@ -342,7 +384,7 @@ cs_emit_msg(struct cs_block *b, const char *rule, int line, const char *msg)
 		line = b->fixed_line;
 	if (r->sev >= SEV_WARN)
 		b->flags |= B_RISK;
-	b->emitted |= 1u << (r - codescan_rules);
+	b->emitted |= 1ull << (r - codescan_rules);
 	for (i = run->first; i < run->out->n; i++)
 		if (run->out->v[i].line == line &&
 		    strcmp(run->out->v[i].rule, rule) == 0)
@@ -390,6 +432,88 @@ cs_is_dl(const struct cs_block *b, const char *path)
 	return 0;
 }
 
+/*
+ * A quoted value of JSON or YAML that is itself a program starting a
+ * process ("return require('child_process').execSync('id')"): analysed as
+ * the nested program it is (code-data-exec when it starts one).
+ */
+static void
+data_program(struct cs_block *b, const char *v, size_t n, int line)
+{
+	static const char *const starts[] = { "child_process", "execSync",
+	    "spawnSync", "subprocess", "os.system", "os.popen", "Runtime.",
+	    "ProcessBuilder", "Start-Process", "Invoke-Expression",
+	    "__import__", NULL };
+	struct cs_block	 c;
+	char		 buf[2048];
+	size_t		 i, o = 0;
+	enum code_lang	 l;
+
+	/* every program that starts one calls something: '(' first, cheap */
+	if (n < 12 || b->nest >= CS_NEST_MAX || memchr(v, '(', n) == NULL ||
+	    !cs_has_any(v, n, starts))
+		return;
+	/* JSON escapes: \" and \\ as the program has them */
+	for (i = 0; i < n && o < sizeof buf; i++) {
+		if (v[i] == '\\' && i + 1 < n && (v[i + 1] == '"' ||
+		    v[i + 1] == '\\' || v[i + 1] == '\''))
+			i++;
+		buf[o++] = v[i];
+	}
+	if ((l = cs_guess(buf, o)) == LANG_TEXT)
+		l = LANG_JS;
+	cs_block_init(&c, b->run, line, b->depth, b->via);
+	c.fixed_line = line;
+	c.nest = b->nest + 1;
+	cs_analyse(&c, buf, o, l, line);
+	if (c.flags & B_PROC) {
+		cs_emit(b, "code-data-exec", line, v, n);
+		b->flags |= c.flags & (B_CONCRETE | B_PLACEHOLDER);
+	}
+}
+
+/* Each line of config text: tunnel hosts, programs in quoted values. */
+static void
+data_values(struct cs_block *b, const char *text, size_t len, int line)
+{
+	const char	*p = text, *e = text + len, *nl, *q, *r;
+	int		 l = line;
+
+	for (; p < e; p = nl + 1, l++) {
+		if ((nl = memchr(p, '\n', (size_t)(e - p))) == NULL)
+			nl = e;
+		if (b->run->bundled && nl - p >= 12 &&
+		    cs_tunnel_host(p, (size_t)(nl - p))) {
+			b->flags |= B_CONCRETE;
+			cs_emit(b, "code-tunnel-host", l, p, (size_t)(nl - p));
+		}
+		/* key: value, a plain YAML scalar */
+		for (q = p; q + 1 < nl && *q != ':'; q++)
+			if (*q == '"' || *q == '\'' || *q == '{')
+				break;
+		if (q + 2 < nl && q[0] == ':' && q[1] == ' ' && q[2] != '"' &&
+		    q[2] != '\'')
+			data_program(b, q + 2, (size_t)(nl - q - 2), l);
+		/* '...': single-quoted YAML scalars and script strings */
+		if (b->run->bundled && (q = memchr(p, '\'', (size_t)(nl - p)))
+		    != NULL && (r = memchr(q + 1, '\'', (size_t)(nl - q - 1))) !=
+		    NULL)
+			data_program(b, q + 1, (size_t)(r - q - 1), l);
+		/* "...": JSON strings and double-quoted YAML scalars */
+		for (q = p; q < nl && (q = memchr(q, '"', (size_t)(nl - q))) !=
+		    NULL; q = r + 1) {
+			for (r = q + 1; r < nl && *r != '"'; r++)
+				if (*r == '\\' && r + 1 < nl)
+					r++;
+			if (r >= nl)
+				break;
+			data_program(b, q + 1, (size_t)(r - q - 1), l);
+		}
+		if (nl == e)
+			break;
+	}
+}
+
 void
 cs_text(struct cs_block *b, const char *text, size_t len, int line)
 {
@@ -403,6 +527,7 @@ cs_text(struct cs_block *b, const char *text, size_t len, int line)
 	const char	*p, *s, *e;
 	int		 l;
 
+	data_values(b, text, len, line);
 	if (cs_grant_all(text, len) >= 2) {
 		const char	*nl = memchr(text, '\n', len);
 
@@ -436,7 +561,39 @@ emitted(const struct cs_block *b, const char *id)
 {
 	const struct codescan_rule	*r = rule_find(id);
 
-	return r != NULL && (b->emitted & 1u << (r - codescan_rules));
+	return r != NULL && (b->emitted & 1ull << (r - codescan_rules));
+}
+
+/* Adds what a top-level block did to its run's capabilities. */
+void
+cs_caps_note(struct cs_block *b)
+{
+	static const unsigned need[CODESCAN_CAPS] = {
+		[CAP_NET] = B_FETCH | B_SEND,
+		[CAP_DELETE] = B_DELETE,
+		[CAP_EXEC] = B_PROC,
+		[CAP_SEND] = B_SEND,
+		[CAP_SECRETS] = B_CRED | B_ENV | B_SECRETFILE,
+	};
+	const int	 at[CODESCAN_CAPS] = {
+		[CAP_NET] = b->fetch_line ? b->fetch_line : b->send_line,
+		[CAP_DELETE] = b->delete_line,
+		[CAP_EXEC] = b->proc_line,
+		[CAP_SEND] = b->send_line,
+		[CAP_SECRETS] = b->cred_line ? b->cred_line : b->env_line,
+	};
+	struct cs_run	*run = b->run;
+	size_t		 i;
+
+	if ((b->flags & need[CAP_SECRETS]) && (b->flags & need[CAP_SEND]))
+		run->cap_both++;
+	for (i = 0; i < CODESCAN_CAPS; i++)
+		if (b->flags & need[i]) {
+			if (!(run->caps & 1u << i))
+				run->cap_line[i] = at[i] > 0 ? at[i] : b->line;
+			run->caps |= 1u << i;
+			run->cap_blocks[i]++;
+		}
 }
 
 /* A combination found over the whole block, unless a flow already said it. */
@@ -471,6 +628,32 @@ cs_cred_note(struct cs_run *run, const char *path, size_t len, int line)
 }
 
 /*
+ * Adds rule `many` at the line where rule `one` has been found at `n`
+ * distinct lines of the run (findings come in line order within a block;
+ * line changes are counted).
+ */
+static void
+repeats(struct cs_run *run, const char *one, int n, const char *many)
+{
+	struct cs_block	 b;
+	const struct finding *f;
+	size_t		 i;
+	int		 lines = 0, last = -1;
+
+	for (i = run->first; i < run->out->n; i++) {
+		f = &run->out->v[i];
+		if (strcmp(f->rule, one) != 0 || f->line == last)
+			continue;
+		last = f->line;
+		if (++lines == n) {
+			cs_block_init(&b, run, f->line, 0, NULL);
+			cs_emit_msg(&b, many, f->line, f->message);
+			return;
+		}
+	}
+}
+
+/*
  * After a whole file: several distinct credential stores read is a sweep;
  * fetched code run at several places is a pattern, not an installer.
  */
@@ -478,27 +661,33 @@ static void
 file_rules(struct cs_run *run)
 {
 	struct cs_block	 b;
-	const struct finding *f;
-	size_t		 i;
-	int		 lines = 0, last = -1;
 
 	if (run->ncreds >= CS_SWEEP_MIN) {
 		cs_block_init(&b, run, run->sweep_line, 0, NULL);
 		cs_emit_msg(&b, "code-cred-sweep", run->sweep_line,
 		    run->sweep_msg);
 	}
-	/* findings come in line order within a block; count line changes */
-	for (i = run->first; i < run->out->n; i++) {
-		f = &run->out->v[i];
-		if (strcmp(f->rule, "code-fetch-exec") != 0 || f->line == last)
-			continue;
-		last = f->line;
-		if (++lines == CS_FETCH_MANY) {
-			cs_block_init(&b, run, f->line, 0, NULL);
-			cs_emit_msg(&b, "code-fetch-many", f->line, f->message);
-			break;
-		}
+	/*
+	 * Markdown: one fence reads the secrets, a later one sends data (a
+	 * body is often one script cut in steps). Within one block the flow
+	 * rules (code-cred-exfil, code-env-dump) say it already.
+	 */
+	if (!run->bundled && (run->caps & 1u << CAP_SECRETS) &&
+	    (run->caps & 1u << CAP_SEND) && !(run->cap_blocks[CAP_SECRETS] ==
+	    1 && run->cap_blocks[CAP_SEND] == 1 && run->cap_both == 1)) {
+		int	 l = run->cap_line[CAP_SEND];
+
+		cs_block_init(&b, run, l, 0, NULL);
+		snprintf(b.excerpt, sizeof b.excerpt, "secrets read at line "
+		    "%d, data sent at line %d", run->cap_line[CAP_SECRETS], l);
+		cs_emit_msg(&b, "code-cred-exfil-split", l, b.excerpt);
 	}
+	repeats(run, "code-fetch-exec", CS_FETCH_MANY, "code-fetch-many");
+	/*
+	 * Security checks taken out by separate edits (a scanner removed
+	 * here, a check set to false there): a campaign, not a cleanup.
+	 */
+	repeats(run, "code-guard-removed", CS_GUARD_SWEEP, "code-guard-sweep");
 }
 
 void
@@ -513,8 +702,17 @@ cs_block_finish(struct cs_block *b, unsigned cues)
 	combine(b, B_PAYLOAD | B_EXEC, "code-decode-exec", b->exec_line);
 	combine(b, B_PAYLOAD | B_SHELLVAR, "code-decode-exec", b->exec_line);
 	ex = b->excerpt;
+	if (b->depth == 0 && b->nest == 0)
+		cs_caps_note(b);
 	if (!(b->flags & B_RISK) || b->depth > 0)
 		return;
+	/*
+	 * A placeholder host is an illustration in prose or a fenced
+	 * example; in a bundled file the agent runs, it is where the data
+	 * goes: no discount there.
+	 */
+	if (b->run->bundled && (b->flags & B_PLACEHOLDER))
+		b->flags |= B_CONCRETE;
 	if (b->flags & B_CONCRETE)
 		cs_emit_msg(b, "code-concrete", b->line, ex);
 	else if (b->flags & B_PLACEHOLDER)
@@ -948,7 +1146,7 @@ md_walk(struct md *m, struct strlist *refs)
 
 static void
 run_text(const char *text, size_t len, enum code_lang lang, int line_base,
-    struct findings *out, struct strlist *refs)
+    struct findings *out, struct strlist *refs, struct codescan_caps *caps)
 {
 	struct cs_run	 run;
 	struct cs_block	 b;
@@ -958,6 +1156,9 @@ run_text(const char *text, size_t len, enum code_lang lang, int line_base,
 	run.out = out;
 	run.first = out->n;
 	run.refs = refs;
+	run.bundled = lang != LANG_MARKDOWN;
+	if (caps != NULL)
+		memset(caps, 0, sizeof *caps);
 	if (text == NULL)
 		return;
 	if (lang == LANG_MARKDOWN) {
@@ -970,24 +1171,35 @@ run_text(const char *text, size_t len, enum code_lang lang, int line_base,
 		md_walk(&m, refs);
 		cs_sh_vars_free(m.vars);
 		file_rules(&run);
-		return;
+	} else {
+		cs_block_init(&b, &run, line_base + 1, 0, NULL);
+		cs_analyse(&b, text, len, lang, line_base + 1);
+		if (b.excerpt[0] == '\0')
+			cs_excerpt(text, len, b.excerpt, sizeof b.excerpt);
+		cs_block_finish(&b, 0);
+		file_rules(&run);
 	}
-	cs_block_init(&b, &run, line_base + 1, 0, NULL);
-	cs_analyse(&b, text, len, lang, line_base + 1);
-	if (b.excerpt[0] == '\0')
-		cs_excerpt(text, len, b.excerpt, sizeof b.excerpt);
-	cs_block_finish(&b, 0);
-	file_rules(&run);
+	if (caps != NULL) {
+		caps->has = run.caps;
+		memcpy(caps->line, run.cap_line, sizeof caps->line);
+	}
 }
 
 size_t
 codescan_text(const char *text, size_t len, enum code_lang lang,
     int line_base, struct findings *out)
 {
+	return codescan_file(text, len, lang, line_base, out, NULL);
+}
+
+size_t
+codescan_file(const char *text, size_t len, enum code_lang lang,
+    int line_base, struct findings *out, struct codescan_caps *caps)
+{
 	size_t	 before = out->n, i;
 	int	 last = line_base + 1;
 
-	run_text(text, len, lang, line_base, out, NULL);
+	run_text(text, len, lang, line_base, out, NULL, caps);
 	/*
 	 * A finding names a line of this text: a nested program (bash -c,
 	 * a decoded payload) counted in its own lines must not point past
@@ -1053,7 +1265,7 @@ codescan_unshipped(const char *text, size_t len,
 
 	findings_init(&scratch);
 	strlist_init(&refs);
-	run_text(text, len, LANG_MARKDOWN, line_base, &scratch, &refs);
+	run_text(text, len, LANG_MARKDOWN, line_base, &scratch, &refs, NULL);
 	for (i = 0; i < refs.n; i++) {
 		if (!script_ref(refs.v[i]) || shipped_has(shipped, refs.v[i]))
 			continue;
@@ -1079,6 +1291,70 @@ codescan_refs(const char *text, size_t len, struct strlist *out)
 	struct findings	 scratch;
 
 	findings_init(&scratch);
-	run_text(text, len, LANG_MARKDOWN, 0, &scratch, out);
+	run_text(text, len, LANG_MARKDOWN, 0, &scratch, out, NULL);
 	findings_done(&scratch);
+}
+
+/*
+ * Claims a skill makes about what it does not do, by capability. Phrases
+ * of a declaration ("without any network access", "no side effects"),
+ * not of a topic: "network" or "delete" alone is what a skill is about.
+ * A claim only matters when bundled code contradicts it (assess.c).
+ */
+static const char *const claim_net[] = { "without any network",
+	"without network", "no network access", "no network calls",
+	"no network requests", "no internet access", "without internet",
+	"works offline", "runs offline", "fully offline", "entirely offline",
+	"completely offline", "100% offline", "no data leaves",
+	"nothing leaves your machine", "never leaves your machine",
+	"never leaves the machine", "no external api", "no external calls",
+	"no external requests", "no remote calls", "does not send any data",
+	"does not send data", "doesn't send any data", "never sends data",
+	"never sends your", "sends no data", "makes no network",
+	"never connects to the internet", "no outbound", NULL };
+/* "read-only" alone is a topic (read-only files, a read-only mode) */
+static const char *const claim_delete[] = { "skill is read-only",
+	"script is read-only", "strictly read-only", "operates read-only",
+	"is read-only and", "read-only operation", "no side effects", "no side-effects", "without side effects",
+	"makes no changes", "does not modify", "doesn't modify",
+	"never modifies", "without modifying", "nothing is written",
+	"nothing is deleted", "does not delete", "doesn't delete",
+	"never deletes", "non-destructive", "nondestructive", NULL };
+static const char *const claim_exec[] = { "no shell commands",
+	"does not execute commands", "doesn't execute commands",
+	"never executes commands", "does not run commands",
+	"doesn't run commands", "never runs commands", "no subprocess",
+	"without spawning", "no code execution", NULL };
+
+static const char *
+claim_find(const char *text, size_t len, const char *const *v)
+{
+	for (; *v != NULL; v++)
+		if (cs_memmem_ci(text, len, *v) != NULL)
+			return *v;
+	return NULL;
+}
+
+unsigned
+codescan_claims(const char *text, size_t len,
+    const char *phrase[CODESCAN_CAPS])
+{
+	const char *const *v[] = { [CAP_NET] = claim_net,
+	    [CAP_DELETE] = claim_delete, [CAP_EXEC] = claim_exec };
+	const char	*p;
+	unsigned	 r = 0;
+	size_t		 i;
+
+	if (phrase != NULL)
+		for (i = 0; i < CODESCAN_CAPS; i++)
+			phrase[i] = NULL;
+	if (text == NULL)
+		return 0;
+	for (i = 0; i < sizeof v / sizeof v[0]; i++)
+		if ((p = claim_find(text, len, v[i])) != NULL) {
+			r |= 1u << i;
+			if (phrase != NULL)
+				phrase[i] = p;
+		}
+	return r;
 }

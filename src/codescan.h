@@ -43,7 +43,29 @@ enum code_lang {
 	LANG_SH,
 	LANG_PYTHON,
 	LANG_JS,
-	LANG_POWERSHELL
+	LANG_POWERSHELL,
+	LANG_CONFIG		/* a bundled config file (YAML, JSON, TOML,
+				   INI, .env): settings, URLs, data values */
+};
+
+/*
+ * What a bundled file's code does that a skill may have declared it does
+ * not (description integrity): reach the network, delete or move files,
+ * start processes. Bit i of has is capability i; line[i] is where it
+ * first shows (0 when not).
+ */
+enum codescan_cap {
+	CAP_NET = 0,
+	CAP_DELETE,
+	CAP_EXEC,
+	CAP_SEND,		/* sends data out (a request body, an upload) */
+	CAP_SECRETS,		/* reads a credential store or the environment */
+	CODESCAN_CAPS
+};
+
+struct codescan_caps {
+	unsigned	 has;
+	int		 line[CODESCAN_CAPS];
 };
 
 /* One rule: a stable id, a severity hint and a one-line explanation. */
@@ -71,6 +93,26 @@ enum code_lang	codescan_lang(const char *path, const char *text,
  */
 size_t		codescan_text(const char *text, size_t len, enum code_lang,
 		    int line_base, struct findings *out);
+
+/*
+ * codescan_text() for a bundled file that also reports, when caps is not
+ * NULL, what the file's code does (struct codescan_caps).
+ */
+size_t		codescan_file(const char *text, size_t len, enum code_lang,
+		    int line_base, struct findings *out,
+		    struct codescan_caps *caps);
+
+/*
+ * The capabilities text declares it does without, as bits 1 << CAP_*
+ * (CAP_NET, CAP_DELETE and CAP_EXEC only):
+ * "without any network access", "no data leaves the machine", "offline"
+ * (CAP_NET); "read-only", "no side effects", "does not modify or delete"
+ * (CAP_DELETE); "no shell", "does not execute commands" (CAP_EXEC).
+ * phrase[i], when phrase is not NULL, gets the first phrase found for
+ * capability i (a static string) or NULL.
+ */
+unsigned	codescan_claims(const char *text, size_t len,
+		    const char *phrase[CODESCAN_CAPS]);
 
 /*
  * Adds to out the relative paths of files that text (a SKILL.md body)

@@ -8,7 +8,10 @@
  * A "block" is one unit of code analysed together: a fenced block, an
  * inline code span, a prose command line, or a whole bundled file. Data
  * flow is followed inside a block (a credential read in one command and a
- * network send in another make code-cred-exfil), never across blocks.
+ * network send in another make code-cred-exfil); across the blocks of one
+ * Markdown text only as a weaker rule (code-cred-exfil-split: secrets read
+ * in one fence, data sent from another), from what each block did
+ * (cs_run.caps, which codescan_file() also reports for a bundled file).
  */
 #ifndef SR_CODESCAN_IMPL_H
 #define SR_CODESCAN_IMPL_H
@@ -34,6 +37,8 @@
  * skills, none has three.
  */
 #define CS_FETCH_MANY	3
+/* Separate edits taking a security check out before it is a sweep. */
+#define CS_GUARD_SWEEP	2
 
 /* What a stream of data carries (shell pipelines, script values). */
 #define T_NET		0x01	/* fetched from the network */
@@ -59,6 +64,9 @@
 #define B_SECRET	0x2000	/* read a secret-named variable (scripts) */
 #define B_PAYLOAD	0x4000	/* an embedded payload decoded to risky code */
 #define B_SHELLVAR	0x8000	/* a shell sink ran a computed value */
+#define B_PROC		0x10000	/* started a process (a shell or exec sink) */
+#define B_DELETE	0x20000	/* deleted, moved or renamed a file */
+#define B_SECRETFILE	0x40000	/* read a project secret file (.env) */
 
 struct cs_run {
 	struct findings	*out;
@@ -70,6 +78,11 @@ struct cs_run {
 	size_t		 ncreds;
 	int		 sweep_line;	/* where the last distinct store was */
 	char		 sweep_msg[CS_EXCERPT_MAX + 1];
+	int		 bundled;	/* a bundled file, not Markdown */
+	unsigned	 caps;		/* B_* of every top-level block */
+	int		 cap_line[CODESCAN_CAPS];	/* first line of each */
+	int		 cap_blocks[CODESCAN_CAPS];	/* blocks showing it */
+	int		 cap_both;	/* blocks reading secrets and sending */
 };
 
 #define CS_DL_MAX	8
@@ -82,11 +95,12 @@ struct cs_block {
 	int		 nest;		/* $(...) / -c nesting */
 	const char	*via;		/* "base64", ... or NULL */
 	unsigned	 flags;
-	unsigned	 emitted;	/* rules raised, by table index */
+	unsigned long long emitted;	/* rules raised, by table index */
 	int		 line;		/* first line of the block */
 	int		 fixed_line;	/* decoded text: every finding's line */
 	int		 cred_line, send_line, env_line, decode_line;
 	int		 fetch_line, exec_line;
+	int		 delete_line, proc_line;
 	char		 excerpt[CS_EXCERPT_MAX + 1];	/* first risky command */
 	char		 dl[CS_DL_MAX][128];	/* files downloaded to */
 	size_t		 ndl;
@@ -105,6 +119,8 @@ void	 cs_emit_msg(struct cs_block *, const char *rule, int line,
 /* Notes a credential store read at line (for code-cred-sweep). */
 void	 cs_cred_note(struct cs_run *, const char *path, size_t len,
 	    int line);
+/* Adds what a top-level block did to run->caps (cs_block_finish()). */
+void	 cs_caps_note(struct cs_block *);
 /* Combines what the block did; adds the frame findings given the cues. */
 void	 cs_block_finish(struct cs_block *, unsigned cues);
 /* Writes a display-safe excerpt of src into out (CS_EXCERPT_MAX + 1). */
@@ -146,6 +162,12 @@ int	 cs_agent_settings_path(const char *s, size_t len);
  * (example.com, localhost, <host>, ...), 2 concrete.
  */
 int	 cs_host_kind(const char *s, size_t len);
+/*
+ * Is the first URL's host a subdomain of a tunnel or request-collector
+ * service (ngrok, trycloudflare, loca.lt, webhook.site, pipedream.net,
+ * interactsh ...)? Those hosts expose a laptop or log what they receive.
+ */
+int	 cs_tunnel_host(const char *s, size_t len);
 /* Distinct grant-everything settings in s (code-grant-all at two). */
 int	 cs_grant_all(const char *s, size_t len);
 /* Is the URL's host a public code forge or package registry? */

@@ -21,6 +21,8 @@
 #define JOIN_MAX	2048
 #define SVARS_MAX	16
 #define XKEYS_MAX	4
+#define PARAMS_MAX	256
+#define LOOPS_MAX	64	/* endless-loop candidates read per script */
 
 enum tk { TK_ID, TK_STR, TK_NUM, TK_PUNCT };
 
@@ -52,6 +54,9 @@ struct sc {
 	size_t		 nxkeys;
 	int		 persist_line, settings_line, home_line;
 	unsigned	 persist_off, settings_off;
+	unsigned	 params[PARAMS_MAX];	/* tokens: parameter names */
+	size_t		 nparams;
+	int		 params_done;
 };
 
 /* ---- tokens --------------------------------------------------------- */
@@ -354,6 +359,12 @@ static const char *const write_calls[] = { "write_text", "write_bytes",
 	"writeFileSync", "writeFile", "appendFileSync", "appendFile",
 	"Add-Content", "Set-Content", "Out-File", "copyfile", "copy2",
 	"copyFileSync", "createWriteStream", "symlink", "write", NULL };
+/* last components: os.remove, shutil.rmtree, fs.unlinkSync, Path.unlink */
+static const char *const delete_calls[] = { "os.remove", "os.unlink",
+	"unlink", "rmtree", "shutil.move", "os.rename", "os.replace",
+	"os.rmdir", "os.removedirs", "unlinkSync", "rmSync", "rmdirSync",
+	"renameSync", "fs.rm", "fs.unlink", "fs.rename", "Remove-Item",
+	"Move-Item", "Rename-Item", NULL };
 static const char *const home_calls[] = { "expanduser", "Path.home",
 	"homedir", "os.homedir", "$HOME", "$env:USERPROFILE", "$env:HOME",
 	"USERPROFILE", NULL };
@@ -384,18 +395,19 @@ static const char *const worth[] = {
 	"getoutput", "getstatusoutput", "glob", "globals", "globalThis",
 	"got", "home", "homedir", "iex", "import", "Invoke-Command",
 	"Invoke-Expression", "Invoke-RestMethod", "Invoke-WebRequest",
-	"irm", "items", "iterdir", "iwr", "listdir", "loads", "lookup",
+	"irm", "items", "iterdir", "iwr", "listdir", "loads", "lookup", "move", "Move-Item",
 	"open", "Out-File", "patch", "Popen", "popen", "post", "put",
 	"read_bytes", "read_text", "readdir", "readdirSync", "readFile",
-	"readFileSync", "rejectUnauthorized", "Remove-Item", "replace_in_file", "request",
-	"require", "resolve", "Resolve-DnsName", "rglob", "rm", "rmSync",
-	"rmtree", "run", "run_path", "runInContext", "runInNewContext",
+	"readFileSync", "rejectUnauthorized", "remove", "Remove-Item",
+	"removedirs", "rename", "Rename-Item", "renameSync", "replace", "replace_in_file", "request",
+	"require", "resolve", "Resolve-DnsName", "rglob", "rm", "rmdir", "rmdirSync",
+	"rmSync", "rmtree", "run", "run_path", "runInContext", "runInNewContext",
 	"runInThisContext", "scandir", "Send-MailMessage", "send_message",
 	"sendall", "sendBeacon", "sendmail", "sendto",
 	"ServerCertificateValidationCallback", "Set-Content",
 	"Set-ExecutionPolicy", "Set-MpPreference", "shell_exec", "spawn",
 	"spawnSync", "Start-BitsTransfer", "Start-Process", "storbinary", "str_replace",
-	"symlink", "system", "TcpClient", "unescape", "unhexlify",
+	"symlink", "system", "TcpClient", "unescape", "unhexlify", "unlink", "unlinkSync",
 	"upload_file", "UploadData", "UploadFile", "UploadString",
 	"UploadValues", "urlopen", "urlretrieve", "urlsafe_b64decode",
 	"USERPROFILE", "verify", "walk", "WebClient", "window", "write",
@@ -744,6 +756,10 @@ literal(struct sc *sc, size_t i)
 	size_t		 n;
 	int		 hk;
 
+	if (t->len >= 12 && sc->b->run->bundled && cs_tunnel_host(s, t->len)) {
+		sc->b->flags |= B_CONCRETE;
+		sc_emit(sc, "code-tunnel-host", t->line);
+	}
 	if (t->len >= 8) {
 		hk = cs_host_kind(s, t->len);
 		if (hk == 2)
@@ -882,6 +898,112 @@ assignment(struct sc *sc, size_t i)
 	v->pieces = pieces;
 }
 
+/*
+ * The parameter names of the functions defined in the script (def f(x),
+ * function f(x), lambda x:), found once per script: names only, not
+ * scopes, so a parameter name reused as a local is taken as input too.
+ */
+static void
+params_find(struct sc *sc)
+{
+	size_t	 i, j;
+	int	 depth, lambda;
+
+	sc->params_done = 1;
+	for (i = 0; i + 2 < sc->n; i++) {
+		lambda = tok_is(sc, &sc->v[i], "lambda");
+		if (!(lambda || tok_is(sc, &sc->v[i], "def") || tok_is(sc,
+		    &sc->v[i], "function")))
+			continue;
+		if (!lambda && (sc->v[i + 2].k != TK_PUNCT ||
+		    sc->v[i + 2].c != '('))
+			continue;
+		j = lambda ? i + 1 : i + 3;
+		for (depth = 1; j < sc->n && j < i + 64; j++) {
+			const struct tok *t = &sc->v[j];
+
+			if (t->k == TK_PUNCT && (t->c == '(' || t->c == '[' ||
+			    t->c == '{'))
+				depth++;
+			else if (t->k == TK_PUNCT && (t->c == ')' ||
+			    t->c == ']' || t->c == '}'))
+				depth--;
+			if (depth <= 0 || (lambda && depth == 1 &&
+			    t->k == TK_PUNCT && t->c == ':'))
+				break;
+			/* a name in the list, not a default value or a type */
+			if (t->k == TK_ID && depth == 1 && (j == i + 1 ||
+			    (sc->v[j - 1].k == TK_PUNCT && (sc->v[j - 1].c ==
+			    '(' || sc->v[j - 1].c == ',' || sc->v[j - 1].c ==
+			    '*'))) && sc->nparams < PARAMS_MAX)
+				sc->params[sc->nparams++] = (unsigned)j;
+		}
+	}
+}
+
+/* Is the name s (n bytes) a parameter of a function of the script? */
+static int
+is_param(struct sc *sc, const char *s, size_t n)
+{
+	size_t	 i;
+
+	if (!sc->params_done)
+		params_find(sc);
+	for (i = 0; i < sc->nparams; i++)
+		if (sc->v[sc->params[i]].len == n && memcmp(sc->t +
+		    sc->v[sc->params[i]].off, s, n) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * eval(x) or exec(f"...{x}...") with one argument, x a parameter of a
+ * function or program input (input(), sys.argv, process.argv, stdin):
+ * Bandit's B307/B102. A call that passes a namespace (eval(expr, env))
+ * is a designed evaluator (a debugger, a REPL) and is left alone.
+ */
+static void
+eval_input(struct sc *sc, size_t i)
+{
+	static const char *const inputs[] = { "input", "raw_input",
+	    "sys.argv", "process.argv", "sys.stdin", "readline",
+	    "request.args", "request.form", "request.json", "req.body",
+	    "req.query", "$args", "Read-Host", NULL };
+	size_t	 to = close_of(sc, i + 1), j;
+	int	 hit = 0;
+
+	if (to <= i + 2)
+		return;
+	for (j = i + 2; j + 1 < to; j++) {
+		const struct tok *t = &sc->v[j];
+
+		if (t->k == TK_PUNCT && t->c == ',' )
+			return;		/* a namespace given */
+		if (t->k == TK_ID && (tok_one_of(sc, t, inputs) ||
+		    (is_param(sc, sc->t + t->off, t->len) && !(j > i + 2 &&
+		    sc->v[j - 1].k == TK_PUNCT && sc->v[j - 1].c == '.'))))
+			hit = 1;
+		/* f-strings are one token: their {names} */
+		if (t->k == TK_STR && sc->lang == LANG_PYTHON && memchr(sc->t +
+		    t->off, '{', t->len) != NULL) {
+			const char	*p = sc->t + t->off, *e = p + t->len;
+			const char	*q;
+
+			for (; !hit && p < e && (p = memchr(p, '{',
+			    (size_t)(e - p))) != NULL; p++) {
+				for (q = p + 1; q < e && (isalnum((unsigned char)*q)
+				    || *q == '_'); q++)
+					;
+				if (q > p + 1 && is_param(sc, p + 1,
+				    (size_t)(q - p - 1)))
+					hit = 1;
+			}
+		}
+	}
+	if (hit)
+		sc_emit(sc, "code-eval-input", sc->v[i].line);
+}
+
 static void
 call(struct sc *sc, size_t i)
 {
@@ -900,8 +1022,22 @@ call(struct sc *sc, size_t i)
 		sink(sc, i, !tok_is(sc, t, "Invoke-Command"));
 	else if ((tok_one_of(sc, t, shell_sinks) || (sc->lang == LANG_JS &&
 	    (tok_is(sc, t, "exec") || tok_is(sc, t, "spawn")))) && (paren ||
-	    sc->lang == LANG_POWERSHELL))
+	    sc->lang == LANG_POWERSHELL)) {
+		b->flags |= B_PROC;
+		if (b->proc_line == 0)
+			b->proc_line = line;
 		sink(sc, i, 0);
+	}
+	if (paren && tok_one_of(sc, t, code_sinks) && !tok_is(sc, t,
+	    "compile") && !(sc->lang == LANG_JS && tok_is(sc, t, "exec")))
+		eval_input(sc, i);
+	if ((tok_in(sc, t, delete_calls) && (paren || sc->lang ==
+	    LANG_POWERSHELL)) && !(sc->lang == LANG_JS && tok_is(sc, t,
+	    "rm") && !paren)) {
+		b->flags |= B_DELETE;
+		if (b->delete_line == 0)
+			b->delete_line = line;
+	}
 	if (paren && (tok_is(sc, t, "edit_file") || tok_is(sc, t,
 	    "str_replace") || tok_is(sc, t, "replace_in_file")))
 		guard_edit(sc, i);
@@ -1038,6 +1174,102 @@ call(struct sc *sc, size_t i)
 		cs_ps_encoded(b, sc->t + sc->v[i + 1].off, sc->v[i + 1].len, line);
 }
 
+/* Words that let a loop end or wait: not a busy loop with no way out. */
+static const char *const loop_exits[] = { "break", "return", "raise",
+	"throw", "exit", "sleep", "yield", "await", "wait", "accept",
+	"recv", "read", "input", "select", "poll", "join", "get(",
+	"serve", "setTimeout", "process.exit", "quit", "signal", NULL };
+
+/* The first line of a Python block: the body lines indented deeper. */
+static size_t
+py_body(const char *s, const char *e, int indent)
+{
+	const char	*p = s, *q;
+	int		 in;
+
+	while (p < e) {
+		q = memchr(p, '\n', (size_t)(e - p));
+		if (q == NULL)
+			q = e;
+		for (in = 0; p + in < q && (p[in] == ' ' || p[in] == '\t'); in++)
+			;
+		if (p + in < q && p[in] != '#' && in <= indent)
+			break;
+		p = q < e ? q + 1 : e;
+	}
+	return (size_t)(p - s);
+}
+
+/*
+ * Resource exhaustion: while True / while 1 / while(true) / for(;;) whose
+ * body has no exit, sleep or wait (code-unbounded-loop); a sequence
+ * multiplied by a literal of a million or more (code-huge-alloc).
+ */
+static void
+exhaustion(struct sc *sc)
+{
+	const char	*t = sc->t, *e = t + sc->len, *p, *q, *h;
+	size_t		 i, n;
+	int		 line = sc->line0, in, loops = 0;
+
+	/* each loop's body is read once: a cap keeps it linear */
+	for (p = t; p < e && loops < LOOPS_MAX; p = q + 1, line++) {
+		if ((q = memchr(p, '\n', (size_t)(e - p))) == NULL)
+			q = e;
+		for (in = 0; p + in < q && (p[in] == ' ' || p[in] == '\t'); in++)
+			;
+		h = p + in;
+		n = (size_t)(q - h);
+		if (sc->lang == LANG_PYTHON && ((n >= 11 && strncmp(h,
+		    "while True:", 11) == 0) || (n >= 8 && strncmp(h,
+		    "while 1:", 8) == 0))) {
+			size_t	 bl = q < e ? py_body(q + 1, e, in) : 0;
+
+			loops++;
+			if (bl > 0 && !cs_has_any(q + 1, bl, loop_exits))
+				sc_emit(sc, "code-unbounded-loop", line);
+		} else if (sc->lang == LANG_JS && (cs_memmem_ci(h, n,
+		    "while (true)") == h || cs_memmem_ci(h, n, "while(true)") ==
+		    h || cs_memmem_ci(h, n, "for (;;)") == h ||
+		    cs_memmem_ci(h, n, "for(;;)") == h)) {
+			const char	*b = memchr(h, '{', (size_t)(e - h)), *c;
+			int		 d = 0;
+
+			loops++;
+			if (b == NULL || b > q + 1 + 200)
+				continue;
+			for (c = b; c < e; c++)
+				if (*c == '{')
+					d++;
+				else if (*c == '}' && --d == 0)
+					break;
+			if (c < e && !cs_has_any(b, (size_t)(c - b), loop_exits))
+				sc_emit(sc, "code-unbounded-loop", line);
+		}
+		if (q == e)
+			break;
+	}
+	for (i = 0; i + 2 < sc->n; i++) {
+		const struct tok *a = &sc->v[i], *m = &sc->v[i + 1],
+		    *v = &sc->v[i + 2];
+		const char	*d = sc->t + v->off;
+		size_t		 k = 0, digits = 0;
+
+		if (!(m->k == TK_PUNCT && m->c == '*') || v->k != TK_NUM ||
+		    !((a->k == TK_PUNCT && a->c == ']') || a->k == TK_STR))
+			continue;
+		if (i + 3 < sc->n && sc->v[i + 3].k == TK_PUNCT &&
+		    sc->v[i + 3].c == '*')
+			continue;	/* [0] * 10 ** 9: below */
+		for (; k < v->len && (isdigit((unsigned char)d[k]) ||
+		    d[k] == '_'); k++)
+			if (d[k] != '_' && (digits > 0 || d[k] != '0'))
+				digits++;
+		if (k == v->len && digits >= 7)
+			sc_emit(sc, "code-huge-alloc", v->line);
+	}
+}
+
 void
 cs_script(struct cs_block *b, const char *text, size_t len,
     enum code_lang lang, int line)
@@ -1084,6 +1316,8 @@ cs_script(struct cs_block *b, const char *text, size_t len,
 			char_codes(&sc, i, j);
 		}
 	}
+	if (b->depth == 0 && b->nest == 0 && b->run->bundled)
+		exhaustion(&sc);
 	if (sc.persist_line != 0 && (b->flags & B_WRITE))
 		sc_emit(&sc, "code-persist", sc.persist_line);
 	if (sc.settings_line != 0 && (b->flags & B_WRITE))

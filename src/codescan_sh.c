@@ -736,6 +736,46 @@ sh_sub(struct sh *outer, size_t from, size_t to, int line)
 	return t;
 }
 
+/*
+ * code-unbounded-loop in a bundled shell script: while true / while : /
+ * until false whose body, up to its done, neither breaks, exits, returns,
+ * sleeps, reads nor waits. Nested loops end at the first done: a body cut
+ * short only makes an exit less likely to be seen as missing.
+ */
+static void
+sh_loops(struct cs_block *b, const char *text, size_t len, int line)
+{
+	static const char *const heads[] = { "while true", "while :",
+	    "while [ 1 ]", "until false", NULL };
+	static const char *const exits[] = { "break", "exit", "return",
+	    "sleep", "read", "wait", "kill", "timeout", "inotifywait", NULL };
+	const char	*p = text, *e = text + len, *q, *h, *d;
+	const char *const *w;
+	int		 loops = 0;
+
+	/* each loop's body is read once: a cap keeps it linear */
+	for (; p < e && loops < 64; p = q + 1, line++) {
+		if ((q = memchr(p, '\n', (size_t)(e - p))) == NULL)
+			q = e;
+		for (h = p; h < q && (*h == ' ' || *h == '\t'); h++)
+			;
+		for (w = heads; *w != NULL; w++)
+			if ((size_t)(q - h) >= strlen(*w) &&
+			    strncmp(h, *w, strlen(*w)) == 0)
+				break;
+		if (*w != NULL && ++loops && (d = memmem(h, (size_t)(e - h),
+		    "done", 4)) != NULL && !cs_has_any(h, (size_t)(d - h),
+		    exits)) {
+			char	 ex[CS_EXCERPT_MAX + 1];
+
+			cs_excerpt(h, (size_t)(q - h), ex, sizeof ex);
+			cs_emit_msg(b, "code-unbounded-loop", line, ex);
+		}
+		if (q == e)
+			break;
+	}
+}
+
 void
 cs_sh(struct cs_block *b, const char *text, size_t len, int line)
 {
@@ -748,6 +788,8 @@ cs_sh(struct cs_block *b, const char *text, size_t len, int line)
 	vars = b->shvars != NULL ? b->shvars : cs_sh_vars_new();
 	sh_init(&sh, b, text, len, line, vars);
 	(void)sh_run(&sh);
+	if (b->run->bundled && b->depth == 0 && b->nest == 0)
+		sh_loops(b, text, len, line);
 	/* a fork bomb is a shape, not a command */
 	if ((p = memmem(text, len, ":|:", 3)) != NULL && memmem(text, len,
 	    "(){", 3) != NULL) {

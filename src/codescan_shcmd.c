@@ -127,8 +127,12 @@ read_path(struct sh *sh, const struct sh_cmd *c, const struct sh_word *w)
 		cs_cred_note(sh->b->run, w->s, w->len, c->line);
 		return T_CRED;
 	}
-	if (k == 2)
+	if (k == 2) {
+		sh->b->flags |= B_SECRETFILE;
+		if (sh->b->cred_line == 0)
+			sh->b->cred_line = c->line;
 		return T_CRED;
+	}
 	if (strstr(w->s, "/environ") != NULL && strncmp(w->s, "/proc/", 6) == 0)
 		return T_ENV;
 	return T_FILE;
@@ -958,8 +962,17 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 			if (gist && cs_cred_path(c->argv[i].s, c->argv[i].len))
 				flag_send(sh, c, read_path(sh, c,
 				    &c->argv[i]), name);
+	} else if (strcmp(name, "mv") == 0 || strcmp(name, "unlink") == 0) {
+		sh->b->flags |= B_DELETE;
+		if (sh->b->delete_line == 0)
+			sh->b->delete_line = c->line;
 	} else if (strcmp(name, "rm") == 0 || strcmp(name, "chmod") == 0 ||
 	    strcmp(name, "chown") == 0 || strcmp(name, "shred") == 0) {
+		if (name[0] == 'r' || name[1] == 'h') {
+			sh->b->flags |= B_DELETE;
+			if (sh->b->delete_line == 0)
+				sh->b->delete_line = c->line;
+		}
 		if (wide_args(c, a0, &rec) && (rec || strcmp(name, "rm") != 0 ||
 		    has_word(c, a0, "--no-preserve-root")))
 			sh_emit(sh, "code-destroy", c);

@@ -318,8 +318,9 @@ cs_forge_host(const char *s, size_t len)
 	return 0;
 }
 
-int
-cs_host_kind(const char *s, size_t len)
+/* The host of the first URL in s: *h and its length, or 0 when none. */
+static size_t
+url_host(const char *s, size_t len, const char **hp)
 {
 	const char	*p = cs_memmem_ci(s, len, "://"), *h, *e = s + len;
 
@@ -337,7 +338,62 @@ cs_host_kind(const char *s, size_t len)
 			e = p;
 			break;
 		}
-	return placeholder_host(h, (size_t)(e - h)) ? 1 : 2;
+	*hp = h;
+	return (size_t)(e - h);
+}
+
+int
+cs_host_kind(const char *s, size_t len)
+{
+	const char	*h;
+	size_t		 hl;
+
+	if (cs_memmem_ci(s, len, "://") == NULL)
+		return 0;
+	hl = url_host(s, len, &h);
+	return placeholder_host(h, hl) ? 1 : 2;
+}
+
+/*
+ * Services that exist to expose a local port to the internet or to
+ * collect whatever requests reach them: a skill has no business sending
+ * its configuration or tokens there. Matched as the host's last labels.
+ */
+static const char *const tunnels[] = { "ngrok.io", "ngrok.app",
+	"ngrok-free.app", "ngrok-free.dev", "ngrok.dev", "trycloudflare.com",
+	"loca.lt", "localtunnel.me", "serveo.net", "serveousercontent.com",
+	"localhost.run", "lhr.life", "pinggy.link", "pinggy.io",
+	"webhook.site", "requestbin.com", "requestbin.net", "pipedream.net",
+	"m.pipedream.net", "beeceptor.com", "requestcatcher.com",
+	"hookbin.com", "interact.sh", "oast.fun", "oast.me", "oast.pro",
+	"oast.live", "oast.site", "oast.online", "burpcollaborator.net",
+	"oastify.com", "canarytokens.com", "dnslog.cn", "ceye.io",
+	"telebit.cloud", "playit.gg", "bore.pub", "tunnelmole.net", NULL };
+
+int
+cs_tunnel_host(const char *s, size_t len)
+{
+	const char	*h;
+	const char *const *t;
+	size_t		 hl, tl;
+
+	if ((hl = url_host(s, len, &h)) == 0)
+		return 0;
+	while (hl > 0 && h[hl - 1] == '.')
+		hl--;
+	for (t = tunnels; *t != NULL; t++) {
+		tl = strlen(*t);
+		/* a subdomain of it: the bare service site is documentation */
+		if (hl > tl && strncasecmp(h + hl - tl, *t, tl) == 0 &&
+		    h[hl - tl - 1] == '.')
+			return 1;
+		/* webhook.site/<token>: the collector is the path */
+		if (hl == tl && strncasecmp(h, *t, tl) == 0 &&
+		    strcmp(*t, "webhook.site") == 0 && (size_t)(h + hl - s) +
+		    9 < len && h[hl] == '/' && isalnum((unsigned char)h[hl + 1]))
+			return 1;
+	}
+	return 0;
 }
 
 int

@@ -1169,13 +1169,13 @@ neutralise_from(struct findings *out, size_t from)
  */
 static void
 scan_code(const char *text, size_t len, enum code_lang lang, int line_base,
-    struct findings *out)
+    struct findings *out, struct codescan_caps *caps)
 {
 	size_t	 from = out->n;
 
 	if (lang == LANG_TEXT || text == NULL || len == 0)
 		return;
-	codescan_text(text, len, lang, line_base, out);
+	codescan_file(text, len, lang, line_base, out, caps);
 	neutralise_from(out, from);
 }
 
@@ -1196,7 +1196,8 @@ scan_run(struct scan *sc, const struct sanitizer *s, const char *text,
 	scan_tags(sc);
 	scan_live_exec(sc);
 	if (markdown)
-		scan_code(sc->text, sc->len, LANG_MARKDOWN, line_base, out);
+		scan_code(sc->text, sc->len, LANG_MARKDOWN, line_base, out,
+		    NULL);
 	/* Sort this call's findings by line; the truncation note stays. */
 	if (out->n - sc->first > 1)
 		qsort(out->v + sc->first, out->n - sc->first, sizeof *out->v,
@@ -1243,10 +1244,21 @@ size_t
 sanitize_file(const struct sanitizer *s, const char *relpath,
     const char *text, size_t len, struct findings *out)
 {
+	struct codescan_caps	 caps;
+
+	return sanitize_file_caps(s, relpath, text, len, out, &caps);
+}
+
+size_t
+sanitize_file_caps(const struct sanitizer *s, const char *relpath,
+    const char *text, size_t len, struct findings *out,
+    struct codescan_caps *caps)
+{
 	struct scan	 sc;
 	enum code_lang	 lang;
 	size_t		 before = out->n;
 
+	memset(caps, 0, sizeof *caps);
 	if (text == NULL)
 		len = 0;
 	/* The catalogue over any text; Markdown code is analysed by
@@ -1255,7 +1267,7 @@ sanitize_file(const struct sanitizer *s, const char *relpath,
 	scan_run(&sc, s, text, len, 0, out, lang == LANG_MARKDOWN);
 	scan_done(&sc);
 	if (lang != LANG_MARKDOWN)
-		scan_code(text, len, lang, 0, out);
+		scan_code(text, len, lang, 0, out, caps);
 	findings_set_file(out, before, relpath);
 	return out->n - before;
 }

@@ -62,6 +62,14 @@ size_t	 sanitize_scan(const struct sanitizer *, const char *text, size_t len,
  */
 size_t	 sanitize_file(const struct sanitizer *, const char *relpath,
 	    const char *text, size_t len, struct findings *out);
+/*
+ * sanitize_file() that also fills *caps (never NULL) with what the file's
+ * code does (codescan_file()): nothing for a file that is not code.
+ */
+struct codescan_caps;
+size_t	 sanitize_file_caps(const struct sanitizer *, const char *relpath,
+	    const char *text, size_t len, struct findings *out,
+	    struct codescan_caps *caps);
 
 /*
  * A skill's risk: the weighted sum of its findings (the risk table,

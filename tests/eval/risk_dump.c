@@ -5,7 +5,9 @@
  * skill of its own), it scans SKILL.md (frontmatter and body) with
  * sanitize_scan(), every other text file of the folder with
  * sanitize_file(), adds codescan_unshipped() for scripts the body runs
- * that the folder lacks, scores the lot with sanitize_risk() and prints one JSON
+ * that the folder lacks and the cross-file rules (assess_files_*: claims
+ * the code breaks, secrets read in one file and sent from another),
+ * scores the lot with sanitize_risk() and prints one JSON
  * line: {"path","score","sev","rules":[distinct ids],"findings":[...]}.
  *
  *	risk_dump [-d DATADIR] [-t untrusted|user|verified|trusted]
@@ -28,6 +30,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "assess.h"
 #include "buf.h"
 #include "codescan.h"
 #include "config.h"
@@ -115,6 +118,8 @@ dump_skill(struct dump *dm, const char *dir)
 	struct findings	 f;
 	struct strlist	 files, ids;
 	struct risk	 rk;
+	struct assess_files af;
+	struct codescan_caps caps;
 	cJSON		*o, *a, *fa, *it;
 	char		*p, *data, *js;
 	size_t		 len, i, n;
@@ -125,7 +130,9 @@ dump_skill(struct dump *dm, const char *dir)
 	collect(dir, "", 0, &files);
 	sort_list(&files);
 	xasprintf(&p, "%s/SKILL.md", dir);
+	assess_files_init(&af, NULL, 0);
 	if (buf_read_file(p, FILE_MAX, &data, &len) == 0) {
+		assess_files_init(&af, data, len);
 		sanitize_scan(dm->s, data, len, 0, &f);
 		/*
 		 * Scripts the body runs that the folder lacks. The index
@@ -140,13 +147,17 @@ dump_skill(struct dump *dm, const char *dir)
 		xasprintf(&p, "%s/%s", dir, files.v[i]);
 		if (buf_read_file(p, FILE_MAX, &data, &len) == 0) {
 			n = len < 4096 ? len : 4096;
-			if (memchr(data, '\0', n) == NULL)
-				sanitize_file(dm->s, files.v[i], data, len,
-				    &f);
+			if (memchr(data, '\0', n) == NULL) {
+				sanitize_file_caps(dm->s, files.v[i], data,
+				    len, &f, &caps);
+				assess_files_add(&af, files.v[i], data, len,
+				    &caps, &f);
+			}
 			free(data);
 		}
 		free(p);
 	}
+	assess_files_done(&af, &f);
 	sanitize_risk(dm->s, &f, dm->trust, &rk);
 
 	o = cJSON_CreateObject();

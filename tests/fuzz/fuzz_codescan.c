@@ -1,6 +1,7 @@
 /*
  * libFuzzer target for codescan: the first byte picks the language (as a
- * Markdown body, shell, Python, JavaScript or PowerShell), the rest is the
+ * Markdown body, shell, Python, JavaScript or PowerShell; 0xff a config
+ * file), the rest is the
  * text; codescan_text() and codescan_refs() run over it. Besides crashes,
  * leaks (ASan) and hangs (-timeout), the invariants every caller relies on
  * are checked: findings are capped, lines are within the text, messages
@@ -50,7 +51,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size == 0)
 		return 0;
-	lang = langs[data[0] % 5];
+	/* 0xff: a bundled config file (older seeds keep their language) */
+	lang = data[0] == 0xff ? LANG_CONFIG : langs[data[0] % 5];
 	text = (const char *)data + 1;
 	len = size - 1;
 	for (i = 0; i < len; i++)

@@ -1,0 +1,5 @@
+#!/bin/sh
+while true; do
+  ls -la ./inbox
+  sleep 30
+done

@@ -1,0 +1,2 @@
+def compute(formula):
+    return eval(formula)

@@ -1,0 +1,4 @@
+#!/bin/sh
+while true; do
+  date >> /tmp/warm.log
+done
