@@ -981,6 +981,43 @@ is_han(int32_t c)
 	    !(c >= 0x31F0 && c <= 0x31FF);
 }
 
+static int
+is_hiragana(int32_t c)
+{
+	return c >= 0x3040 && c <= 0x309F;
+}
+
+/*
+ * Renders n bytes of s as written, but in Japanese text without its
+ * hiragana: what is left there after the lookups is particles and
+ * inflections ("の", "して"), which no skill shares with the query and
+ * which, kept, only add unknown terms that lower every score of the
+ * rendering (the search divides by the query's whole idf mass).
+ */
+static void
+render_raw(struct gloss *g, const char *s, size_t n)
+{
+	size_t	 at = 0, from = 0;
+	int32_t	 c;
+	int	 cl;
+
+	if (!g->japanese) {
+		render_add(g, s, n);
+		return;
+	}
+	while (at < n) {
+		cl = text_utf8_decode(s + at, n - at, &c);
+		if (cl <= 0)
+			cl = 1;
+		else if (is_hiragana(c)) {
+			render_add(g, s + from, at - from);
+			from = at + (size_t)cl;
+		}
+		at += (size_t)cl;
+	}
+	render_add(g, s + from, n - from);
+}
+
 /*
  * Looks the kanji and katakana stretches of an unmatched span of
  * Japanese up in the jpn-eng dictionaries, longest match first (at least
@@ -1015,7 +1052,7 @@ dict_span(struct gloss *g, const char *s, size_t len)
 			from = g->out->n;
 			if (xdict_gloss_word(g->xl->dict, g->xl->ndict, s + at,
 			    off[m] - at, "jpn", g->out, g->max) > 0) {
-				render_add(g, s + raw, at - raw);
+				render_raw(g, s + raw, at - raw);
 				g->added += g->out->n - from;
 				render_from(g, from);
 				raw = off[m];
@@ -1024,7 +1061,7 @@ dict_span(struct gloss *g, const char *s, size_t len)
 		}
 		at = matched ? raw : off[1];
 	}
-	render_add(g, s + raw, len - raw);
+	render_raw(g, s + raw, len - raw);
 }
 
 /* Glosses a run of CJK ("c") or Hangul ("k") by longest match. */
@@ -1066,18 +1103,32 @@ gloss_run(struct gloss *g, const char *tag, const struct seg *r)
 	dict_span(g, r->s + raw, r->len - raw);
 }
 
-/* A dictionary lookup of word w in language l (xlang_dict.h). */
+/*
+ * A dictionary lookup of word w in language l (xlang_dict.h): as written,
+ * else by its stem (an inflected form: "Bußgelder", "prepárame").
+ */
 static size_t
-gloss_dict(struct gloss *g, int l, const struct seg *w)
+gloss_dict(struct gloss *g, struct stemmers *st, int l, const struct seg *w)
 {
 	size_t	 from = g->out->n, n;
+	char	 word[128], stem[128];
 
 	if (g->dict_left == 0 || g->xl->ndict == 0 ||
-	    is_function_word(g->xl, l, w))
+	    is_function_word(g->xl, l, w) || w->len >= sizeof(word))
 		return 0;
 	g->dict_left--;
 	n = xdict_gloss_word(g->xl->dict, g->xl->ndict, w->s, w->len,
 	    lang_iso3[l], g->out, g->max);
+	if (n == 0 && g->dict_left > 0) {
+		memcpy(word, w->s, w->len);
+		word[w->len] = '\0';
+		stem_word(st, l, word, w->len, stem, sizeof(stem));
+		if (strcmp(stem, word) != 0) {
+			g->dict_left--;
+			n = xdict_gloss_stem(g->xl->dict, g->xl->ndict, stem,
+			    strlen(stem), lang_iso3[l], g->out, g->max);
+		}
+	}
 	g->added += n;
 	render_from(g, from);
 	return n;
@@ -1240,7 +1291,7 @@ gloss_word_at(struct gloss *g, struct stemmers *st, unsigned langs,
 		    gloss_compound(g, st, l, &v[i]))
 			used = 1;
 	for (l = 0; l < L_LATIN && used == 0; l++)
-		if ((langs & (1u << l)) && gloss_dict(g, l, &v[i]) > 0)
+		if ((langs & (1u << l)) && gloss_dict(g, st, l, &v[i]) > 0)
 			used = 1;
 	return used;
 }

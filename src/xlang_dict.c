@@ -33,6 +33,7 @@
 
 #define ENTRY_MAX	(64u << 10)	/* bytes of one definition read */
 #define WINDOW		48		/* index lines looked at around a landing */
+#define ACCENT_WINDOW	48		/* lines from below an accented form */
 #define DZ_HEAD_MAX	(1u << 20)	/* the gzip header with the chunk table */
 
 struct xdict {
@@ -317,42 +318,117 @@ raw_cmp(const struct xdict *d, size_t at, const char *word)
 }
 
 /*
- * Finds the index line whose normalised headword is word; returns its
- * offset, or (size_t)-1. FreeDict sorts its lower-case headwords as
- * bytes, which the search follows; a headword with accents sorts after
- * the ASCII ones, so a word whose accents normalisation stripped is
- * found only when it lands near (the window below).
+ * The index line near where key would sort (as bytes); low: a line
+ * before it (at most 512 bytes before).
  */
 static size_t
-index_find(const struct xdict *d, const char *word)
+land(const struct xdict *d, const char *key, int low)
 {
-	size_t	 lo = 0, hi = d->idxlen, at, k;
-	char	 hw[256];
-	int	 c, i;
+	size_t	 lo = 0, hi = d->idxlen, at;
+	int	 c;
 
 	while (hi - lo > 512) {
 		at = line_start(d, lo + (hi - lo) / 2);
 		if (at <= lo)
 			break;
-		if ((c = raw_cmp(d, at, word)) == 0)
+		if ((c = raw_cmp(d, at, key)) == 0)
 			break;
 		if (c < 0)
 			hi = at;
 		else
 			lo = at;
 	}
-	/* from the landing, back a window, then forward */
-	at = line_start(d, lo + (hi - lo) / 2 < d->idxlen ?
+	if (low)
+		return line_start(d, lo < d->idxlen ? lo : d->idxlen - 1);
+	return line_start(d, lo + (hi - lo) / 2 < d->idxlen ?
 	    lo + (hi - lo) / 2 : d->idxlen - 1);
-	for (i = 0; i < WINDOW && at > 0; i++)
-		at = line_start(d, at - 1);
-	for (k = 0; k < 3 * WINDOW && at < d->idxlen; k++) {
+}
+
+/*
+ * Looks at n lines from at for the normalised headword word (prefix: the
+ * shortest one-word headword longer than word that starts with it, kept
+ * in *best and *bestlen across calls). Returns the line of an exact match,
+ * or (size_t)-1.
+ */
+static size_t
+scan(const struct xdict *d, size_t at, size_t n, const char *word,
+    int prefix, size_t *best, size_t *bestlen)
+{
+	size_t	 k, wl = strlen(word), hl;
+	char	 hw[256];
+
+	for (k = 0; k < n && at < d->idxlen; k++) {
 		headword(d, at, hw, sizeof(hw));
-		if (strcmp(hw, word) == 0)
+		hl = strlen(hw);
+		if (!prefix && strcmp(hw, word) == 0)
 			return at;
+		if (prefix && hl > wl && strncmp(hw, word, wl) == 0 &&
+		    strchr(hw, ' ') == NULL && (*best == (size_t)-1 ||
+		    hl < *bestlen)) {
+			*best = at;
+			*bestlen = hl;
+		}
 		at = line_next(d, at);
 	}
 	return (size_t)-1;
+}
+
+/*
+ * Finds the index line whose normalised headword is word (prefix: the
+ * shortest that starts with it); returns its offset, or (size_t)-1.
+ * FreeDict sorts its lower-case headwords as bytes, which the search
+ * follows; a headword with an accent or a "ß" sorts after every ASCII
+ * word that shares the part before it ("bußgeld" after "bussgeld",
+ * "bust", "busy"), so when the word is not near its own landing, it is
+ * looked for as each of its forms with one letter accented ("bußgeld",
+ * "prüfen"; a Latin-1 letter that folds to it): one accent is found.
+ */
+static size_t
+index_find(const struct xdict *d, const char *word, int prefix)
+{
+	/*
+	 * The Latin-1 letters that fold to each of ascii[], as the second
+	 * byte of their UTF-8 (after 0xc3): "u" is 0xb9..0xbc (ù ú û ü).
+	 */
+	static const char		 ascii[] = "aceinouys";
+	static const unsigned char	 latin[] = { 0xa0, 0xa7, 0xa8, 0xac,
+	    0xb1, 0xb2, 0xb9, 0xbd, 0x9f };
+	static const unsigned char	 latin_last[] = { 0xa5, 0xa7, 0xab,
+	    0xaf, 0xb1, 0xb6, 0xbc, 0xbf, 0x9f };
+	size_t	 at, i, wl = strlen(word), best = (size_t)-1, bestlen = 0;
+	const char	*f;
+	char	 key[136];
+
+	at = land(d, word, 0);
+	for (i = 0; i < WINDOW && at > 0; i++)
+		at = line_start(d, at - 1);
+	if ((at = scan(d, at, 3 * WINDOW, word, prefix, &best, &bestlen)) !=
+	    (size_t)-1)
+		return at;
+	if (best != (size_t)-1)
+		return best;
+	for (i = 0; i < wl && wl + 2 < sizeof(key); i++) {
+		size_t	 k, skip = 1;
+
+		if ((f = strchr(ascii, word[i])) == NULL || word[i] == '\0')
+			continue;
+		if (word[i] == 's' && word[i + 1] == 's')
+			skip = 2;	/* "ss" is a folded "ß" */
+		else if (word[i] == 's')
+			continue;
+		for (k = latin[f - ascii]; k <= latin_last[f - ascii]; k++) {
+			memcpy(key, word, i);
+			key[i] = (char)0xc3;
+			key[i + 1] = (char)k;
+			memcpy(key + i + 2, word + i + skip, wl - i - skip + 1);
+			if ((at = scan(d, land(d, key, 1), ACCENT_WINDOW,
+			    word, prefix, &best, &bestlen)) != (size_t)-1)
+				return at;
+			if (best != (size_t)-1)
+				return best;
+		}
+	}
+	return best;
 }
 
 /* ------------------------------------------------------------------ */
@@ -480,7 +556,7 @@ xdict_define(struct xdict *d, const char *word, char **out, char **cause)
 
 	*out = NULL;
 	*cause = NULL;
-	at = index_find(d, norm);
+	at = index_find(d, norm, 0);
 	free(norm);
 	if (at == (size_t)-1)
 		return SR_NOTFOUND;
@@ -596,9 +672,10 @@ entries_words(const struct xdict *d, size_t at, struct strlist *out,
 	return added;
 }
 
-size_t
-xdict_gloss_word(struct xdict *const *v, size_t n, const char *word,
-    size_t len, const char *lang, struct strlist *out, size_t max)
+static size_t
+gloss_lookup(struct xdict *const *v, size_t n, const char *word,
+    size_t len, const char *lang, int prefix, struct strlist *out,
+    size_t max)
 {
 	char	*w;
 	size_t	 i, at, added = 0;
@@ -608,10 +685,33 @@ xdict_gloss_word(struct xdict *const *v, size_t n, const char *word,
 	w = xstrndup(word, len);
 	for (i = 0; i < n && added == 0 && out->n < max; i++) {
 		if (strcmp(v[i]->lang, lang) != 0 ||
-		    (at = index_find(v[i], w)) == (size_t)-1)
+		    (at = index_find(v[i], w, prefix)) == (size_t)-1)
 			continue;
 		added = entries_words(v[i], at, out, max);
 	}
 	free(w);
 	return added;
+}
+
+size_t
+xdict_gloss_word(struct xdict *const *v, size_t n, const char *word,
+    size_t len, const char *lang, struct strlist *out, size_t max)
+{
+	return gloss_lookup(v, n, word, len, lang, 0, out, max);
+}
+
+size_t
+xdict_gloss_stem(struct xdict *const *v, size_t n, const char *stem,
+    size_t len, const char *lang, struct strlist *out, size_t max)
+{
+	size_t	 added, i, chars = 0;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)stem[i] & 0xC0) != 0x80)
+			chars++;
+	if (chars < XDICT_STEM_MIN)
+		return 0;
+	if ((added = gloss_lookup(v, n, stem, len, lang, 0, out, max)) > 0)
+		return added;
+	return gloss_lookup(v, n, stem, len, lang, 1, out, max);
 }

@@ -50,6 +50,19 @@ size_t		  xdict_gloss_word(struct xdict *const *v, size_t n,
 		    struct strlist *out, size_t max);
 
 /*
+ * The same for a word's stem (its language's Snowball stem, so an
+ * inflected form finds its dictionary form: "bussgelder" -> "bussgeld",
+ * "preparame" -> "prepar" -> "preparar"): the headword equal to stem, else
+ * the shortest one-word headword that starts with it. Stems shorter than
+ * XDICT_STEM_MIN characters are not looked up (too many headwords share
+ * them).
+ */
+#define XDICT_STEM_MIN	5
+size_t		  xdict_gloss_stem(struct xdict *const *v, size_t n,
+		    const char *stem, size_t len, const char *lang,
+		    struct strlist *out, size_t max);
+
+/*
  * Reads the definition of the headword equal (after normalisation) to
  * word from d into *out (allocated, NUL-terminated). Returns 0, SR_NOTFOUND
  * or SR_IO (with *cause set). For tests and doctor.

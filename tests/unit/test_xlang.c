@@ -6,8 +6,10 @@
  */
 #include "autoconfig.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "status.h"
 #include "strlist.h"
@@ -193,6 +195,14 @@ test_dictionaries(void)
 	/* katakana the lexicon lacks, from jpn-eng */
 	GLOSSES(xl, "レプリケーションのデータ", "replication", "data");
 	GLOSSES(xl, "ライフサイクルの分析", "life", "cycle", "analysis");
+	{
+		char *r = xlang_render(xl, "レプリケーションのデータ", 24);
+
+		ok(r != NULL && strstr(r, "replication") != NULL &&
+		    strstr(r, "の") == NULL,
+		    "the rendering drops hiragana particles (%s)", r);
+		free(r);
+	}
 
 	is_int(xlang_open(path, NULL, &bare, &cause), SR_OK, "again, bare");
 	ok(xlang_fingerprint(xl) != xlang_fingerprint(bare),
@@ -210,11 +220,137 @@ test_dictionaries(void)
 	free(path);
 }
 
+/* dictd's base64 of v (most significant digit first) into out. */
+static void
+b64(unsigned long v, char *out)
+{
+	const char	*d = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789+/";
+	char		 t[16];
+	size_t		 n = 0, i;
+
+	do {
+		t[n++] = d[v % 64];
+		v /= 64;
+	} while (v > 0);
+	for (i = 0; i < n; i++)
+		out[i] = t[n - 1 - i];
+	out[n] = '\0';
+}
+
+/*
+ * A deu-eng dictionary large enough that a headword with "ß" or an
+ * umlaut sorts far (as bytes) from its folded spelling: 400 "bussh..."
+ * and "prug..." fillers lie between "bussgeld" and "bußgeld", "prufen"
+ * and "prüfen". Written at run time into dir.
+ */
+static void
+write_big_dict(const char *dir)
+{
+	FILE		*di, *dd;
+	char		 path[512], o[16], l[16], hw[64], def[128];
+	unsigned long	 off = 0;
+	int		 i;
+
+	snprintf(path, sizeof(path), "%s/freedict-deu-eng.index", dir);
+	di = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/freedict-deu-eng.dict", dir);
+	dd = fopen(path, "w");
+	for (i = 0; i < 404; i++) {
+		/*
+		 * Sorted as bytes: "bestellung", 200 "bussh" fillers,
+		 * "bußgeld", 200 "prug" fillers, "prüfen", "prüfung".
+		 */
+		static const char *const word[] = { "bestellung", "bußgeld",
+		    "prüfen", "prüfung" };
+		static const char *const sense[] = { "order", "fine; penalty",
+		    "to check", "examination" };
+		int w = i == 0 ? 0 : i == 201 ? 1 : i == 402 ? 2 :
+		    i == 403 ? 3 : -1;
+
+		if (w >= 0)
+			snprintf(hw, sizeof(hw), "%s", word[w]);
+		else
+			snprintf(hw, sizeof(hw), i < 201 ? "bussh%03d" :
+			    "prug%03d", i);
+		snprintf(def, sizeof(def), "%s\n%s\n", hw,
+		    w >= 0 ? sense[w] : "filler");
+		b64(off, o);
+		b64((unsigned long)strlen(def), l);
+		fprintf(di, "%s\t%s\t%s\n", hw, o, l);
+		fputs(def, dd);
+		off += strlen(def);
+	}
+	fclose(di);
+	fclose(dd);
+}
+
+/* Folded words find accented headwords; stems find dictionary forms. */
+static void
+test_accents_and_stems(void)
+{
+	const char	*tmp = getenv("TMPDIR");
+	char		 dir[400], path[512];
+	struct xdict	**v;
+	struct strlist	 out;
+	size_t		 n;
+	uint64_t	 fp = 0;
+	char		*g;
+
+	snprintf(dir, sizeof(dir), "%s/sr-xlang-test.XXXXXX",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+	if (mkdtemp(dir) == NULL) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	write_big_dict(dir);
+	v = xdict_scan(dir, &n, &fp);
+	is_int(n, 1, "the generated dictionary");
+	strlist_init(&out);
+	is_int(xdict_gloss_word(v, n, "bussgeld", 8, "deu", &out, 24), 1,
+	    "\"bussgeld\" finds \"bußgeld\" past 200 \"buss\" headwords");
+	g = strlist_join(&out, " ");
+	ok(has_word(g, "fine"), "and its English (%s)", g);
+	free(g);
+	strlist_done(&out);
+	strlist_init(&out);
+	ok(xdict_gloss_word(v, n, "prufen", 6, "deu", &out, 24) > 0 &&
+	    strlist_contains(&out, "check", 1), "\"prufen\" finds \"prüfen\"");
+	strlist_done(&out);
+	strlist_init(&out);
+	ok(xdict_gloss_word(v, n, "bestell", 7, "deu", &out, 24) == 0,
+	    "a stem is not a headword");
+	ok(xdict_gloss_stem(v, n, "bestell", 7, "deu", &out, 24) > 0 &&
+	    strlist_contains(&out, "order", 1),
+	    "but finds the headword it begins (\"bestellung\")");
+	strlist_done(&out);
+	strlist_init(&out);
+	ok(xdict_gloss_stem(v, n, "prufu", 5, "deu", &out, 24) > 0 &&
+	    strlist_contains(&out, "examination", 1),
+	    "also an accented one (\"prüfung\")");
+	strlist_done(&out);
+	strlist_init(&out);
+	is_int(xdict_gloss_stem(v, n, "best", 4, "deu", &out, 24), 0,
+	    "a stem under XDICT_STEM_MIN characters is not looked up");
+	is_int(xdict_gloss_stem(v, n, "zzzzzz", 6, "deu", &out, 24), 0,
+	    "nor found when no headword begins with it");
+	strlist_done(&out);
+	for (; n > 0; n--)
+		xdict_free(v[n - 1]);
+	free(v);
+	snprintf(path, sizeof(path), "%s/freedict-deu-eng.index", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/freedict-deu-eng.dict", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 int
 main(void)
 {
 	test_lexicon();
 	test_bad_lexicon();
 	test_dictionaries();
+	test_accents_and_stems();
 	return done_testing();
 }
