@@ -713,5 +713,21 @@ xdict_gloss_stem(struct xdict *const *v, size_t n, const char *stem,
 		return 0;
 	if ((added = gloss_lookup(v, n, stem, len, lang, 0, out, max)) > 0)
 		return added;
-	return gloss_lookup(v, n, stem, len, lang, 1, out, max);
+	/*
+	 * A stemmer leaves some endings ("preparam" of "prepárame", an
+	 * imperative with its pronoun): up to XDICT_STEM_CUT characters
+	 * come off, the stem kept at XDICT_STEM_MIN + 1 at least.
+	 */
+	for (i = 0;; i++) {
+		if ((added = gloss_lookup(v, n, stem, len, lang, 1, out,
+		    max)) > 0)
+			return added;
+		if (i == XDICT_STEM_CUT || chars <= XDICT_STEM_MIN + 1)
+			break;
+		do
+			len--;
+		while (len > 0 && ((unsigned char)stem[len] & 0xC0) == 0x80);
+		chars--;
+	}
+	return 0;
 }

@@ -58,6 +58,7 @@ size_t		  xdict_gloss_word(struct xdict *const *v, size_t n,
  * them).
  */
 #define XDICT_STEM_MIN	5
+#define XDICT_STEM_CUT	2	/* characters a prefix lookup may drop */
 size_t		  xdict_gloss_stem(struct xdict *const *v, size_t n,
 		    const char *stem, size_t len, const char *lang,
 		    struct strlist *out, size_t max);

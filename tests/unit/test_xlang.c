@@ -330,6 +330,13 @@ test_accents_and_stems(void)
 	    "also an accented one (\"prüfung\")");
 	strlist_done(&out);
 	strlist_init(&out);
+	ok(xdict_gloss_stem(v, n, "bestellq", 8, "deu", &out, 24) > 0 &&
+	    strlist_contains(&out, "order", 1),
+	    "a stem with an ending left is cut back (\"bestellq\")");
+	strlist_done(&out);
+	strlist_init(&out);
+	is_int(xdict_gloss_stem(v, n, "bestexyz", 8, "deu", &out, 24), 0,
+	    "by XDICT_STEM_CUT characters at most");
 	is_int(xdict_gloss_stem(v, n, "best", 4, "deu", &out, 24), 0,
 	    "a stem under XDICT_STEM_MIN characters is not looked up");
 	is_int(xdict_gloss_stem(v, n, "zzzzzz", 6, "deu", &out, 24), 0,
