@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 #include "strlist.h"
 #include "text.h"
 #include "xlang_dict.h"
+#include "xlang_inv.h"
 #include "xmalloc.h"
 
 #define ENTRY_MAX	(64u << 10)	/* bytes of one definition read */
@@ -43,6 +45,10 @@ struct xdict {
 	int		 dz;		/* dict_path is dictzip */
 	const char	*idx;		/* the mapped index */
 	size_t		 idxlen;
+	int		 inverted;	/* eng-XXX, read backwards */
+	struct xinv	*inv;		/* built on its first lookup */
+	int		 inv_tried;
+	pthread_mutex_t	 lock;		/* over inv and inv_tried */
 };
 
 static int
@@ -99,7 +105,10 @@ dict_open(const char *dir, const char *base, uint64_t *fp)
 	d->dz = dz;
 	snprintf(d->name, sizeof(d->name), "%s", base +
 	    (strncmp(base, "freedict-", 9) == 0 ? 9 : 0));
-	snprintf(d->lang, sizeof(d->lang), "%.3s", d->name);
+	d->inverted = strncmp(d->name, "eng-", 4) == 0;
+	snprintf(d->lang, sizeof(d->lang), "%.3s", d->name +
+	    (d->inverted ? 4 : 0));
+	pthread_mutex_init(&d->lock, NULL);
 	fp_mix(fp, d->name, strlen(d->name));
 	fp_mix(fp, &si.st_size, sizeof(si.st_size));
 	fp_mix(fp, &si.st_mtime, sizeof(si.st_mtime));
@@ -114,31 +123,70 @@ name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * The dictionaries under dir, as base names sorted: the XXX-eng ones,
+ * and the eng-XXX ones whose language has no XXX-eng (read backwards,
+ * xlang_inv.h). "freedict-" before the name is allowed.
+ */
+static void
+dict_names(const char *dir, struct strlist *names)
+{
+	struct strlist	 fwd, back;
+	DIR		*dh;
+	struct dirent	*de;
+	size_t		 i, l;
+	char		*lang;
+
+	strlist_init(&fwd);
+	strlist_init(&back);
+	if ((dh = opendir(dir)) != NULL) {
+		while ((de = readdir(dh)) != NULL) {
+			const char *b = de->d_name;
+
+			l = strlen(b);
+			if (l < 14 || strcmp(b + l - 6, ".index") != 0)
+				continue;
+			b += strncmp(b, "freedict-", 9) == 0 ? 9 : 0;
+			l = strlen(b) - 6;
+			if (l == 7 && strncmp(b + 3, "-eng", 4) == 0 &&
+			    strncmp(b, "eng", 3) != 0)
+				strlist_add_take(&fwd, xstrndup(de->d_name,
+				    strlen(de->d_name) - 6));
+			else if (l == 7 && strncmp(b, "eng-", 4) == 0)
+				strlist_add_take(&back, xstrndup(de->d_name,
+				    strlen(de->d_name) - 6));
+		}
+		closedir(dh);
+	}
+	for (i = 0; i < fwd.n; i++)
+		strlist_add(names, fwd.v[i]);
+	for (i = 0; i < back.n; i++) {
+		size_t	 j;
+		int	 have = 0;
+
+		lang = back.v[i] + strlen(back.v[i]) - 3;
+		for (j = 0; j < fwd.n; j++)
+			have |= strncmp(fwd.v[j] + strlen(fwd.v[j]) - 7, lang,
+			    3) == 0;
+		if (!have)
+			strlist_add(names, back.v[i]);
+	}
+	strlist_done(&fwd);
+	strlist_done(&back);
+	if (names->n > 1)
+		qsort(names->v, names->n, sizeof(*names->v), name_cmp);
+}
+
 struct xdict **
 xdict_scan(const char *dir, size_t *n, uint64_t *fp)
 {
 	struct xdict	**v = NULL, *d;
 	struct strlist	  names;
-	DIR		 *dh;
-	struct dirent	 *de;
 	size_t		  i;
 
 	*n = 0;
 	strlist_init(&names);
-	if ((dh = opendir(dir)) != NULL) {
-		while ((de = readdir(dh)) != NULL) {
-			size_t l = strlen(de->d_name);
-
-			/* XXX-eng.index, with or without "freedict-" */
-			if (l > 14 && strcmp(de->d_name + l - 10,
-			    "-eng.index") == 0)
-				strlist_add_take(&names, xstrndup(de->d_name,
-				    l - 6));
-		}
-		closedir(dh);
-	}
-	if (names.n > 1)
-		qsort(names.v, names.n, sizeof(*names.v), name_cmp);
+	dict_names(dir, &names);
 	v = xreallocarray(NULL, names.n + 1, sizeof(*v));
 	for (i = 0; i < names.n; i++)
 		if ((d = dict_open(dir, names.v[i], fp)) != NULL)
@@ -157,24 +205,11 @@ xdict_stamp(const char *dir, uint64_t *fp)
 {
 	struct strlist	 names;
 	struct stat	 si, sd;
-	DIR		*dh;
-	struct dirent	*de;
 	char		*ip, *dp;
-	size_t		 i, l;
+	size_t		 i;
 
 	strlist_init(&names);
-	if ((dh = opendir(dir)) != NULL) {
-		while ((de = readdir(dh)) != NULL) {
-			l = strlen(de->d_name);
-			if (l > 14 && strcmp(de->d_name + l - 10,
-			    "-eng.index") == 0)
-				strlist_add_take(&names, xstrndup(de->d_name,
-				    l - 6));
-		}
-		closedir(dh);
-	}
-	if (names.n > 1)
-		qsort(names.v, names.n, sizeof(*names.v), name_cmp);
+	dict_names(dir, &names);
 	for (i = 0; i < names.n; i++) {
 		xasprintf(&ip, "%s/%s.index", dir, names.v[i]);
 		xasprintf(&dp, "%s/%s.dict.dz", dir, names.v[i]);
@@ -205,6 +240,8 @@ xdict_free(struct xdict *d)
 		return;
 	if (d->idx != NULL)
 		munmap((void *)d->idx, d->idxlen);
+	xinv_free(d->inv);
+	pthread_mutex_destroy(&d->lock);
 	free(d->dict_path);
 	free(d);
 }
@@ -672,6 +709,22 @@ entries_words(const struct xdict *d, size_t at, struct strlist *out,
 	return added;
 }
 
+/* The map of an eng-XXX dictionary, built on first use (NULL: broken). */
+static const struct xinv *
+inverse(struct xdict *d)
+{
+	const struct xinv	*x;
+
+	pthread_mutex_lock(&d->lock);
+	if (!d->inv_tried) {
+		d->inv_tried = 1;
+		d->inv = xinv_new(d, d->lang);
+	}
+	x = d->inv;
+	pthread_mutex_unlock(&d->lock);
+	return x;
+}
+
 static size_t
 gloss_lookup(struct xdict *const *v, size_t n, const char *word,
     size_t len, const char *lang, int prefix, struct strlist *out,
@@ -684,8 +737,15 @@ gloss_lookup(struct xdict *const *v, size_t n, const char *word,
 		return 0;
 	w = xstrndup(word, len);
 	for (i = 0; i < n && added == 0 && out->n < max; i++) {
-		if (strcmp(v[i]->lang, lang) != 0 ||
-		    (at = index_find(v[i], w, prefix)) == (size_t)-1)
+		if (strcmp(v[i]->lang, lang) != 0)
+			continue;
+		if (v[i]->inverted) {
+			if (!prefix)
+				added = xinv_gloss(inverse(v[i]), w, len, out,
+				    max);
+			continue;
+		}
+		if ((at = index_find(v[i], w, prefix)) == (size_t)-1)
 			continue;
 		added = entries_words(v[i], at, out, max);
 	}
@@ -729,5 +789,55 @@ xdict_gloss_stem(struct xdict *const *v, size_t n, const char *stem,
 		while (len > 0 && ((unsigned char)stem[len] & 0xC0) == 0x80);
 		chars--;
 	}
+	return 0;
+}
+
+int
+xdict_each(struct xdict *d, void (*fn)(void *, const char *, size_t,
+    const char *), void *arg)
+{
+	gzFile		 gz;
+	char		*text = NULL, *def;
+	size_t		 len = 0, cap = 0, at, hl;
+	uint64_t	 off, n;
+	int		 r;
+
+	if ((gz = gzopen(d->dict_path, "rb")) == NULL)
+		return -1;
+	do {
+		if (cap - len < 65536) {
+			if (cap >= XDICT_EACH_MAX) {
+				gzclose(gz);
+				free(text);
+				return -1;
+			}
+			cap = cap ? cap * 2 : 1u << 20;
+			text = xrealloc(text, cap + 1);
+		}
+		r = gzread(gz, text + len, (unsigned)(cap - len));
+		if (r > 0)
+			len += (size_t)r;
+	} while (r > 0);
+	gzclose(gz);
+	if (r < 0 || text == NULL) {
+		free(text);
+		return -1;
+	}
+	text[len] = '\0';
+	for (at = 0; at < d->idxlen; at = line_next(d, at)) {
+		const char *tab = memchr(d->idx + at, '\t', line_next(d, at) -
+		    at);
+
+		if (tab == NULL || entry_loc(d, at, &off, &n) != 0 ||
+		    off > len || n > len - off || n > ENTRY_MAX)
+			continue;
+		hl = (size_t)(tab - (d->idx + at));
+		if (hl > 0 && d->idx[at] == '0' && d->idx[at + 1] == '0')
+			continue;	/* 00-database-... */
+		def = xstrndup(text + off, (size_t)n);
+		fn(arg, d->idx + at, hl, def);
+		free(def);
+	}
+	free(text);
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include "strlist.h"
 #include "xlang.h"
 #include "xlang_dict.h"
+#include "xlang_inv.h"
 #include "tap.h"
 
 static char *
@@ -352,6 +353,130 @@ test_accents_and_stems(void)
 	rmdir(dir);
 }
 
+/* Writes a plain dictd dictionary of n entries (headword, text) to dir. */
+static void
+write_dict(const char *dir, const char *name, const char *const *e,
+    size_t n)
+{
+	FILE		*di, *dd;
+	char		 path[512], o[16], l[16];
+	unsigned long	 off = 0;
+	size_t		 i;
+
+	snprintf(path, sizeof(path), "%s/freedict-%s.index", dir, name);
+	di = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/freedict-%s.dict", dir, name);
+	dd = fopen(path, "w");
+	for (i = 0; i < n; i++) {
+		b64(off, o);
+		b64((unsigned long)strlen(e[2 * i + 1]), l);
+		fprintf(di, "%s\t%s\t%s\n", e[2 * i], o, l);
+		fputs(e[2 * i + 1], dd);
+		off += strlen(e[2 * i + 1]);
+	}
+	fclose(di);
+	fclose(dd);
+}
+
+static void
+rm_dict(const char *dir, const char *name)
+{
+	char	 path[512];
+
+	snprintf(path, sizeof(path), "%s/freedict-%s.index", dir, name);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/freedict-%s.dict", dir, name);
+	unlink(path);
+}
+
+#define INV_GLOSS(v, n, w, want, msg) do {				\
+	struct strlist _o;						\
+	char *_j;							\
+	strlist_init(&_o);						\
+	xdict_gloss_word(v, n, w, strlen(w), "pol", &_o, 24);		\
+	_j = strlist_join(&_o, " ");					\
+	if (!ok((want) == NULL ? _o.n == 0 : has_word(_j, want),	\
+	    "%s: %s", w, msg))						\
+		diag("got \"%s\"", _j);					\
+	free(_j);							\
+	strlist_done(&_o);						\
+} while (0)
+
+/*
+ * eng-pol read backwards (xlang_inv.h): Debian has no pol-eng. An eng-deu
+ * next to a deu-eng is not used.
+ */
+static void
+test_inverted(void)
+{
+	static const char *const pol[] = {
+		"conversation", "conversation /k/ <N>\n 1.  rozmowa\n"
+		    " 2.  have a conversation (have V: :a :conversation)\n"
+		    " - rozmawiać\n",
+		"monthly", "monthly /m/\nI.  <Adj>  comiesięczny\n"
+		    "II.  <N>  miesięcznik\n",
+		"note", "note /n/\nI.  <N> 1.  notatka\n"
+		    " 2.  [służbowa]  nota, uwaga\n",
+		"subordinate", "subordinate /s/ <N>\n  podwładny\n",
+		"trade union", "trade union <N>\n  związek zawodowy\n",
+	};
+	static const char *const deu[] = { "haus", "Haus\nhouse\n" };
+	static const char *const eng_deu[] = { "house", "house\nHaus\n" };
+	const char	*tmp = getenv("TMPDIR");
+	char		 dir[400];
+	struct xdict	**v;
+	size_t		 n, i;
+	uint64_t	 fp = 0;
+	int		 pl = -1;
+
+	snprintf(dir, sizeof(dir), "%s/sr-xlang-inv.XXXXXX",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+	if (mkdtemp(dir) == NULL) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	write_dict(dir, "eng-pol", pol, 5);
+	write_dict(dir, "deu-eng", deu, 1);
+	write_dict(dir, "eng-deu", eng_deu, 1);
+	v = xdict_scan(dir, &n, &fp);
+	is_int(n, 2, "deu-eng and eng-pol; not eng-deu (deu-eng is there)");
+	for (i = 0; i < n; i++)
+		if (strcmp(xdict_name(v[i]), "eng-pol") == 0)
+			pl = (int)i;
+	ok(pl >= 0 && strcmp(xdict_lang(v[pl]), "pol") == 0,
+	    "eng-pol glosses Polish");
+	INV_GLOSS(v, n, "rozmowa", "conversation", "a translation");
+	INV_GLOSS(v, n, "rozmow", "conversation", "its genitive plural");
+	INV_GLOSS(v, n, "notatki", "note", "a plural, by the stem");
+	INV_GLOSS(v, n, "podwladnymi", "subordinate", "an instrumental");
+	INV_GLOSS(v, n, "comiesiecznych", "monthly", "a genitive adjective");
+	INV_GLOSS(v, n, "uwaga", "note", "a later item of a sense");
+	INV_GLOSS(v, n, "rozmawiac", NULL, "an idiom's translation is not");
+	INV_GLOSS(v, n, "zwiazek", NULL, "nor a multi-word headword's");
+	INV_GLOSS(v, n, "xyzzyq", NULL, "an unknown word");
+	for (; n > 0; n--)
+		xdict_free(v[n - 1]);
+	free(v);
+	/* a dictionary that cannot be read loses its glosses, no more */
+	{
+		char path[512];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/freedict-eng-pol.dict", dir);
+		f = fopen(path, "w");
+		fclose(f);
+		v = xdict_scan(dir, &n, &fp);
+		INV_GLOSS(v, n, "rozmowa", NULL, "an emptied dictionary");
+		for (; n > 0; n--)
+			xdict_free(v[n - 1]);
+		free(v);
+	}
+	rm_dict(dir, "eng-pol");
+	rm_dict(dir, "deu-eng");
+	rm_dict(dir, "eng-deu");
+	rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -359,5 +484,6 @@ main(void)
 	test_bad_lexicon();
 	test_dictionaries();
 	test_accents_and_stems();
+	test_inverted();
 	return done_testing();
 }
