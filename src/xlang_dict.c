@@ -35,7 +35,7 @@
 
 #define ENTRY_MAX	(64u << 10)	/* bytes of one definition read */
 #define WINDOW		48		/* index lines looked at around a landing */
-#define ACCENT_WINDOW	48		/* lines from below an accented form */
+#define RAW_WINDOW	64		/* lines from below a spelling */
 #define DZ_HEAD_MAX	(1u << 20)	/* the gzip header with the chunk table */
 
 struct xdict {
@@ -381,44 +381,66 @@ land(const struct xdict *d, const char *key, int low)
 	    lo + (hi - lo) / 2 : d->idxlen - 1);
 }
 
-/*
- * Looks at n lines from at for the normalised headword word (prefix: the
- * shortest one-word headword longer than word that starts with it, kept
- * in *best and *bestlen across calls). Returns the line of an exact match,
- * or (size_t)-1.
- */
+/* Looks at n lines from at for the normalised headword word. */
 static size_t
-scan(const struct xdict *d, size_t at, size_t n, const char *word,
-    int prefix, size_t *best, size_t *bestlen)
+scan(const struct xdict *d, size_t at, size_t n, const char *word)
 {
-	size_t	 k, wl = strlen(word), hl;
+	size_t	 k;
 	char	 hw[256];
 
 	for (k = 0; k < n && at < d->idxlen; k++) {
 		headword(d, at, hw, sizeof(hw));
-		hl = strlen(hw);
-		if (!prefix && strcmp(hw, word) == 0)
+		if (strcmp(hw, word) == 0)
 			return at;
-		if (prefix && hl > wl && strncmp(hw, word, wl) == 0 &&
-		    strchr(hw, ' ') == NULL && (*best == (size_t)-1 ||
-		    hl < *bestlen)) {
-			*best = at;
-			*bestlen = hl;
-		}
 		at = line_next(d, at);
 	}
 	return (size_t)-1;
 }
 
 /*
+ * Looks, from the line at at (before key in byte order), for the
+ * headword equal to key as bytes (prefix: the shortest one-word headword
+ * longer than key that starts with it, in *best and *bestlen), until the
+ * headwords sort after key. Returns the line of an exact match, or
+ * (size_t)-1. Nothing is normalised: the cheap check of a spelling.
+ */
+static size_t
+raw_scan(const struct xdict *d, size_t at, const char *key, int prefix,
+    size_t *best, size_t *bestlen)
+{
+	const char	*h;
+	size_t		 k, kl = strlen(key), hl;
+
+	for (k = 0; k < RAW_WINDOW && at < d->idxlen;
+	    k++, at = line_next(d, at)) {
+		h = d->idx + at;
+		for (hl = 0; at + hl < d->idxlen && h[hl] != '\t' &&
+		    h[hl] != '\n'; hl++)
+			;
+		if (hl >= kl && memcmp(h, key, kl) == 0) {
+			if (hl == kl && !prefix)
+				return at;
+			if (hl > kl && prefix && memchr(h, ' ', hl) == NULL &&
+			    (*best == (size_t)-1 || hl < *bestlen)) {
+				*best = at;
+				*bestlen = hl;
+			}
+		} else if (raw_cmp(d, at, key) < 0)
+			break;		/* past where key sorts */
+	}
+	return (size_t)-1;
+}
+
+/*
  * Finds the index line whose normalised headword is word (prefix: the
- * shortest that starts with it); returns its offset, or (size_t)-1.
- * FreeDict sorts its lower-case headwords as bytes, which the search
- * follows; a headword with an accent or a "ß" sorts after every ASCII
- * word that shares the part before it ("bußgeld" after "bussgeld",
- * "bust", "busy"), so when the word is not near its own landing, it is
- * looked for as each of its forms with one letter accented ("bußgeld",
- * "prüfen"; a Latin-1 letter that folds to it): one accent is found.
+ * shortest one-word headword that starts with it); returns its offset,
+ * or (size_t)-1. FreeDict sorts its lower-case headwords as bytes, which
+ * the search follows; a headword with an accent or a "ß" sorts after
+ * every ASCII word that shares the part before it ("bußgeld" after
+ * "bussgeld", "bust", "busy"), so when the word is not near its own
+ * landing, each of its spellings with one letter accented ("bußgeld",
+ * "prüfen"; a Latin-1 letter that folds to it) is looked up as bytes:
+ * one accent is found.
  */
 static size_t
 index_find(const struct xdict *d, const char *word, int prefix)
@@ -432,20 +454,21 @@ index_find(const struct xdict *d, const char *word, int prefix)
 	    0xb1, 0xb2, 0xb9, 0xbd, 0x9f };
 	static const unsigned char	 latin_last[] = { 0xa5, 0xa7, 0xab,
 	    0xaf, 0xb1, 0xb6, 0xbc, 0xbf, 0x9f };
-	size_t	 at, i, wl = strlen(word), best = (size_t)-1, bestlen = 0;
+	size_t	 at, i, k, wl = strlen(word), best = (size_t)-1, bestlen = 0;
 	const char	*f;
 	char	 key[136];
 
-	at = land(d, word, 0);
-	for (i = 0; i < WINDOW && at > 0; i++)
-		at = line_start(d, at - 1);
-	if ((at = scan(d, at, 3 * WINDOW, word, prefix, &best, &bestlen)) !=
-	    (size_t)-1)
-		return at;
-	if (best != (size_t)-1)
+	if (!prefix) {
+		at = land(d, word, 0);
+		for (i = 0; i < WINDOW && at > 0; i++)
+			at = line_start(d, at - 1);
+		if ((at = scan(d, at, 3 * WINDOW, word)) != (size_t)-1)
+			return at;
+	} else if (raw_scan(d, land(d, word, 1), word, 1, &best,
+	    &bestlen), best != (size_t)-1)
 		return best;
 	for (i = 0; i < wl && wl + 2 < sizeof(key); i++) {
-		size_t	 k, skip = 1;
+		size_t	 skip = 1;
 
 		if ((f = strchr(ascii, word[i])) == NULL || word[i] == '\0')
 			continue;
@@ -458,8 +481,8 @@ index_find(const struct xdict *d, const char *word, int prefix)
 			key[i] = (char)0xc3;
 			key[i + 1] = (char)k;
 			memcpy(key + i + 2, word + i + skip, wl - i - skip + 1);
-			if ((at = scan(d, land(d, key, 1), ACCENT_WINDOW,
-			    word, prefix, &best, &bestlen)) != (size_t)-1)
+			if ((at = raw_scan(d, land(d, key, 1), key, prefix,
+			    &best, &bestlen)) != (size_t)-1)
 				return at;
 			if (best != (size_t)-1)
 				return best;
