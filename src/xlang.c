@@ -841,6 +841,8 @@ struct gloss {
 	size_t			 nseen;
 	struct buf		*render;	/* NULL, or the text in English */
 	int			 japanese;	/* the text has kana */
+	size_t			 covered;	/* words or characters glossed */
+	size_t			 uncovered;	/* and the content ones not */
 };
 
 /* Appends n bytes of s to the rendering, blank-separated. */
@@ -1054,6 +1056,7 @@ dict_span(struct gloss *g, const char *s, size_t len)
 			    off[m] - at, "jpn", g->out, g->max) > 0) {
 				render_raw(g, s + raw, at - raw);
 				g->added += g->out->n - from;
+				g->covered += m;
 				render_from(g, from);
 				raw = off[m];
 				matched = 1;
@@ -1064,11 +1067,31 @@ dict_span(struct gloss *g, const char *s, size_t len)
 	render_raw(g, s + raw, len - raw);
 }
 
+/* The characters of s (n bytes) but hiragana (which is not content). */
+static size_t
+content_chars(const char *s, size_t n)
+{
+	size_t	 at = 0, c = 0;
+	int32_t	 cp;
+	int	 cl;
+
+	while (at < n) {
+		cl = text_utf8_decode(s + at, n - at, &cp);
+		if (cl <= 0)
+			cl = 1;
+		else if (!is_hiragana(cp))
+			c++;
+		at += (size_t)cl;
+	}
+	return c;
+}
+
 /* Glosses a run of CJK ("c") or Hangul ("k") by longest match. */
 static void
 gloss_run(struct gloss *g, const char *tag, const struct seg *r)
 {
-	size_t	 at = 0, raw = 0, off[RUN_MAX + 1], nc, m;
+	size_t	 at = 0, raw = 0, off[RUN_MAX + 1], nc, m, total;
+	size_t	 covered0 = g->covered;
 	char	 key[RUN_MAX * 4 + 1];
 
 	while (at < r->len && g->out->n < g->max) {
@@ -1098,9 +1121,13 @@ gloss_run(struct gloss *g, const char *tag, const struct seg *r)
 		memcpy(key, r->s + at, off[m] - at);
 		key[off[m] - at] = '\0';
 		table_find(g->xl, tag, key, gloss_concept, g);
+		g->covered += m;
 		at = raw = off[m];
 	}
 	dict_span(g, r->s + raw, r->len - raw);
+	total = content_chars(r->s, r->len);
+	if (total > g->covered - covered0)
+		g->uncovered += total - (g->covered - covered0);
 }
 
 /*
@@ -1310,9 +1337,27 @@ has_kana(const char *s)
 	return 0;
 }
 
+/*
+ * Whether the Latin or Cyrillic word g of a text read as langs is a
+ * content word: not one of those languages' (Cyrillic: Russian)
+ * function words, nor of the English ones.
+ */
+static int
+content_word(const struct xlang *xl, unsigned langs, const struct seg *g)
+{
+	int	 l;
+
+	if (g->kind == SEG_CYR)
+		langs = 1u << L_RU;
+	for (l = 0; l < L_LATIN; l++)
+		if ((langs & (1u << l)) && is_function_word(xl, l, g))
+			return 0;
+	return 1;
+}
+
 static size_t
 gloss_text(const struct xlang *xl, const char *text, struct strlist *out,
-    size_t max, struct buf *render)
+    size_t max, struct buf *render, double *covered)
 {
 	struct gloss	 g;
 	struct stemmers	 st;
@@ -1344,14 +1389,24 @@ gloss_text(const struct xlang *xl, const char *text, struct strlist *out,
 			gloss_run(&g, "c", &v[i]), used = 1;
 		else if (v[i].kind == SEG_HANGUL)
 			gloss_run(&g, "k", &v[i]), used = 1;
-		else if (v[i].kind == SEG_CYR || langs != 0)
+		else if (v[i].kind == SEG_CYR || langs != 0) {
 			used = gloss_word_at(&g, &st, langs, v, i, n);
+			if (used > 0)
+				g.covered += used;
+			else if (!content_word(xl, langs, &v[i]))
+				;	/* a function word */
+			else
+				g.uncovered++;
+		}
 		if (used == 0)
 			render_add(&g, v[i].s, v[i].len);
 	}
 	stemmers_done(&st);
 	free(v);
 	free(norm);
+	if (covered != NULL)
+		*covered = g.covered + g.uncovered > 0 ? (double)g.covered /
+		    (double)(g.covered + g.uncovered) : 0;
 	return g.added;
 }
 
@@ -1359,22 +1414,33 @@ size_t
 xlang_gloss(const struct xlang *xl, const char *text, struct strlist *out,
     size_t max)
 {
-	return gloss_text(xl, text, out, max, NULL);
+	return gloss_text(xl, text, out, max, NULL, NULL);
 }
 
 char *
 xlang_render(const struct xlang *xl, const char *text, size_t max)
 {
+	return xlang_render_cover(xl, text, max, NULL);
+}
+
+char *
+xlang_render_cover(const struct xlang *xl, const char *text, size_t max,
+    double *covered)
+{
 	struct strlist	 g;
 	struct buf	 b;
 	size_t		 n;
 
+	if (covered != NULL)
+		*covered = 0;
 	strlist_init(&g);
 	buf_init(&b, 0);
-	n = gloss_text(xl, text, &g, max, &b);
+	n = gloss_text(xl, text, &g, max, &b, covered);
 	strlist_done(&g);
 	if (n == 0) {
 		buf_done(&b);
+		if (covered != NULL)
+			*covered = 0;
 		return NULL;
 	}
 	buf_addc(&b, '\0');

@@ -35,6 +35,7 @@ lacks "$out" '"translated"' "a query found as typed is not translated"
 
 out=$("$SR" search --json --explain "extraer las facturas")
 contains "$out" '"translated":	"extract' "--explain shows the rendering that matched"
+contains "$out" '"covered":	1' "... and how much of the query it translated"
 out=$("$SR" search --json --explain "extract invoice totals")
 lacks "$out" '"translated"' "an English query is not translated"
 out=$("$SR" search --json "+Rechnungen extrahieren")

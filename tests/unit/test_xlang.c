@@ -102,6 +102,26 @@ test_lexicon(void)
 	g = gloss(xl, "extract invoices from the customer database");
 	is_str(g, "", "an English text gets no glosses");
 	free(g);
+	{
+		double	 c = -1;
+		char	*r;
+
+		r = xlang_render_cover(xl, "Rechnungen extrahieren", 24, &c);
+		ok(r != NULL && c == 1, "all of a query translated: 1 (%g)", c);
+		free(r);
+		r = xlang_render_cover(xl, "die Rechnungen und Quittungen",
+		    24, &c);
+		ok(r != NULL && c == 0.5,
+		    "one of two content words: 0.5, function words aside (%g)",
+		    c);
+		free(r);
+		r = xlang_render_cover(xl, "请审查合同的风险", 24, &c);
+		ok(r != NULL && c > 0.5 && c < 1,
+		    "Chinese: the share of characters glossed (%g)", c);
+		free(r);
+		r = xlang_render_cover(xl, "review the contract risk", 24, &c);
+		ok(r == NULL && c == 0, "English: no rendering, 0");
+	}
 	ok(xlang_render(xl, "review the contract risk", 24) == NULL,
 	    "an English text has no rendering");
 
