@@ -192,7 +192,16 @@ add_line(struct build *b, const char *line, uint32_t *rank)
 	strlist_init(&items);
 	strlist_split(&items, skip_numbers(s), ",;");
 	for (i = 0; i < items.n; i++) {
-		norm = text_normalize(items.v[i], (size_t)-1);
+		const char *it = items.v[i] + strspn(items.v[i], " \t");
+
+		n = strlen(it);
+		while (n > 0 && (it[n - 1] == ' ' || it[n - 1] == '\t'))
+			n--;
+		if (n < 3 || memchr(it, ' ', n) != NULL) {
+			(*rank)++;	/* several words: not normalised */
+			continue;
+		}
+		norm = text_normalize(it, n);
 		n = strlen(norm);
 		while (n > 0 && norm[n - 1] == ' ')
 			norm[--n] = '\0';
