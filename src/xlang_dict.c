@@ -732,6 +732,12 @@ entries_words(const struct xdict *d, size_t at, struct strlist *out,
 	return added;
 }
 
+static void
+inv_add(void *arg, const char *hw, size_t hwlen, const char *def)
+{
+	xinv_add(arg, hw, hwlen, def);
+}
+
 /* The map of an eng-XXX dictionary, built on first use (NULL: broken). */
 static const struct xinv *
 inverse(struct xdict *d)
@@ -741,7 +747,13 @@ inverse(struct xdict *d)
 	pthread_mutex_lock(&d->lock);
 	if (!d->inv_tried) {
 		d->inv_tried = 1;
-		d->inv = xinv_new(d, d->lang);
+		d->inv = xinv_new(d->lang);
+		if (xdict_each(d, inv_add, d->inv) == 0)
+			xinv_seal(d->inv);
+		else {
+			xinv_free(d->inv);
+			d->inv = NULL;
+		}
 	}
 	x = d->inv;
 	pthread_mutex_unlock(&d->lock);

@@ -69,7 +69,8 @@ size_t		  xdict_gloss_stem(struct xdict *const *v, size_t n,
  * Calls fn(arg, headword, its length, definition) for every entry of d
  * (the headword as the index has it, not NUL-terminated), reading the
  * whole dictionary (at most XDICT_EACH_MAX bytes uncompressed) once.
- * Returns 0, or -1 when it cannot be read. For xlang_inv.h.
+ * Returns 0, or -1 when it cannot be read. For reading eng-XXX
+ * backwards (xlang_inv.h).
  */
 #define XDICT_EACH_MAX	(64u << 20)
 int		  xdict_each(struct xdict *d, void (*fn)(void *,

@@ -10,7 +10,6 @@
 
 #include "strlist.h"
 #include "text.h"
-#include "xlang_dict.h"
 #include "xlang_inv.h"
 #include "xmalloc.h"
 
@@ -51,6 +50,7 @@ struct pairs {
 
 struct xinv {
 	struct strlist	 ens;		/* English headwords */
+	uint32_t	 en;		/* the entry being added */
 	struct strlist	 endings;	/* normalised, longest first */
 	struct pairs	 word;		/* as written */
 	struct pairs	 stem;		/* by the dictionary-side stem */
@@ -174,14 +174,9 @@ skip_numbers(const char *s)
 	}
 }
 
-struct build {
-	struct xinv	*x;
-	uint32_t	 en;
-};
-
 /* One translation line: its items of one word map to the headword. */
 static void
-add_line(struct build *b, const char *line, uint32_t *rank)
+add_line(struct xinv *x, const char *line, uint32_t *rank)
 {
 	struct strlist	 items;
 	char		*s, *norm;
@@ -206,9 +201,9 @@ add_line(struct build *b, const char *line, uint32_t *rank)
 		while (n > 0 && norm[n - 1] == ' ')
 			norm[--n] = '\0';
 		if (one_word(norm) && chars(norm, n) >= 3) {
-			pairs_add(&b->x->word, norm, n, b->en, *rank);
-			sl = stem_len(b->x, norm, n);
-			pairs_add(&b->x->stem, norm, sl, b->en, *rank);
+			pairs_add(&x->word, norm, n, x->en, *rank);
+			sl = stem_len(x, norm, n);
+			pairs_add(&x->stem, norm, sl, x->en, *rank);
 		}
 		(*rank)++;
 		free(norm);
@@ -222,10 +217,9 @@ add_line(struct build *b, const char *line, uint32_t *rank)
  * lines after the first; a line that an idiom's translation ("- ...")
  * follows is the idiom, and neither is used.
  */
-static void
-add_entry(void *arg, const char *hw, size_t hwlen, const char *def)
+void
+xinv_add(struct xinv *x, const char *hw, size_t hwlen, const char *def)
 {
-	struct build	*b = arg;
 	struct strlist	 lines;
 	char		*en;
 	size_t		 i;
@@ -236,8 +230,8 @@ add_entry(void *arg, const char *hw, size_t hwlen, const char *def)
 		free(en);
 		return;
 	}
-	b->en = (uint32_t)b->x->ens.n;
-	strlist_add_take(&b->x->ens, en);
+	x->en = (uint32_t)x->ens.n;
+	strlist_add_take(&x->ens, en);
 	strlist_init(&lines);
 	strlist_split(&lines, def, "\n");
 	for (i = 1; i < lines.n; i++) {
@@ -246,7 +240,7 @@ add_entry(void *arg, const char *hw, size_t hwlen, const char *def)
 		if (*l == '-' || (i + 1 < lines.n && lines.v[i + 1][strspn(
 		    lines.v[i + 1], " \t")] == '-'))
 			continue;
-		add_line(b, lines.v[i], &rank);
+		add_line(x, lines.v[i], &rank);
 	}
 	strlist_done(&lines);
 }
@@ -260,11 +254,10 @@ ending_cmp(const void *a, const void *b)
 }
 
 struct xinv *
-xinv_new(struct xdict *d, const char *lang)
+xinv_new(const char *lang)
 {
 	const char *const	*e = NULL;
 	struct xinv		*x;
-	struct build		 b;
 
 	x = xcalloc(1, sizeof(*x));
 	strlist_init(&x->ens);
@@ -278,15 +271,14 @@ xinv_new(struct xdict *d, const char *lang)
 	if (x->endings.n > 1)
 		qsort(x->endings.v, x->endings.n, sizeof(*x->endings.v),
 		    ending_cmp);
-	b.x = x;
-	b.en = 0;
-	if (xdict_each(d, add_entry, &b) != 0) {
-		xinv_free(x);
-		return NULL;
-	}
+	return x;
+}
+
+void
+xinv_seal(struct xinv *x)
+{
 	pairs_sort(&x->word);
 	pairs_sort(&x->stem);
-	return x;
 }
 
 void
@@ -299,12 +291,6 @@ xinv_free(struct xinv *x)
 	pairs_done(&x->word);
 	pairs_done(&x->stem);
 	free(x);
-}
-
-size_t
-xinv_size(const struct xinv *x)
-{
-	return x != NULL ? x->word.n : 0;
 }
 
 /* Adds the best English words of key (len bytes) in p. */

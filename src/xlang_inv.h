@@ -5,7 +5,7 @@
  * translations of the eng-XXX entries and glossed by their English
  * headwords ("rozmowa" -> "conversation").
  *
- * Built from the entries xdict_each() hands over (xlang_dict.h): each
+ * Built from the entries of the dictionary (xlang_dict.c reads them): each
  * entry's translation lines are cut into items (at "," and ";"), notes in
  * brackets dropped; an item of one word maps to the headword (one word
  * too), the earlier in its entry the better ("note: 1. notatka 2. nota"
@@ -19,8 +19,9 @@
  * "notatk", "podwładnymi" and "podwładny" at "podwladn". Other languages
  * are matched as written.
  *
- * Ownership: xinv_new() returns an immutable map the caller frees with
- * xinv_free(); lookups only read it, so threads may share it.
+ * Ownership: the caller frees what xinv_new() returns with xinv_free().
+ * Once sealed the map is not changed: lookups only read it, so threads
+ * may share it (xlang_dict.c builds it under a lock on first use).
  */
 #ifndef SR_XLANG_INV_H
 #define SR_XLANG_INV_H
@@ -28,21 +29,22 @@
 #include <stddef.h>
 
 struct strlist;
-struct xdict;
 struct xinv;
 
 #define XINV_HEADWORDS	2	/* English headwords kept per word */
 #define XINV_STEM_MIN	4	/* characters a stem keeps */
 
 /*
- * Reads every entry of d (an eng-XXX dictionary; lang is XXX, ISO 639-3)
- * into a map from XXX words to English ones. NULL when d cannot be read
- * (a broken dictionary only loses its glosses).
+ * An empty map from words of lang (ISO 639-3: "pol" and "rus" are
+ * stemmed) to English; xinv_add() each entry of the eng-XXX dictionary
+ * (its headword, hwlen bytes, and its text), then xinv_seal() before the
+ * first lookup.
  */
-struct xinv	*xinv_new(struct xdict *d, const char *lang);
+struct xinv	*xinv_new(const char *lang);
+void		 xinv_add(struct xinv *, const char *hw, size_t hwlen,
+		    const char *def);
+void		 xinv_seal(struct xinv *);
 void		 xinv_free(struct xinv *);
-/* The number of words mapped (for tests). */
-size_t		 xinv_size(const struct xinv *);
 
 /*
  * Appends to out (at most max items in it) the English words of the
