@@ -464,9 +464,11 @@ index_find(const struct xdict *d, const char *word, int prefix)
 			at = line_start(d, at - 1);
 		if ((at = scan(d, at, 3 * WINDOW, word)) != (size_t)-1)
 			return at;
-	} else if (raw_scan(d, land(d, word, 1), word, 1, &best,
-	    &bestlen), best != (size_t)-1)
+	} else {
+		/* a stem's accents are not looked for: too many spellings */
+		raw_scan(d, land(d, word, 1), word, 1, &best, &bestlen);
 		return best;
+	}
 	for (i = 0; i < wl && wl + 2 < sizeof(key); i++) {
 		size_t	 skip = 1;
 

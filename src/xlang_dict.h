@@ -54,8 +54,10 @@ size_t		  xdict_gloss_word(struct xdict *const *v, size_t n,
 /*
  * The same for a word's stem (its language's Snowball stem, so an
  * inflected form finds its dictionary form: "bussgelder" -> "bussgeld",
- * "preparame" -> "prepar" -> "preparar"): the headword equal to stem, else
- * the shortest one-word headword that starts with it. Stems shorter than
+ * "preparame" -> "prepar" -> "preparar"): the headword equal to stem (an
+ * accented one too), else the shortest one-word headword that starts
+ * with it as written (accented spellings of every stem of every word
+ * cost a third more time building a search index). Stems shorter than
  * XDICT_STEM_MIN characters are not looked up (too many headwords share
  * them).
  */
