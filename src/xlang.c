@@ -778,8 +778,12 @@ xlang_open_default(struct xlang **out, char **cause)
 			(*out)->fp = fp;
 		}
 	}
-	if (rv == SR_OK)
+	if (rv == SR_OK) {
 		(*out)->dict_dir = *dd != '\0' ? xstrdup(dd) : NULL;
+		dir = config_data_dir();
+		xdict_cache_dir((*out)->dict, (*out)->ndict, dir);
+		free(dir);
+	}
 	free(cpath);
 	free(path);
 	return rv;

@@ -46,6 +46,8 @@ struct xdict {
 	const char	*idx;		/* the mapped index */
 	size_t		 idxlen;
 	int		 inverted;	/* eng-XXX, read backwards */
+	uint64_t	 stamp;		/* its names, sizes and mtimes */
+	char		*inv_cache;	/* where the map is kept, or NULL */
 	struct xinv	*inv;		/* built on its first lookup */
 	int		 inv_tried;
 	pthread_mutex_t	 lock;		/* over inv and inv_tried */
@@ -114,6 +116,12 @@ dict_open(const char *dir, const char *base, uint64_t *fp)
 	fp_mix(fp, &si.st_mtime, sizeof(si.st_mtime));
 	fp_mix(fp, &sd.st_size, sizeof(sd.st_size));
 	fp_mix(fp, &sd.st_mtime, sizeof(sd.st_mtime));
+	d->stamp = 0xcbf29ce484222325ULL;
+	fp_mix(&d->stamp, d->name, strlen(d->name));
+	fp_mix(&d->stamp, &si.st_size, sizeof(si.st_size));
+	fp_mix(&d->stamp, &si.st_mtime, sizeof(si.st_mtime));
+	fp_mix(&d->stamp, &sd.st_size, sizeof(sd.st_size));
+	fp_mix(&d->stamp, &sd.st_mtime, sizeof(sd.st_mtime));
 	return d;
 }
 
@@ -241,6 +249,7 @@ xdict_free(struct xdict *d)
 	if (d->idx != NULL)
 		munmap((void *)d->idx, d->idxlen);
 	xinv_free(d->inv);
+	free(d->inv_cache);
 	pthread_mutex_destroy(&d->lock);
 	free(d->dict_path);
 	free(d);
@@ -749,10 +758,18 @@ inverse(struct xdict *d)
 	pthread_mutex_lock(&d->lock);
 	if (!d->inv_tried) {
 		d->inv_tried = 1;
+		if (d->inv_cache != NULL)
+			d->inv = xinv_load(d->inv_cache, d->stamp, d->lang);
+	}
+	if (d->inv == NULL && d->inv_tried == 1) {
+		d->inv_tried = 2;
 		d->inv = xinv_new(d->lang);
-		if (xdict_each(d, inv_add, d->inv) == 0)
+		if (xdict_each(d, inv_add, d->inv) == 0) {
 			xinv_seal(d->inv);
-		else {
+			if (d->inv_cache != NULL)
+				(void)xinv_save(d->inv, d->inv_cache,
+				    d->stamp);
+		} else {
 			xinv_free(d->inv);
 			d->inv = NULL;
 		}
@@ -877,4 +894,21 @@ xdict_each(struct xdict *d, void (*fn)(void *, const char *, size_t,
 	}
 	free(text);
 	return 0;
+}
+
+void
+xdict_cache_dir(struct xdict *const *v, size_t n, const char *dir)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (v[i]->inverted) {
+			pthread_mutex_lock(&v[i]->lock);
+			free(v[i]->inv_cache);
+			v[i]->inv_cache = NULL;
+			if (dir != NULL)
+				xasprintf(&v[i]->inv_cache, "%s/xlang-%s.cache",
+				    dir, v[i]->name);
+			pthread_mutex_unlock(&v[i]->lock);
+		}
 }

@@ -79,6 +79,14 @@ int		  xdict_each(struct xdict *d, void (*fn)(void *,
 		    const char *, size_t, const char *), void *arg);
 
 /*
+ * Where the maps of eng-XXX dictionaries read backwards are kept
+ * (DIR/xlang-eng-pol.cache; NULL: nowhere), so that only the first
+ * process after a dictionary changes reads it whole.
+ */
+void		  xdict_cache_dir(struct xdict *const *v, size_t n,
+		    const char *dir);
+
+/*
  * Reads the definition of the headword equal (after normalisation) to
  * word from d into *out (allocated, NUL-terminated). Returns 0, SR_NOTFOUND
  * or SR_IO (with *cause set). For tests and doctor.

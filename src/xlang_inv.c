@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "strlist.h"
 #include "text.h"
 #include "xlang_inv.h"
@@ -49,6 +50,7 @@ struct pairs {
 };
 
 struct xinv {
+	char		*blob;		/* a loaded cache: the keys point in it */
 	struct strlist	 ens;		/* English headwords */
 	uint32_t	 en;		/* the entry being added */
 	struct strlist	 endings;	/* normalised, longest first */
@@ -288,9 +290,129 @@ xinv_free(struct xinv *x)
 		return;
 	strlist_done(&x->ens);
 	strlist_done(&x->endings);
-	pairs_done(&x->word);
-	pairs_done(&x->stem);
+	if (x->blob != NULL) {
+		free(x->word.v);
+		free(x->stem.v);
+		free(x->blob);
+	} else {
+		pairs_done(&x->word);
+		pairs_done(&x->stem);
+	}
 	free(x);
+}
+
+/*
+ * The cache file: XINV_MAGIC, the stamp, the counts of English words,
+ * of words and of stems (uint32_t each), the English words (each
+ * NUL-terminated), then each pair as its English word's index and rank
+ * (uint32_t each) and its key (NUL-terminated). Host byte order: the
+ * cache is a local file, rebuilt when it does not read back.
+ */
+#define XINV_MAGIC	"SRXINV01"
+#define XINV_FILE_MAX	(256u << 20)
+
+int
+xinv_save(const struct xinv *x, const char *path, uint64_t stamp)
+{
+	const struct pairs	*p[2] = { &x->word, &x->stem };
+	struct buf		 b;
+	uint32_t		 n[3];
+	size_t			 i, k;
+	char			*cause = NULL;
+	int			 rv;
+
+	buf_init(&b, 0);
+	buf_add(&b, XINV_MAGIC, 8);
+	buf_add(&b, &stamp, sizeof(stamp));
+	n[0] = (uint32_t)x->ens.n;
+	n[1] = (uint32_t)x->word.n;
+	n[2] = (uint32_t)x->stem.n;
+	buf_add(&b, n, sizeof(n));
+	for (i = 0; i < x->ens.n; i++)
+		buf_add(&b, x->ens.v[i], strlen(x->ens.v[i]) + 1);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < p[k]->n; i++) {
+			buf_add(&b, &p[k]->v[i].en, sizeof(uint32_t));
+			buf_add(&b, &p[k]->v[i].rank, sizeof(uint32_t));
+			buf_add(&b, p[k]->v[i].key, strlen(p[k]->v[i].key) + 1);
+		}
+	rv = buf_save(path, b.p, b.len, 0644, 1, &cause);
+	free(cause);
+	buf_done(&b);
+	return rv == 0 ? 0 : -1;
+}
+
+/* The NUL-terminated string at *at in data (len bytes), or NULL. */
+static const char *
+blob_str(const char *data, size_t len, size_t *at)
+{
+	const char	*s = data + *at, *z;
+
+	if (*at >= len || (z = memchr(s, '\0', len - *at)) == NULL)
+		return NULL;
+	*at += (size_t)(z - s) + 1;
+	return s;
+}
+
+static int
+load_pairs(struct xinv *x, struct pairs *p, uint32_t n, size_t len,
+    size_t *at)
+{
+	const char	*key;
+	uint32_t	 i, en, rank;
+
+	p->v = xreallocarray(NULL, (size_t)n + 1, sizeof(*p->v));
+	p->cap = (size_t)n + 1;
+	for (i = 0; i < n; i++) {
+		if (*at + 8 > len)
+			return -1;
+		memcpy(&en, x->blob + *at, 4);
+		memcpy(&rank, x->blob + *at + 4, 4);
+		*at += 8;
+		if ((key = blob_str(x->blob, len, at)) == NULL ||
+		    en >= x->ens.n)
+			return -1;
+		p->v[p->n].key = (char *)key;
+		p->v[p->n].en = en;
+		p->v[p->n].rank = rank;
+		p->n++;
+	}
+	return 0;
+}
+
+struct xinv *
+xinv_load(const char *path, uint64_t stamp, const char *lang)
+{
+	struct xinv	*x;
+	char		*data;
+	const char	*s;
+	size_t		 len, at = 28;	/* magic, stamp, counts */
+	uint32_t	 n[3], i;
+
+	if (buf_read_file(path, XINV_FILE_MAX, &data, &len) != 0)
+		return NULL;
+	if (len < at || memcmp(data, XINV_MAGIC, 8) != 0 ||
+	    memcmp(data + 8, &stamp, sizeof(stamp)) != 0) {
+		free(data);
+		return NULL;
+	}
+	memcpy(n, data + 16, sizeof(n));
+	x = xinv_new(lang);
+	x->blob = data;
+	if (n[0] > len || n[1] > len || n[2] > len)
+		goto bad;
+	for (i = 0; i < n[0]; i++) {
+		if ((s = blob_str(data, len, &at)) == NULL)
+			goto bad;
+		strlist_add(&x->ens, s);
+	}
+	if (load_pairs(x, &x->word, n[1], len, &at) != 0 ||
+	    load_pairs(x, &x->stem, n[2], len, &at) != 0 || at != len)
+		goto bad;
+	return x;
+bad:
+	xinv_free(x);
+	return NULL;
 }
 
 /* Adds the best English words of key (len bytes) in p. */

@@ -27,6 +27,7 @@
 #define SR_XLANG_INV_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct strlist;
 struct xinv;
@@ -44,6 +45,18 @@ struct xinv	*xinv_new(const char *lang);
 void		 xinv_add(struct xinv *, const char *hw, size_t hwlen,
 		    const char *def);
 void		 xinv_seal(struct xinv *);
+
+/*
+ * A sealed map written to path (parent directories made) with stamp, the
+ * fingerprint of the dictionary it was read from; read back by
+ * xinv_load() when the stamp matches (NULL otherwise, or when the file is
+ * missing or damaged): a process that needs the map reads it in a few
+ * milliseconds instead of reading the dictionary whole. xinv_save()
+ * returns 0 or -1 (the map then stays in memory only).
+ */
+int		 xinv_save(const struct xinv *, const char *path,
+		    uint64_t stamp);
+struct xinv	*xinv_load(const char *path, uint64_t stamp, const char *lang);
 void		 xinv_free(struct xinv *);
 
 /*

@@ -426,6 +426,23 @@ rm_dict(const char *dir, const char *name)
 	strlist_done(&_o);						\
 } while (0)
 
+/* A process's lookup of w in the dictionaries of dir, caching there. */
+static void
+cached_gloss(const char *dir, const char *w, const char *want,
+    const char *msg)
+{
+	struct xdict	**v;
+	size_t		  n;
+	uint64_t	  fp = 0;
+
+	v = xdict_scan(dir, &n, &fp);
+	xdict_cache_dir(v, n, dir);
+	INV_GLOSS(v, n, w, want, msg);
+	for (; n > 0; n--)
+		xdict_free(v[n - 1]);
+	free(v);
+}
+
 /*
  * eng-pol read backwards (xlang_inv.h): Debian has no pol-eng. An eng-deu
  * next to a deu-eng is not used.
@@ -481,6 +498,26 @@ test_inverted(void)
 	for (; n > 0; n--)
 		xdict_free(v[n - 1]);
 	free(v);
+	/* the map kept in a cache file, read back by the next process */
+	{
+		char path[512];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/xlang-eng-pol.cache", dir);
+		cached_gloss(dir, "notatki", "note", "built, with a cache dir");
+		ok(access(path, R_OK) == 0, "the map was written to the cache");
+		cached_gloss(dir, "notatki", "note", "read back from the cache");
+		cached_gloss(dir, "zwiazek", NULL, "... with nothing added");
+		f = fopen(path, "r+");
+		fputs("SRXINV01 damaged", f);
+		fclose(f);
+		cached_gloss(dir, "podwladnymi", "subordinate",
+		    "a damaged cache is rebuilt");
+		f = fopen(path, "w");
+		fclose(f);
+		cached_gloss(dir, "rozmowa", "conversation", "so is an empty one");
+		unlink(path);
+	}
 	/* a dictionary that cannot be read loses its glosses, no more */
 	{
 		char path[512];
