@@ -778,8 +778,12 @@ xlang_open_default(struct xlang **out, char **cause)
 			(*out)->fp = fp;
 		}
 	}
-	if (rv == SR_OK)
+	if (rv == SR_OK) {
 		(*out)->dict_dir = *dd != '\0' ? xstrdup(dd) : NULL;
+		dir = config_data_dir();
+		xdict_cache_dir((*out)->dict, (*out)->ndict, dir);
+		free(dir);
+	}
 	free(cpath);
 	free(path);
 	return rv;
@@ -841,6 +845,8 @@ struct gloss {
 	size_t			 nseen;
 	struct buf		*render;	/* NULL, or the text in English */
 	int			 japanese;	/* the text has kana */
+	size_t			 covered;	/* words or characters glossed */
+	size_t			 uncovered;	/* and the content ones not */
 };
 
 /* Appends n bytes of s to the rendering, blank-separated. */
@@ -981,6 +987,43 @@ is_han(int32_t c)
 	    !(c >= 0x31F0 && c <= 0x31FF);
 }
 
+static int
+is_hiragana(int32_t c)
+{
+	return c >= 0x3040 && c <= 0x309F;
+}
+
+/*
+ * Renders n bytes of s as written, but in Japanese text without its
+ * hiragana: what is left there after the lookups is particles and
+ * inflections ("の", "して"), which no skill shares with the query and
+ * which, kept, only add unknown terms that lower every score of the
+ * rendering (the search divides by the query's whole idf mass).
+ */
+static void
+render_raw(struct gloss *g, const char *s, size_t n)
+{
+	size_t	 at = 0, from = 0;
+	int32_t	 c;
+	int	 cl;
+
+	if (!g->japanese) {
+		render_add(g, s, n);
+		return;
+	}
+	while (at < n) {
+		cl = text_utf8_decode(s + at, n - at, &c);
+		if (cl <= 0)
+			cl = 1;
+		else if (is_hiragana(c)) {
+			render_add(g, s + from, at - from);
+			from = at + (size_t)cl;
+		}
+		at += (size_t)cl;
+	}
+	render_add(g, s + from, n - from);
+}
+
 /*
  * Looks the kanji and katakana stretches of an unmatched span of
  * Japanese up in the jpn-eng dictionaries, longest match first (at least
@@ -1015,8 +1058,9 @@ dict_span(struct gloss *g, const char *s, size_t len)
 			from = g->out->n;
 			if (xdict_gloss_word(g->xl->dict, g->xl->ndict, s + at,
 			    off[m] - at, "jpn", g->out, g->max) > 0) {
-				render_add(g, s + raw, at - raw);
+				render_raw(g, s + raw, at - raw);
 				g->added += g->out->n - from;
+				g->covered += m;
 				render_from(g, from);
 				raw = off[m];
 				matched = 1;
@@ -1024,14 +1068,34 @@ dict_span(struct gloss *g, const char *s, size_t len)
 		}
 		at = matched ? raw : off[1];
 	}
-	render_add(g, s + raw, len - raw);
+	render_raw(g, s + raw, len - raw);
+}
+
+/* The characters of s (n bytes) but hiragana (which is not content). */
+static size_t
+content_chars(const char *s, size_t n)
+{
+	size_t	 at = 0, c = 0;
+	int32_t	 cp;
+	int	 cl;
+
+	while (at < n) {
+		cl = text_utf8_decode(s + at, n - at, &cp);
+		if (cl <= 0)
+			cl = 1;
+		else if (!is_hiragana(cp))
+			c++;
+		at += (size_t)cl;
+	}
+	return c;
 }
 
 /* Glosses a run of CJK ("c") or Hangul ("k") by longest match. */
 static void
 gloss_run(struct gloss *g, const char *tag, const struct seg *r)
 {
-	size_t	 at = 0, raw = 0, off[RUN_MAX + 1], nc, m;
+	size_t	 at = 0, raw = 0, off[RUN_MAX + 1], nc, m, total;
+	size_t	 covered0 = g->covered;
 	char	 key[RUN_MAX * 4 + 1];
 
 	while (at < r->len && g->out->n < g->max) {
@@ -1061,23 +1125,41 @@ gloss_run(struct gloss *g, const char *tag, const struct seg *r)
 		memcpy(key, r->s + at, off[m] - at);
 		key[off[m] - at] = '\0';
 		table_find(g->xl, tag, key, gloss_concept, g);
+		g->covered += m;
 		at = raw = off[m];
 	}
 	dict_span(g, r->s + raw, r->len - raw);
+	total = content_chars(r->s, r->len);
+	if (total > g->covered - covered0)
+		g->uncovered += total - (g->covered - covered0);
 }
 
-/* A dictionary lookup of word w in language l (xlang_dict.h). */
+/*
+ * A dictionary lookup of word w in language l (xlang_dict.h): as written,
+ * else by its stem (an inflected form: "Bußgelder", "prepárame").
+ */
 static size_t
-gloss_dict(struct gloss *g, int l, const struct seg *w)
+gloss_dict(struct gloss *g, struct stemmers *st, int l, const struct seg *w)
 {
 	size_t	 from = g->out->n, n;
+	char	 word[128], stem[128];
 
 	if (g->dict_left == 0 || g->xl->ndict == 0 ||
-	    is_function_word(g->xl, l, w))
+	    is_function_word(g->xl, l, w) || w->len >= sizeof(word))
 		return 0;
 	g->dict_left--;
 	n = xdict_gloss_word(g->xl->dict, g->xl->ndict, w->s, w->len,
 	    lang_iso3[l], g->out, g->max);
+	if (n == 0 && g->dict_left > 0) {
+		memcpy(word, w->s, w->len);
+		word[w->len] = '\0';
+		stem_word(st, l, word, w->len, stem, sizeof(stem));
+		if (strcmp(stem, word) != 0) {
+			g->dict_left--;
+			n = xdict_gloss_stem(g->xl->dict, g->xl->ndict, stem,
+			    strlen(stem), lang_iso3[l], g->out, g->max);
+		}
+	}
 	g->added += n;
 	render_from(g, from);
 	return n;
@@ -1240,7 +1322,7 @@ gloss_word_at(struct gloss *g, struct stemmers *st, unsigned langs,
 		    gloss_compound(g, st, l, &v[i]))
 			used = 1;
 	for (l = 0; l < L_LATIN && used == 0; l++)
-		if ((langs & (1u << l)) && gloss_dict(g, l, &v[i]) > 0)
+		if ((langs & (1u << l)) && gloss_dict(g, st, l, &v[i]) > 0)
 			used = 1;
 	return used;
 }
@@ -1259,9 +1341,27 @@ has_kana(const char *s)
 	return 0;
 }
 
+/*
+ * Whether the Latin or Cyrillic word g of a text read as langs is a
+ * content word: not one of those languages' (Cyrillic: Russian)
+ * function words, nor of the English ones.
+ */
+static int
+content_word(const struct xlang *xl, unsigned langs, const struct seg *g)
+{
+	int	 l;
+
+	if (g->kind == SEG_CYR)
+		langs = 1u << L_RU;
+	for (l = 0; l < L_LATIN; l++)
+		if ((langs & (1u << l)) && is_function_word(xl, l, g))
+			return 0;
+	return 1;
+}
+
 static size_t
 gloss_text(const struct xlang *xl, const char *text, struct strlist *out,
-    size_t max, struct buf *render)
+    size_t max, struct buf *render, double *covered)
 {
 	struct gloss	 g;
 	struct stemmers	 st;
@@ -1293,14 +1393,24 @@ gloss_text(const struct xlang *xl, const char *text, struct strlist *out,
 			gloss_run(&g, "c", &v[i]), used = 1;
 		else if (v[i].kind == SEG_HANGUL)
 			gloss_run(&g, "k", &v[i]), used = 1;
-		else if (v[i].kind == SEG_CYR || langs != 0)
+		else if (v[i].kind == SEG_CYR || langs != 0) {
 			used = gloss_word_at(&g, &st, langs, v, i, n);
+			if (used > 0)
+				g.covered += used;
+			else if (!content_word(xl, langs, &v[i]))
+				;	/* a function word */
+			else
+				g.uncovered++;
+		}
 		if (used == 0)
 			render_add(&g, v[i].s, v[i].len);
 	}
 	stemmers_done(&st);
 	free(v);
 	free(norm);
+	if (covered != NULL)
+		*covered = g.covered + g.uncovered > 0 ? (double)g.covered /
+		    (double)(g.covered + g.uncovered) : 0;
 	return g.added;
 }
 
@@ -1308,22 +1418,33 @@ size_t
 xlang_gloss(const struct xlang *xl, const char *text, struct strlist *out,
     size_t max)
 {
-	return gloss_text(xl, text, out, max, NULL);
+	return gloss_text(xl, text, out, max, NULL, NULL);
 }
 
 char *
 xlang_render(const struct xlang *xl, const char *text, size_t max)
 {
+	return xlang_render_cover(xl, text, max, NULL);
+}
+
+char *
+xlang_render_cover(const struct xlang *xl, const char *text, size_t max,
+    double *covered)
+{
 	struct strlist	 g;
 	struct buf	 b;
 	size_t		 n;
 
+	if (covered != NULL)
+		*covered = 0;
 	strlist_init(&g);
 	buf_init(&b, 0);
-	n = gloss_text(xl, text, &g, max, &b);
+	n = gloss_text(xl, text, &g, max, &b, covered);
 	strlist_done(&g);
 	if (n == 0) {
 		buf_done(&b);
+		if (covered != NULL)
+			*covered = 0;
 		return NULL;
 	}
 	buf_addc(&b, '\0');

@@ -89,6 +89,16 @@ size_t	 xlang_gloss(const struct xlang *, const char *text,
  * and the skills (which carry the same glosses) meet in English.
  */
 char	*xlang_render(const struct xlang *, const char *text, size_t max);
+/*
+ * The same, and in *covered the share of the text's content that was
+ * translated: of its words in a Latin or Cyrillic script that are not
+ * function words, those glossed; of its Han, kana (hiragana aside) and
+ * Hangul characters, those inside a glossed stretch. 0 when nothing was
+ * translated. A rendering of a text half translated is half a
+ * translation: search judges its matches by this share.
+ */
+char	*xlang_render_cover(const struct xlang *, const char *text,
+	    size_t max, double *covered);
 
 /*
  * A hash of everything xlang_gloss() depends on (the lexicon's text, the

@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +30,12 @@
 #include "strlist.h"
 #include "text.h"
 #include "xlang_dict.h"
+#include "xlang_inv.h"
 #include "xmalloc.h"
 
 #define ENTRY_MAX	(64u << 10)	/* bytes of one definition read */
 #define WINDOW		48		/* index lines looked at around a landing */
+#define RAW_WINDOW	64		/* lines from below a spelling */
 #define DZ_HEAD_MAX	(1u << 20)	/* the gzip header with the chunk table */
 
 struct xdict {
@@ -42,6 +45,12 @@ struct xdict {
 	int		 dz;		/* dict_path is dictzip */
 	const char	*idx;		/* the mapped index */
 	size_t		 idxlen;
+	int		 inverted;	/* eng-XXX, read backwards */
+	uint64_t	 stamp;		/* its names, sizes and mtimes */
+	char		*inv_cache;	/* where the map is kept, or NULL */
+	struct xinv	*inv;		/* built on its first lookup */
+	int		 inv_tried;
+	pthread_mutex_t	 lock;		/* over inv and inv_tried */
 };
 
 static int
@@ -98,12 +107,21 @@ dict_open(const char *dir, const char *base, uint64_t *fp)
 	d->dz = dz;
 	snprintf(d->name, sizeof(d->name), "%s", base +
 	    (strncmp(base, "freedict-", 9) == 0 ? 9 : 0));
-	snprintf(d->lang, sizeof(d->lang), "%.3s", d->name);
+	d->inverted = strncmp(d->name, "eng-", 4) == 0;
+	snprintf(d->lang, sizeof(d->lang), "%.3s", d->name +
+	    (d->inverted ? 4 : 0));
+	pthread_mutex_init(&d->lock, NULL);
 	fp_mix(fp, d->name, strlen(d->name));
 	fp_mix(fp, &si.st_size, sizeof(si.st_size));
 	fp_mix(fp, &si.st_mtime, sizeof(si.st_mtime));
 	fp_mix(fp, &sd.st_size, sizeof(sd.st_size));
 	fp_mix(fp, &sd.st_mtime, sizeof(sd.st_mtime));
+	d->stamp = 0xcbf29ce484222325ULL;
+	fp_mix(&d->stamp, d->name, strlen(d->name));
+	fp_mix(&d->stamp, &si.st_size, sizeof(si.st_size));
+	fp_mix(&d->stamp, &si.st_mtime, sizeof(si.st_mtime));
+	fp_mix(&d->stamp, &sd.st_size, sizeof(sd.st_size));
+	fp_mix(&d->stamp, &sd.st_mtime, sizeof(sd.st_mtime));
 	return d;
 }
 
@@ -113,31 +131,70 @@ name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * The dictionaries under dir, as base names sorted: the XXX-eng ones,
+ * and the eng-XXX ones whose language has no XXX-eng (read backwards,
+ * xlang_inv.h). "freedict-" before the name is allowed.
+ */
+static void
+dict_names(const char *dir, struct strlist *names)
+{
+	struct strlist	 fwd, back;
+	DIR		*dh;
+	struct dirent	*de;
+	size_t		 i, l;
+	char		*lang;
+
+	strlist_init(&fwd);
+	strlist_init(&back);
+	if ((dh = opendir(dir)) != NULL) {
+		while ((de = readdir(dh)) != NULL) {
+			const char *b = de->d_name;
+
+			l = strlen(b);
+			if (l < 14 || strcmp(b + l - 6, ".index") != 0)
+				continue;
+			b += strncmp(b, "freedict-", 9) == 0 ? 9 : 0;
+			l = strlen(b) - 6;
+			if (l == 7 && strncmp(b + 3, "-eng", 4) == 0 &&
+			    strncmp(b, "eng", 3) != 0)
+				strlist_add_take(&fwd, xstrndup(de->d_name,
+				    strlen(de->d_name) - 6));
+			else if (l == 7 && strncmp(b, "eng-", 4) == 0)
+				strlist_add_take(&back, xstrndup(de->d_name,
+				    strlen(de->d_name) - 6));
+		}
+		closedir(dh);
+	}
+	for (i = 0; i < fwd.n; i++)
+		strlist_add(names, fwd.v[i]);
+	for (i = 0; i < back.n; i++) {
+		size_t	 j;
+		int	 have = 0;
+
+		lang = back.v[i] + strlen(back.v[i]) - 3;
+		for (j = 0; j < fwd.n; j++)
+			have |= strncmp(fwd.v[j] + strlen(fwd.v[j]) - 7, lang,
+			    3) == 0;
+		if (!have)
+			strlist_add(names, back.v[i]);
+	}
+	strlist_done(&fwd);
+	strlist_done(&back);
+	if (names->n > 1)
+		qsort(names->v, names->n, sizeof(*names->v), name_cmp);
+}
+
 struct xdict **
 xdict_scan(const char *dir, size_t *n, uint64_t *fp)
 {
 	struct xdict	**v = NULL, *d;
 	struct strlist	  names;
-	DIR		 *dh;
-	struct dirent	 *de;
 	size_t		  i;
 
 	*n = 0;
 	strlist_init(&names);
-	if ((dh = opendir(dir)) != NULL) {
-		while ((de = readdir(dh)) != NULL) {
-			size_t l = strlen(de->d_name);
-
-			/* XXX-eng.index, with or without "freedict-" */
-			if (l > 14 && strcmp(de->d_name + l - 10,
-			    "-eng.index") == 0)
-				strlist_add_take(&names, xstrndup(de->d_name,
-				    l - 6));
-		}
-		closedir(dh);
-	}
-	if (names.n > 1)
-		qsort(names.v, names.n, sizeof(*names.v), name_cmp);
+	dict_names(dir, &names);
 	v = xreallocarray(NULL, names.n + 1, sizeof(*v));
 	for (i = 0; i < names.n; i++)
 		if ((d = dict_open(dir, names.v[i], fp)) != NULL)
@@ -156,24 +213,11 @@ xdict_stamp(const char *dir, uint64_t *fp)
 {
 	struct strlist	 names;
 	struct stat	 si, sd;
-	DIR		*dh;
-	struct dirent	*de;
 	char		*ip, *dp;
-	size_t		 i, l;
+	size_t		 i;
 
 	strlist_init(&names);
-	if ((dh = opendir(dir)) != NULL) {
-		while ((de = readdir(dh)) != NULL) {
-			l = strlen(de->d_name);
-			if (l > 14 && strcmp(de->d_name + l - 10,
-			    "-eng.index") == 0)
-				strlist_add_take(&names, xstrndup(de->d_name,
-				    l - 6));
-		}
-		closedir(dh);
-	}
-	if (names.n > 1)
-		qsort(names.v, names.n, sizeof(*names.v), name_cmp);
+	dict_names(dir, &names);
 	for (i = 0; i < names.n; i++) {
 		xasprintf(&ip, "%s/%s.index", dir, names.v[i]);
 		xasprintf(&dp, "%s/%s.dict.dz", dir, names.v[i]);
@@ -204,6 +248,9 @@ xdict_free(struct xdict *d)
 		return;
 	if (d->idx != NULL)
 		munmap((void *)d->idx, d->idxlen);
+	xinv_free(d->inv);
+	free(d->inv_cache);
+	pthread_mutex_destroy(&d->lock);
 	free(d->dict_path);
 	free(d);
 }
@@ -317,42 +364,142 @@ raw_cmp(const struct xdict *d, size_t at, const char *word)
 }
 
 /*
- * Finds the index line whose normalised headword is word; returns its
- * offset, or (size_t)-1. FreeDict sorts its lower-case headwords as
- * bytes, which the search follows; a headword with accents sorts after
- * the ASCII ones, so a word whose accents normalisation stripped is
- * found only when it lands near (the window below).
+ * The index line near where key would sort (as bytes); low: a line
+ * before it (at most 512 bytes before).
  */
 static size_t
-index_find(const struct xdict *d, const char *word)
+land(const struct xdict *d, const char *key, int low)
 {
-	size_t	 lo = 0, hi = d->idxlen, at, k;
-	char	 hw[256];
-	int	 c, i;
+	size_t	 lo = 0, hi = d->idxlen, at;
+	int	 c;
 
 	while (hi - lo > 512) {
 		at = line_start(d, lo + (hi - lo) / 2);
 		if (at <= lo)
 			break;
-		if ((c = raw_cmp(d, at, word)) == 0)
+		if ((c = raw_cmp(d, at, key)) == 0)
 			break;
 		if (c < 0)
 			hi = at;
 		else
 			lo = at;
 	}
-	/* from the landing, back a window, then forward */
-	at = line_start(d, lo + (hi - lo) / 2 < d->idxlen ?
+	if (low)
+		return line_start(d, lo < d->idxlen ? lo : d->idxlen - 1);
+	return line_start(d, lo + (hi - lo) / 2 < d->idxlen ?
 	    lo + (hi - lo) / 2 : d->idxlen - 1);
-	for (i = 0; i < WINDOW && at > 0; i++)
-		at = line_start(d, at - 1);
-	for (k = 0; k < 3 * WINDOW && at < d->idxlen; k++) {
+}
+
+/* Looks at n lines from at for the normalised headword word. */
+static size_t
+scan(const struct xdict *d, size_t at, size_t n, const char *word)
+{
+	size_t	 k;
+	char	 hw[256];
+
+	for (k = 0; k < n && at < d->idxlen; k++) {
 		headword(d, at, hw, sizeof(hw));
 		if (strcmp(hw, word) == 0)
 			return at;
 		at = line_next(d, at);
 	}
 	return (size_t)-1;
+}
+
+/*
+ * Looks, from the line at at (before key in byte order), for the
+ * headword equal to key as bytes (prefix: the shortest one-word headword
+ * longer than key that starts with it, in *best and *bestlen), until the
+ * headwords sort after key. Returns the line of an exact match, or
+ * (size_t)-1. Nothing is normalised: the cheap check of a spelling.
+ */
+static size_t
+raw_scan(const struct xdict *d, size_t at, const char *key, int prefix,
+    size_t *best, size_t *bestlen)
+{
+	const char	*h;
+	size_t		 k, kl = strlen(key), hl;
+
+	for (k = 0; k < RAW_WINDOW && at < d->idxlen;
+	    k++, at = line_next(d, at)) {
+		h = d->idx + at;
+		for (hl = 0; at + hl < d->idxlen && h[hl] != '\t' &&
+		    h[hl] != '\n'; hl++)
+			;
+		if (hl >= kl && memcmp(h, key, kl) == 0) {
+			if (hl == kl && !prefix)
+				return at;
+			if (hl > kl && prefix && memchr(h, ' ', hl) == NULL &&
+			    (*best == (size_t)-1 || hl < *bestlen)) {
+				*best = at;
+				*bestlen = hl;
+			}
+		} else if (raw_cmp(d, at, key) < 0)
+			break;		/* past where key sorts */
+	}
+	return (size_t)-1;
+}
+
+/*
+ * Finds the index line whose normalised headword is word (prefix: the
+ * shortest one-word headword that starts with it); returns its offset,
+ * or (size_t)-1. FreeDict sorts its lower-case headwords as bytes, which
+ * the search follows; a headword with an accent or a "ß" sorts after
+ * every ASCII word that shares the part before it ("bußgeld" after
+ * "bussgeld", "bust", "busy"), so when the word is not near its own
+ * landing, each of its spellings with one letter accented ("bußgeld",
+ * "prüfen"; a Latin-1 letter that folds to it) is looked up as bytes:
+ * one accent is found.
+ */
+static size_t
+index_find(const struct xdict *d, const char *word, int prefix)
+{
+	/*
+	 * The Latin-1 letters that fold to each of ascii[], as the second
+	 * byte of their UTF-8 (after 0xc3): "u" is 0xb9..0xbc (ù ú û ü).
+	 */
+	static const char		 ascii[] = "aceinouys";
+	static const unsigned char	 latin[] = { 0xa0, 0xa7, 0xa8, 0xac,
+	    0xb1, 0xb2, 0xb9, 0xbd, 0x9f };
+	static const unsigned char	 latin_last[] = { 0xa5, 0xa7, 0xab,
+	    0xaf, 0xb1, 0xb6, 0xbc, 0xbf, 0x9f };
+	size_t	 at, i, k, wl = strlen(word), best = (size_t)-1, bestlen = 0;
+	const char	*f;
+	char	 key[136];
+
+	if (!prefix) {
+		at = land(d, word, 0);
+		for (i = 0; i < WINDOW && at > 0; i++)
+			at = line_start(d, at - 1);
+		if ((at = scan(d, at, 3 * WINDOW, word)) != (size_t)-1)
+			return at;
+	} else {
+		/* a stem's accents are not looked for: too many spellings */
+		raw_scan(d, land(d, word, 1), word, 1, &best, &bestlen);
+		return best;
+	}
+	for (i = 0; i < wl && wl + 2 < sizeof(key); i++) {
+		size_t	 skip = 1;
+
+		if ((f = strchr(ascii, word[i])) == NULL || word[i] == '\0')
+			continue;
+		if (word[i] == 's' && word[i + 1] == 's')
+			skip = 2;	/* "ss" is a folded "ß" */
+		else if (word[i] == 's')
+			continue;
+		for (k = latin[f - ascii]; k <= latin_last[f - ascii]; k++) {
+			memcpy(key, word, i);
+			key[i] = (char)0xc3;
+			key[i + 1] = (char)k;
+			memcpy(key + i + 2, word + i + skip, wl - i - skip + 1);
+			if ((at = raw_scan(d, land(d, key, 1), key, prefix,
+			    &best, &bestlen)) != (size_t)-1)
+				return at;
+			if (best != (size_t)-1)
+				return best;
+		}
+	}
+	return best;
 }
 
 /* ------------------------------------------------------------------ */
@@ -480,7 +627,7 @@ xdict_define(struct xdict *d, const char *word, char **out, char **cause)
 
 	*out = NULL;
 	*cause = NULL;
-	at = index_find(d, norm);
+	at = index_find(d, norm, 0);
 	free(norm);
 	if (at == (size_t)-1)
 		return SR_NOTFOUND;
@@ -596,9 +743,46 @@ entries_words(const struct xdict *d, size_t at, struct strlist *out,
 	return added;
 }
 
-size_t
-xdict_gloss_word(struct xdict *const *v, size_t n, const char *word,
-    size_t len, const char *lang, struct strlist *out, size_t max)
+static void
+inv_add(void *arg, const char *hw, size_t hwlen, const char *def)
+{
+	xinv_add(arg, hw, hwlen, def);
+}
+
+/* The map of an eng-XXX dictionary, built on first use (NULL: broken). */
+static const struct xinv *
+inverse(struct xdict *d)
+{
+	const struct xinv	*x;
+
+	pthread_mutex_lock(&d->lock);
+	if (!d->inv_tried) {
+		d->inv_tried = 1;
+		if (d->inv_cache != NULL)
+			d->inv = xinv_load(d->inv_cache, d->stamp, d->lang);
+	}
+	if (d->inv == NULL && d->inv_tried == 1) {
+		d->inv_tried = 2;
+		d->inv = xinv_new(d->lang);
+		if (xdict_each(d, inv_add, d->inv) == 0) {
+			xinv_seal(d->inv);
+			if (d->inv_cache != NULL)
+				(void)xinv_save(d->inv, d->inv_cache,
+				    d->stamp);
+		} else {
+			xinv_free(d->inv);
+			d->inv = NULL;
+		}
+	}
+	x = d->inv;
+	pthread_mutex_unlock(&d->lock);
+	return x;
+}
+
+static size_t
+gloss_lookup(struct xdict *const *v, size_t n, const char *word,
+    size_t len, const char *lang, int prefix, struct strlist *out,
+    size_t max)
 {
 	char	*w;
 	size_t	 i, at, added = 0;
@@ -607,11 +791,124 @@ xdict_gloss_word(struct xdict *const *v, size_t n, const char *word,
 		return 0;
 	w = xstrndup(word, len);
 	for (i = 0; i < n && added == 0 && out->n < max; i++) {
-		if (strcmp(v[i]->lang, lang) != 0 ||
-		    (at = index_find(v[i], w)) == (size_t)-1)
+		if (strcmp(v[i]->lang, lang) != 0)
+			continue;
+		if (v[i]->inverted) {
+			if (!prefix)
+				added = xinv_gloss(inverse(v[i]), w, len, out,
+				    max);
+			continue;
+		}
+		if ((at = index_find(v[i], w, prefix)) == (size_t)-1)
 			continue;
 		added = entries_words(v[i], at, out, max);
 	}
 	free(w);
 	return added;
+}
+
+size_t
+xdict_gloss_word(struct xdict *const *v, size_t n, const char *word,
+    size_t len, const char *lang, struct strlist *out, size_t max)
+{
+	return gloss_lookup(v, n, word, len, lang, 0, out, max);
+}
+
+size_t
+xdict_gloss_stem(struct xdict *const *v, size_t n, const char *stem,
+    size_t len, const char *lang, struct strlist *out, size_t max)
+{
+	size_t	 added, i, chars = 0;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)stem[i] & 0xC0) != 0x80)
+			chars++;
+	if (chars < XDICT_STEM_MIN)
+		return 0;
+	if ((added = gloss_lookup(v, n, stem, len, lang, 0, out, max)) > 0)
+		return added;
+	/*
+	 * A stemmer leaves some endings ("preparam" of "prepárame", an
+	 * imperative with its pronoun): up to XDICT_STEM_CUT characters
+	 * come off, the stem kept at XDICT_STEM_MIN + 1 at least.
+	 */
+	for (i = 0;; i++) {
+		if ((added = gloss_lookup(v, n, stem, len, lang, 1, out,
+		    max)) > 0)
+			return added;
+		if (i == XDICT_STEM_CUT || chars <= XDICT_STEM_MIN + 1)
+			break;
+		do
+			len--;
+		while (len > 0 && ((unsigned char)stem[len] & 0xC0) == 0x80);
+		chars--;
+	}
+	return 0;
+}
+
+int
+xdict_each(struct xdict *d, void (*fn)(void *, const char *, size_t,
+    const char *), void *arg)
+{
+	gzFile		 gz;
+	char		*text = NULL, *def;
+	size_t		 len = 0, cap = 0, at, hl;
+	uint64_t	 off, n;
+	int		 r;
+
+	if ((gz = gzopen(d->dict_path, "rb")) == NULL)
+		return -1;
+	do {
+		if (cap - len < 65536) {
+			if (cap >= XDICT_EACH_MAX) {
+				gzclose(gz);
+				free(text);
+				return -1;
+			}
+			cap = cap ? cap * 2 : 1u << 20;
+			text = xrealloc(text, cap + 1);
+		}
+		r = gzread(gz, text + len, (unsigned)(cap - len));
+		if (r > 0)
+			len += (size_t)r;
+	} while (r > 0);
+	gzclose(gz);
+	if (r < 0 || text == NULL) {
+		free(text);
+		return -1;
+	}
+	text[len] = '\0';
+	for (at = 0; at < d->idxlen; at = line_next(d, at)) {
+		const char *tab = memchr(d->idx + at, '\t', line_next(d, at) -
+		    at);
+
+		if (tab == NULL || entry_loc(d, at, &off, &n) != 0 ||
+		    off > len || n > len - off || n > ENTRY_MAX)
+			continue;
+		hl = (size_t)(tab - (d->idx + at));
+		if (hl > 0 && d->idx[at] == '0' && d->idx[at + 1] == '0')
+			continue;	/* 00-database-... */
+		def = xstrndup(text + off, (size_t)n);
+		fn(arg, d->idx + at, hl, def);
+		free(def);
+	}
+	free(text);
+	return 0;
+}
+
+void
+xdict_cache_dir(struct xdict *const *v, size_t n, const char *dir)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (v[i]->inverted) {
+			pthread_mutex_lock(&v[i]->lock);
+			free(v[i]->inv_cache);
+			v[i]->inv_cache = NULL;
+			if (dir != NULL)
+				xasprintf(&v[i]->inv_cache, "%s/xlang-%s.cache",
+				    dir, v[i]->name);
+			pthread_mutex_unlock(&v[i]->lock);
+		}
 }

@@ -3,8 +3,10 @@
  * dict-freedict-XXX-eng packages: NAME.index and NAME.dict.dz, or an
  * uncompressed NAME.dict), read in place: the sorted index is mapped
  * and searched, and an entry is inflated from the dictzip chunk that
- * holds it. Only dictionaries into English (XXX-eng) are used; they
- * gloss the words of a query or a skill that the built-in lexicon lacks.
+ * holds it. Dictionaries into English (XXX-eng) are used, and those from
+ * English (eng-XXX) for a language that has none into English, read
+ * backwards (xlang_inv.h); they gloss the words of a query or a skill
+ * that the built-in lexicon lacks.
  *
  * Ownership: xdict_scan() returns an array the caller frees with
  * xdict_free() on each item and free() on the array. A struct xdict is
@@ -48,6 +50,41 @@ const char	 *xdict_lang(const struct xdict *);
 size_t		  xdict_gloss_word(struct xdict *const *v, size_t n,
 		    const char *word, size_t len, const char *lang,
 		    struct strlist *out, size_t max);
+
+/*
+ * The same for a word's stem (its language's Snowball stem, so an
+ * inflected form finds its dictionary form: "bussgelder" -> "bussgeld",
+ * "preparame" -> "prepar" -> "preparar"): the headword equal to stem (an
+ * accented one too), else the shortest one-word headword that starts
+ * with it as written (accented spellings of every stem of every word
+ * cost a third more time building a search index). Stems shorter than
+ * XDICT_STEM_MIN characters are not looked up (too many headwords share
+ * them).
+ */
+#define XDICT_STEM_MIN	5
+#define XDICT_STEM_CUT	2	/* characters a prefix lookup may drop */
+size_t		  xdict_gloss_stem(struct xdict *const *v, size_t n,
+		    const char *stem, size_t len, const char *lang,
+		    struct strlist *out, size_t max);
+
+/*
+ * Calls fn(arg, headword, its length, definition) for every entry of d
+ * (the headword as the index has it, not NUL-terminated), reading the
+ * whole dictionary (at most XDICT_EACH_MAX bytes uncompressed) once.
+ * Returns 0, or -1 when it cannot be read. For reading eng-XXX
+ * backwards (xlang_inv.h).
+ */
+#define XDICT_EACH_MAX	(64u << 20)
+int		  xdict_each(struct xdict *d, void (*fn)(void *,
+		    const char *, size_t, const char *), void *arg);
+
+/*
+ * Where the maps of eng-XXX dictionaries read backwards are kept
+ * (DIR/xlang-eng-pol.cache; NULL: nowhere), so that only the first
+ * process after a dictionary changes reads it whole.
+ */
+void		  xdict_cache_dir(struct xdict *const *v, size_t n,
+		    const char *dir);
 
 /*
  * Reads the definition of the headword equal (after normalisation) to

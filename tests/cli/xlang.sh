@@ -1,8 +1,9 @@
 #!/bin/sh
 # xlang: queries in other languages find English skills by meaning, English
 # queries find a skill written in Chinese, with the built-in lexicon alone
-# and with dictd dictionaries (the fixtures under tests/data/xlang/dict, and
-# the installed FreeDict ones when present); doctor reports both, and a
+# and with dictd dictionaries (the fixtures under tests/data/xlang/dict and
+# dict-pl, an eng-pol read backwards, and the installed FreeDict ones when
+# present); doctor reports both, and a
 # broken lexicon is a doctor problem, not a search failure.
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/cli/setup.sh"
 
@@ -35,6 +36,7 @@ lacks "$out" '"translated"' "a query found as typed is not translated"
 
 out=$("$SR" search --json --explain "extraer las facturas")
 contains "$out" '"translated":	"extract' "--explain shows the rendering that matched"
+contains "$out" '"covered":	1' "... and how much of the query it translated"
 out=$("$SR" search --json --explain "extract invoice totals")
 lacks "$out" '"translated"' "an English query is not translated"
 out=$("$SR" search --json "+Rechnungen extrahieren")
@@ -64,6 +66,17 @@ else
 	skip_one "dict-freedict-deu-eng is not installed"
 	skip_one "dict-freedict-deu-eng is not installed"
 fi
+
+# Polish through an eng-pol read backwards (Debian has no pol-eng): the
+# fixture knows "order" -> "zamówienie"; the query has its plural.
+is "$(top "zamówienia dla klienta")" "kehu-shuju-fenxi" \
+    "without eng-pol, a Polish word the lexicon lacks stays Polish"
+SKILLS_RADAR_DICT_DIR="$X/dict-pl"
+is "$(top "zamówienia dla klienta")" "purchase-order-tracker" \
+    "with eng-pol read backwards, zamówienia (orders) finds the order skill"
+out=$("$SR" doctor)
+contains "$out" "dictionaries: eng-pol" "doctor lists eng-pol"
+SKILLS_RADAR_DICT_DIR=
 
 # A broken lexicon: doctor names it, search runs in the query's language.
 mkdir -p "$T/data/xlang"
