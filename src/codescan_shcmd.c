@@ -17,17 +17,6 @@
 
 /* ---- what commands do --------------------------------------------- */
 
-static const char *const fetchers[] = { "curl", "wget", "http", "https",
-	"aria2c", "fetch", "xh", NULL };
-/* sorted: found with bsearch() */
-static const char *const readers[] = {
-	"7z", "awk", "base64", "bat", "bzip2", "cat", "cp", "cut", "dd",
-	"egrep", "file", "find", "gpg", "grep", "gzip", "head", "hexdump",
-	"jq", "less", "more", "nl", "od", "openssl", "rg", "rsync", "scp",
-	"sed", "sort", "sqlite3", "strings", "tac", "tail", "tar", "tr",
-	"type", "uniq", "xxd", "xz", "yq", "zcat", "zip",
-};
-
 static int
 in_list(const char *s, const char *const *v)
 {
@@ -37,27 +26,210 @@ in_list(const char *s, const char *const *v)
 	return 0;
 }
 
-static enum code_lang
-interp_lang(const char *n)
-{
-	static const char *const sh[] = { "sh", "bash", "zsh", "dash", "ksh",
-	    "ash", "fish", "busybox", NULL };
+/*
+ * Every command name sh_eval() knows, sorted (strcmp), with what it is:
+ * one bsearch() per name instead of a list per question. The rest skip
+ * its checks at once. Names known by a prefix (pip3, python3.12,
+ * mkfs.ext4, powershell.exe) are matched by cmd_lookup()'s callers.
+ */
+#define C_FETCH		0x01	/* fetches a URL (curl, wget ...) */
+#define C_READER	0x02	/* reads files given as arguments */
+#define C_WRAPPER	0x04	/* a word before the command proper */
+#define C_NOLANG	(-1)	/* not an interpreter */
 
-	if (in_list(n, sh))
-		return LANG_SH;
-	if (strncmp(n, "python", 6) == 0 || strcmp(n, "pypy") == 0 ||
-	    strcmp(n, "pypy3") == 0)
+struct cmd_info {
+	const char	*name;
+	int		 flags;		/* C_* */
+	int		 lang;		/* enum code_lang it runs, or C_NOLANG */
+};
+
+static const struct cmd_info cmds[] = {
+	{ "!", C_WRAPPER, C_NOLANG },
+	{ "$", C_WRAPPER, C_NOLANG },
+	{ ".", 0, C_NOLANG },
+	{ "7z", C_READER, C_NOLANG },
+	{ "7za", 0, C_NOLANG },
+	{ "Invoke-Expression", 0, C_NOLANG },
+	{ "Invoke-WebRequest", 0, C_NOLANG },
+	{ "aria2c", C_FETCH, C_NOLANG },
+	{ "ash", 0, LANG_SH },
+	{ "awk", C_READER, C_NOLANG },
+	{ "base64", C_READER, C_NOLANG },
+	{ "bash", 0, LANG_SH },
+	{ "bat", C_READER, C_NOLANG },
+	{ "brew", 0, C_NOLANG },
+	{ "builtin", C_WRAPPER, C_NOLANG },
+	{ "bun", 0, LANG_JS },
+	{ "busybox", 0, LANG_SH },
+	{ "bzip2", C_READER, C_NOLANG },
+	{ "cargo", 0, C_NOLANG },
+	{ "cat", C_READER, C_NOLANG },
+	{ "chmod", 0, C_NOLANG },
+	{ "chown", 0, C_NOLANG },
+	{ "command", C_WRAPPER, C_NOLANG },
+	{ "compgen", 0, C_NOLANG },
+	{ "cp", C_READER, C_NOLANG },
+	{ "crontab", 0, C_NOLANG },
+	{ "csrutil", 0, C_NOLANG },
+	{ "curl", C_FETCH, C_NOLANG },
+	{ "cut", C_READER, C_NOLANG },
+	{ "dash", 0, LANG_SH },
+	{ "dd", C_READER, C_NOLANG },
+	{ "declare", C_WRAPPER, C_NOLANG },
+	{ "deno", 0, LANG_JS },
+	{ "dig", 0, C_NOLANG },
+	{ "diskutil", 0, C_NOLANG },
+	{ "do", C_WRAPPER, C_NOLANG },
+	{ "doas", C_WRAPPER, C_NOLANG },
+	{ "drill", 0, C_NOLANG },
+	{ "easy_install", 0, C_NOLANG },
+	{ "echo", 0, C_NOLANG },
+	{ "egrep", C_READER, C_NOLANG },
+	{ "else", C_WRAPPER, C_NOLANG },
+	{ "env", C_WRAPPER, C_NOLANG },
+	{ "eval", 0, C_NOLANG },
+	{ "exec", C_WRAPPER, C_NOLANG },
+	{ "export", C_WRAPPER, C_NOLANG },
+	{ "fdisk", 0, C_NOLANG },
+	{ "fetch", C_FETCH, C_NOLANG },
+	{ "file", C_READER, C_NOLANG },
+	{ "find", C_READER, C_NOLANG },
+	{ "fish", 0, LANG_SH },
+	{ "gem", 0, C_NOLANG },
+	{ "gh", 0, C_NOLANG },
+	{ "git", 0, C_NOLANG },
+	{ "go", 0, C_NOLANG },
+	{ "gpg", C_READER, C_NOLANG },
+	{ "grep", C_READER, C_NOLANG },
+	{ "gzip", C_READER, C_NOLANG },
+	{ "head", C_READER, C_NOLANG },
+	{ "hexdump", C_READER, C_NOLANG },
+	{ "history", 0, C_NOLANG },
+	{ "host", 0, C_NOLANG },
+	{ "http", C_FETCH, C_NOLANG },
+	{ "https", C_FETCH, C_NOLANG },
+	{ "iex", 0, C_NOLANG },
+	{ "irm", 0, C_NOLANG },
+	{ "iwr", 0, C_NOLANG },
+	{ "jq", C_READER, C_NOLANG },
+	{ "ksh", 0, LANG_SH },
+	{ "launchctl", 0, C_NOLANG },
+	{ "less", C_READER, C_NOLANG },
+	{ "local", C_WRAPPER, C_NOLANG },
+	{ "more", C_READER, C_NOLANG },
+	{ "nc", 0, C_NOLANG },
+	{ "ncat", 0, C_NOLANG },
+	{ "netcat", 0, C_NOLANG },
+	{ "nice", C_WRAPPER, C_NOLANG },
+	{ "nl", C_READER, C_NOLANG },
+	{ "node", 0, LANG_JS },
+	{ "nodejs", 0, LANG_JS },
+	{ "nohup", C_WRAPPER, C_NOLANG },
+	{ "npm", 0, C_NOLANG },
+	{ "npx", 0, C_NOLANG },
+	{ "nslookup", 0, C_NOLANG },
+	{ "od", C_READER, C_NOLANG },
+	{ "openssl", C_READER, C_NOLANG },
+	{ "perl", 0, LANG_TEXT },
+	{ "php", 0, LANG_TEXT },
+	{ "pnpm", 0, C_NOLANG },
+	{ "poetry", 0, C_NOLANG },
+	{ "printenv", 0, C_NOLANG },
+	{ "printf", 0, C_NOLANG },
+	{ "pwsh", 0, LANG_POWERSHELL },
+	{ "pypy", 0, LANG_PYTHON },
+	{ "pypy3", 0, LANG_PYTHON },
+	{ "readonly", C_WRAPPER, C_NOLANG },
+	{ "rg", C_READER, C_NOLANG },
+	{ "rm", 0, C_NOLANG },
+	{ "rsync", C_READER, C_NOLANG },
+	{ "ruby", 0, LANG_TEXT },
+	{ "schtasks", 0, C_NOLANG },
+	{ "scp", C_READER, C_NOLANG },
+	{ "security", 0, C_NOLANG },
+	{ "sed", C_READER, C_NOLANG },
+	{ "set", 0, C_NOLANG },
+	{ "setenforce", 0, C_NOLANG },
+	{ "sftp", 0, C_NOLANG },
+	{ "sh", 0, LANG_SH },
+	{ "shred", 0, C_NOLANG },
+	{ "socat", 0, C_NOLANG },
+	{ "sort", C_READER, C_NOLANG },
+	{ "source", 0, C_NOLANG },
+	{ "spctl", 0, C_NOLANG },
+	{ "sqlite3", C_READER, C_NOLANG },
+	{ "ssh", 0, C_NOLANG },
+	{ "strings", C_READER, C_NOLANG },
+	{ "sudo", C_WRAPPER, C_NOLANG },
+	{ "systemctl", 0, C_NOLANG },
+	{ "tac", C_READER, C_NOLANG },
+	{ "tail", C_READER, C_NOLANG },
+	{ "tar", C_READER, C_NOLANG },
+	{ "tee", 0, C_NOLANG },
+	{ "telnet", 0, C_NOLANG },
+	{ "then", C_WRAPPER, C_NOLANG },
+	{ "time", C_WRAPPER, C_NOLANG },
+	{ "timeout", C_WRAPPER, C_NOLANG },
+	{ "tr", C_READER, C_NOLANG },
+	{ "ts-node", 0, LANG_JS },
+	{ "tsx", 0, LANG_JS },
+	{ "type", C_READER, C_NOLANG },
+	{ "ufw", 0, C_NOLANG },
+	{ "uniq", C_READER, C_NOLANG },
+	{ "unrar", 0, C_NOLANG },
+	{ "unset", 0, C_NOLANG },
+	{ "unzip", 0, C_NOLANG },
+	{ "uv", 0, C_NOLANG },
+	{ "wget", C_FETCH, C_NOLANG },
+	{ "wipefs", 0, C_NOLANG },
+	{ "xargs", C_WRAPPER, C_NOLANG },
+	{ "xh", C_FETCH, C_NOLANG },
+	{ "xxd", C_READER, C_NOLANG },
+	{ "xz", C_READER, C_NOLANG },
+	{ "yarn", 0, C_NOLANG },
+	{ "yq", C_READER, C_NOLANG },
+	{ "zcat", C_READER, C_NOLANG },
+	{ "zip", C_READER, C_NOLANG },
+	{ "zsh", 0, LANG_SH },
+};
+
+static int
+cmd_cmp(const void *k, const void *e)
+{
+	return strcmp(k, ((const struct cmd_info *)e)->name);
+}
+
+/* The table's entry for a command name, or NULL. */
+static const struct cmd_info *
+cmd_lookup(const char *name)
+{
+	return bsearch(name, cmds, sizeof cmds / sizeof cmds[0],
+	    sizeof cmds[0], cmd_cmp);
+}
+
+/*
+ * The language an interpreter runs, from its entry e (cmd_lookup(n)) and
+ * name n: sh, python3, node ...; perl, ruby, php give LANG_TEXT; not an
+ * interpreter (enum code_lang)-1.
+ */
+static enum code_lang
+interp_lang_of(const struct cmd_info *e, const char *n)
+{
+	if (e != NULL)
+		return (enum code_lang)e->lang;
+	if (strncmp(n, "python", 6) == 0)
 		return LANG_PYTHON;
-	if (strcmp(n, "node") == 0 || strcmp(n, "nodejs") == 0 ||
-	    strcmp(n, "deno") == 0 || strcmp(n, "bun") == 0 ||
-	    strcmp(n, "tsx") == 0 || strcmp(n, "ts-node") == 0)
-		return LANG_JS;
-	if (strcmp(n, "pwsh") == 0 || strncmp(n, "powershell", 10) == 0)
+	if (strncmp(n, "powershell", 10) == 0)
 		return LANG_POWERSHELL;
-	if (strcmp(n, "perl") == 0 || strcmp(n, "ruby") == 0 ||
-	    strcmp(n, "php") == 0)
-		return LANG_TEXT;
 	return (enum code_lang)-1;
+}
+
+static int
+cmd_known(const struct cmd_info *e, const char *name)
+{
+	return e != NULL || strncmp(name, "pip", 3) == 0 ||
+	    strncmp(name, "python", 6) == 0 || strncmp(name, "mkfs", 4) == 0 ||
+	    strncmp(name, "powershell", 10) == 0;
 }
 
 /* A name that runs as a script: setup.sh, tool.py, cli.js. */
@@ -720,56 +892,6 @@ safety_assign(const struct sh_word *w)
 	return 0;
 }
 
-/*
- * Every command name sh_eval() knows, sorted (strcmp): the rest skip its
- * checks at once. Names known by a prefix (pip3, python3.12, mkfs.ext4,
- * powershell.exe) are matched by cmd_known().
- */
-static const char *const known[] = {
-	"!", "$", ".", "7z", "7za", "Invoke-Expression",
-	"Invoke-WebRequest", "aria2c", "ash", "awk", "base64", "bash",
-	"bat", "brew", "builtin", "bun", "busybox", "bzip2", "cargo",
-	"cat", "chmod", "chown", "command", "compgen", "cp", "crontab",
-	"csrutil", "curl", "cut", "dash", "dd", "declare", "deno", "dig",
-	"diskutil", "do", "doas", "drill", "easy_install", "echo", "egrep",
-	"else", "env", "eval", "exec", "export", "fdisk", "fetch", "file",
-	"find", "fish", "gem", "gh", "git", "go", "gpg", "grep", "gzip",
-	"head", "hexdump", "history", "host", "http", "https", "iex",
-	"irm", "iwr", "jq", "ksh", "launchctl", "less", "local", "more",
-	"nc", "ncat", "netcat", "nice", "nl", "node", "nodejs", "nohup",
-	"npm", "npx", "nslookup", "od", "openssl", "perl", "php", "pnpm",
-	"poetry", "printenv", "printf", "pwsh", "pypy", "pypy3",
-	"readonly", "rg", "rm", "rsync", "ruby", "schtasks", "scp",
-	"security", "sed", "set", "setenforce", "sftp", "sh", "shred",
-	"socat", "sort", "source", "spctl", "sqlite3", "ssh", "strings",
-	"sudo", "systemctl", "tac", "tail", "tar", "tee", "telnet", "then",
-	"time", "timeout", "tr", "ts-node", "tsx", "type", "ufw", "uniq",
-	"unrar", "unset", "unzip", "uv", "wget", "wipefs", "xargs", "xh",
-	"xxd", "xz", "yarn", "yq", "zcat", "zip", "zsh",
-};
-
-static int
-known_cmp(const void *k, const void *e)
-{
-	return strcmp(k, *(const char *const *)e);
-}
-
-static int
-cmd_known(const char *name)
-{
-	return bsearch(name, known, sizeof known / sizeof known[0],
-	    sizeof known[0], known_cmp) != NULL ||
-	    strncmp(name, "pip", 3) == 0 || strncmp(name, "python", 6) == 0 ||
-	    strncmp(name, "mkfs", 4) == 0 || strncmp(name, "powershell", 10) == 0;
-}
-
-/* Words before the command proper (sorted: found with bsearch()). */
-static const char *const wrappers[] = {
-	"!", "$", "builtin", "command", "declare", "do", "doas", "else",
-	"env", "exec", "export", "local", "nice", "nohup", "readonly",
-	"sudo", "then", "time", "timeout", "xargs",
-};
-
 /* Evaluates one command; returns what its standard output carries. */
 unsigned
 sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
@@ -778,8 +900,9 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 	const char	*name;
 	enum code_lang	 lang;
 	unsigned	 out = 0;
-	int		 rec;
+	int		 rec, fetch;
 	struct sh_word	*w;
+	const struct cmd_info *e;
 
 	any_word(sh, c);
 	in |= c->hdtaint;
@@ -821,8 +944,8 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 			continue;
 		}
 		name = base_name(w->s);
-		if (bsearch(name, wrappers, sizeof wrappers / sizeof wrappers[0],
-		    sizeof wrappers[0], known_cmp) != NULL) {
+		e = cmd_lookup(name);
+		if (e != NULL && (e->flags & C_WRAPPER)) {
 			if (strcmp(name, "env") == 0 && a0 + 1 == c->argc)
 				break;
 			if ((strcmp(name, "export") == 0 || strcmp(name,
@@ -853,16 +976,19 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 		return in;
 	w = &c->argv[a0];
 	name = base_name(w->s);
+	e = cmd_lookup(name);
+	lang = interp_lang_of(e, name);
+	fetch = e != NULL && (e->flags & C_FETCH);
 	if ((w->taint & T_OBF) || (w->nvars > 0 && w->pieces >= 2 &&
-	    (in_list(name, fetchers) || (int)interp_lang(name) >= 0 ||
+	    (fetch || (int)lang >= 0 ||
 	    strcmp(name, "eval") == 0 || strcmp(name, "base64") == 0 ||
 	    strcmp(name, "nc") == 0 || strcmp(name, "rm") == 0)))
 		sh_emit(sh, "code-obfuscated", c);
-	if (!cmd_known(name) && strchr(w->s, '/') == NULL)
+	if (!cmd_known(e, name) && strchr(w->s, '/') == NULL)
 		;	/* a command we know nothing about */
-	else if (in_list(name, fetchers))
+	else if (fetch)
 		out = do_fetch(sh, c, name, a0, in);
-	else if ((int)(lang = interp_lang(name)) >= 0)
+	else if ((int)lang >= 0)
 		do_interp(sh, c, a0, lang, in);
 	else if (strcmp(name, "eval") == 0 || strcmp(name, "iex") == 0 ||
 	    strcmp(name, "Invoke-Expression") == 0) {
@@ -909,8 +1035,7 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 			sh_emit(sh, "code-fetch-exec", c);
 		} else if (wpre(w, "./") || script_name(w->s))
 			bundled(sh, c, w->s);
-	} else if (bsearch(name, readers, sizeof readers / sizeof readers[0],
-	    sizeof readers[0], known_cmp) != NULL)
+	} else if (e != NULL && (e->flags & C_READER))
 		out = do_readers(sh, c, name, a0, in);
 	else if (strcmp(name, "echo") == 0 || strcmp(name, "printf") == 0)
 		out = do_echo(sh, c, a0);
@@ -1062,7 +1187,7 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 			write_target(sh, c, &c->redir[i].w, out);
 		file_set(sh, c->redir[i].w.s, out);
 	}
-	if (c->hd != NULL && (int)interp_lang(name) < 0) {
+	if (c->hd != NULL && (int)lang < 0) {
 		enum code_lang	 l = cs_guess(c->hd, c->hdlen);
 
 		if (l != LANG_TEXT && sh->b->nest < CS_NEST_MAX) {

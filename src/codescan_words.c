@@ -61,13 +61,16 @@ cs_has_any(const char *s, size_t len, const char *const *v)
 	for (; *v != NULL; v++) {
 		const char	*p = *v;
 
+		/* the first bigram rejects most patterns before strlen() */
+		if (p[0] != '\0' && p[1] != '\0') {
+			h = BIGRAM(p[0], p[1]);
+			if (!(set[h >> 6] & 1ull << (h & 63)))
+				continue;
+		}
 		pl = strlen(p);
 		if (pl > len)
 			continue;
 		if (pl >= 2) {
-			h = BIGRAM(p[0], p[1]);
-			if (!(set[h >> 6] & 1ull << (h & 63)))
-				continue;
 			h = BIGRAM(p[pl - 2], p[pl - 1]);
 			if (!(set[h >> 6] & 1ull << (h & 63)))
 				continue;
