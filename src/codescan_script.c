@@ -306,11 +306,15 @@ tok_in(struct sc *sc, const struct tok *t, const char *const *v)
 		p--;
 	ln = (size_t)(s + t->len - p);
 	for (; *v != NULL; v++) {
-		const char	*q = strrchr(*v, '.');
+		size_t		 vl = strlen(*v);
+		const char	*q = *v + vl - ln;
 
-		q = q != NULL ? q + 1 : *v;
-		if (strlen(q) == ln && strncasecmp(q, p, ln) == 0 &&
-		    tok_ends(sc, t, *v))
+		/*
+		 * p holds no '.': it matches the entry's last component when
+		 * it matches its last ln bytes, after a '.' or from the start
+		 */
+		if (vl >= ln && (vl == ln || q[-1] == '.') &&
+		    strncasecmp(q, p, ln) == 0 && tok_ends(sc, t, *v))
 			return 1;
 	}
 	return 0;

@@ -16,13 +16,16 @@ const char *
 cs_memmem_ci(const char *h, size_t hl, const char *n)
 {
 	size_t	 nl = strlen(n), i;
-	int	 c0;
+	int	 c0, c1;
 
 	if (nl == 0 || nl > hl)
 		return NULL;
 	c0 = tolower((unsigned char)n[0]);
+	c1 = tolower((unsigned char)n[1]);
 	for (i = 0; i + nl <= hl; i++) {
-		if (tolower((unsigned char)h[i]) != c0)
+		/* the first two bytes before a call (n[1] is 0 when nl is 1) */
+		if (tolower((unsigned char)h[i]) != c0 || (nl > 1 &&
+		    tolower((unsigned char)h[i + 1]) != c1))
 			continue;
 		if (strncasecmp(h + i + 1, n + 1, nl - 1) == 0)
 			return h + i;
