@@ -1198,6 +1198,7 @@ codescan_file(const char *text, size_t len, enum code_lang lang,
 {
 	size_t	 before = out->n, i;
 	int	 last = line_base + 1;
+	const char *p, *e = text + len;
 
 	run_text(text, len, lang, line_base, out, NULL, caps);
 	/*
@@ -1205,9 +1206,9 @@ codescan_file(const char *text, size_t len, enum code_lang lang,
 	 * a decoded payload) counted in its own lines must not point past
 	 * the end (the fuzzer found one); such a finding takes the last.
 	 */
-	for (i = 0; i < len; i++)
-		if (text[i] == '\n')
-			last++;
+	for (p = text; p < e &&
+	    (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++)
+		last++;
 	for (i = before; i < out->n; i++) {
 		if (out->v[i].line > last)
 			out->v[i].line = last;

@@ -193,18 +193,29 @@ static const struct cmd_info cmds[] = {
 	{ "zsh", 0, LANG_SH },
 };
 
-static int
-cmd_cmp(const void *k, const void *e)
-{
-	return strcmp(k, ((const struct cmd_info *)e)->name);
-}
-
-/* The table's entry for a command name, or NULL. */
+/*
+ * The table's entry for a command name, or NULL: a binary search that
+ * compares first bytes before calling strcmp().
+ */
 static const struct cmd_info *
 cmd_lookup(const char *name)
 {
-	return bsearch(name, cmds, sizeof cmds / sizeof cmds[0],
-	    sizeof cmds[0], cmd_cmp);
+	size_t	 lo = 0, hi = sizeof cmds / sizeof cmds[0], mid;
+	int	 r;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		r = (unsigned char)name[0] - (unsigned char)cmds[mid].name[0];
+		if (r == 0 && name[0] != '\0')
+			r = strcmp(name + 1, cmds[mid].name + 1);
+		if (r == 0)
+			return &cmds[mid];
+		if (r < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
 }
 
 /*
@@ -902,7 +913,7 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 	unsigned	 out = 0;
 	int		 rec, fetch;
 	struct sh_word	*w;
-	const struct cmd_info *e;
+	const struct cmd_info *e = NULL;
 
 	any_word(sh, c);
 	in |= c->hdtaint;
@@ -974,9 +985,9 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 			write_target(sh, c, &c->redir[i].w, 0);
 	if (a0 >= c->argc)
 		return in;
+	/* the loop above broke at this word, e its entry */
 	w = &c->argv[a0];
 	name = base_name(w->s);
-	e = cmd_lookup(name);
 	lang = interp_lang_of(e, name);
 	fetch = e != NULL && (e->flags & C_FETCH);
 	if ((w->taint & T_OBF) || (w->nvars > 0 && w->pieces >= 2 &&
