@@ -428,9 +428,14 @@ worth_cmp(const void *k, const void *e)
 {
 	const struct key	*key = k;
 	const char		*w = *(const char *const *)e;
-	size_t			 wl = strlen(w);
+	size_t			 wl;
 	int			 r;
 
+	/* key and entry are never empty: most probes end at the first byte */
+	r = tolower((unsigned char)key->s[0]) - tolower((unsigned char)w[0]);
+	if (r != 0)
+		return r;
+	wl = strlen(w);
 	r = strncasecmp(key->s, w, key->n < wl ? key->n : wl);
 	if (r != 0)
 		return r;
