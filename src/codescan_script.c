@@ -313,8 +313,9 @@ tok_in(struct sc *sc, const struct tok *t, const char *const *v)
 		 * p holds no '.': it matches the entry's last component when
 		 * it matches its last ln bytes, after a '.' or from the start
 		 */
-		if (vl >= ln && (vl == ln || q[-1] == '.') &&
-		    strncasecmp(q, p, ln) == 0 && tok_ends(sc, t, *v))
+		if (vl >= ln && (vl == ln || q[-1] == '.') && (ln == 0 ||
+		    tolower((unsigned char)q[0]) == tolower((unsigned char)p[0]))
+		    && strncasecmp(q, p, ln) == 0 && tok_ends(sc, t, *v))
 			return 1;
 	}
 	return 0;

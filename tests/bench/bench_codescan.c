@@ -11,7 +11,8 @@
  * ("FILE<TAB>RULE<TAB>SEVERITY<TAB>LINE<TAB>MESSAGE"), the language taken from the
  * file's name and first line: what tests/eval/codescan-rules.sh counts.
  *
- * Usage: bench_codescan [iterations]   (default 200)
+ * Usage: bench_codescan [iterations [row]]   (default 200; row: only
+ *        that body, e.g. docs-64k under callgrind)
  *        bench_codescan --scan FILE...
  *        bench_codescan --scan-caps FILE...
  *
@@ -92,6 +93,8 @@ fill(struct buf *b, size_t size, const char *unit, const char *spice)
 	}
 }
 
+static const char *only;	/* the one row to run (profiling), or NULL */
+
 static void
 run(const char *label, const char *text, size_t len, enum code_lang lang,
     int iters)
@@ -100,6 +103,9 @@ run(const char *label, const char *text, size_t len, enum code_lang lang,
 	double		*t, t0, sum = 0;
 	size_t		 nf = 0;
 	int		 i;
+
+	if (only != NULL && strcmp(only, label) != 0)
+		return;
 
 	t = xcalloc((size_t)iters, sizeof *t);
 	for (i = 0; i < iters; i++) {
@@ -167,6 +173,8 @@ main(int argc, char **argv)
 	iters = argc > 1 ? atoi(argv[1]) : 200;
 	if (iters < 1)
 		iters = 1;
+	if (argc > 2)
+		only = argv[2];
 	printf("codescan_text, %d calls per row (us per call; MB/s = "
 	    "bytes/us)\n", iters);
 	printf("%-16s %8s %8s %9s %9s %8s\n", "body", "bytes", "findings",
