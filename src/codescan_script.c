@@ -10,6 +10,8 @@
 #include "autoconfig.h"
 
 #include <ctype.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,6 +295,9 @@ tok_ends(struct sc *sc, const struct tok *t, const char *s)
 	return t->len == n || p[-1] == '.' || p[-1] == ':' || p[-1] == ']';
 }
 
+static int	 list_may_hold(const char *const *, const char *, size_t,
+		    int);
+
 static int
 tok_in(struct sc *sc, const struct tok *t, const char *const *v)
 {
@@ -305,6 +310,8 @@ tok_in(struct sc *sc, const struct tok *t, const char *const *v)
 	while (p > s && p[-1] != '.' && p[-1] != ':' && p[-1] != ']')
 		p--;
 	ln = (size_t)(s + t->len - p);
+	if (!list_may_hold(v, p, ln, 0))
+		return 0;
 	for (; *v != NULL; v++) {
 		size_t		 vl = strlen(*v);
 		const char	*q = *v + vl - ln;
@@ -324,6 +331,8 @@ tok_in(struct sc *sc, const struct tok *t, const char *const *v)
 static int
 tok_one_of(struct sc *sc, const struct tok *t, const char *const *v)
 {
+	if (t->k != TK_ID || !list_may_hold(v, sc->t + t->off, t->len, 1))
+		return 0;
 	for (; *v != NULL; v++)
 		if (tok_is(sc, t, *v))
 			return 1;
@@ -376,6 +385,99 @@ static const char *const home_calls[] = { "expanduser", "Path.home",
 static const char *const walk_calls[] = { "os.walk", "glob", "rglob",
 	"readdirSync", "readdir", "Get-ChildItem", "gci", "listdir",
 	"scandir", "iterdir", NULL };
+
+/*
+ * A filter per list of names, so that most tok_in() and tok_one_of()
+ * calls end without reading the list: the set of keys (length, first and
+ * last byte) of its entries' last components and of its whole entries.
+ * A name whose key is not in the set matches no entry. Built once, on
+ * first use (pthread_once: codescan is thread-safe).
+ */
+struct list_ix {
+	const char *const *v;
+	uint64_t	 last[4], whole[4];
+};
+
+static struct list_ix list_ixs[] = {
+	{ code_sinks, { 0 }, { 0 } }, { shell_sinks, { 0 }, { 0 } },
+	{ fetch_calls, { 0 }, { 0 } }, { send_calls, { 0 }, { 0 } },
+	{ decode_calls, { 0 }, { 0 } }, { write_calls, { 0 }, { 0 } },
+	{ delete_calls, { 0 }, { 0 } }, { home_calls, { 0 }, { 0 } },
+	{ walk_calls, { 0 }, { 0 } },
+};
+static pthread_once_t list_once = PTHREAD_ONCE_INIT;
+
+/*
+ * The key of name s (n bytes): its length and its first and last bytes,
+ * ASCII letters folded to lower case; -1 when one of those bytes is not
+ * ASCII (a locale's case rules may fold it to a letter: no filtering).
+ */
+static int
+name_key(const char *s, size_t n)
+{
+	unsigned	 a, z;
+
+	if (n == 0)
+		return 0;
+	a = (unsigned char)s[0];
+	z = (unsigned char)s[n - 1];
+	if (a >= 0x80 || z >= 0x80)
+		return -1;
+	if (a >= 'A' && a <= 'Z')
+		a += 'a' - 'A';
+	if (z >= 'A' && z <= 'Z')
+		z += 'a' - 'A';
+	return (int)(((unsigned)n * 37u + a * 7u + z) & 255u);
+}
+
+static void
+key_add(uint64_t set[4], int k)
+{
+	if (k < 0)
+		memset(set, 0xff, 4 * sizeof set[0]);
+	else
+		set[k >> 6] |= 1ull << (k & 63);
+}
+
+static void
+list_ix_init(void)
+{
+	struct list_ix	*x;
+	const char *const *v, *q;
+
+	for (x = list_ixs; x < list_ixs + sizeof list_ixs /
+	    sizeof list_ixs[0]; x++)
+		for (v = x->v; *v != NULL; v++) {
+			q = strrchr(*v, '.');
+			q = q != NULL ? q + 1 : *v;
+			key_add(x->last, name_key(q, strlen(q)));
+			key_add(x->whole, name_key(*v, strlen(*v)));
+		}
+}
+
+/*
+ * May list v hold an entry whose last component (whole: the entry) is
+ * s (n bytes), ignoring case? 0 means surely not; lists without a filter
+ * always may.
+ */
+static int
+list_may_hold(const char *const *v, const char *s, size_t n, int whole)
+{
+	const struct list_ix *x;
+	const uint64_t	*set;
+	int		 k = name_key(s, n);
+
+	if (k < 0)
+		return 1;
+	pthread_once(&list_once, list_ix_init);
+	for (x = list_ixs; x < list_ixs + sizeof list_ixs /
+	    sizeof list_ixs[0]; x++)
+		if (x->v == v) {
+			set = whole ? x->whole : x->last;
+			return (int)(set[k >> 6] >> (k & 63) & 1);
+		}
+	return 1;
+}
 
 /*
  * Every last name component call() looks at, sorted without case: a name
