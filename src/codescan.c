@@ -825,15 +825,17 @@ static const char *const cue_doc[] = { "never run", "do not run",
 	"dangerous ", "warning", "vulnerab", "detect", "red flag", "avoid",
 	"anti-pattern", "bad:", "exploit", "do not use", "insecure",
 	"unsafe", "suspicious", "injection", "\xe2\x9d\x8c", NULL };
+static struct cs_pats cue_imperative_pats = CS_PATS(cue_imperative);
+static struct cs_pats cue_doc_pats = CS_PATS(cue_doc);
 
 static unsigned
 cues_in(const char *s, size_t n)
 {
 	unsigned	 c = 0;
 
-	if (cs_has_any(s, n, cue_imperative))
+	if (cs_has_pats(s, n, &cue_imperative_pats))
 		c |= CUE_IMPERATIVE;
-	if (cs_has_any(s, n, cue_doc))
+	if (cs_has_pats(s, n, &cue_doc_pats))
 		c |= CUE_DOC;
 	return c;
 }
