@@ -439,6 +439,9 @@ key_add(uint64_t set[4], int k)
 		set[k >> 6] |= 1ull << (k & 63);
 }
 
+static uint64_t	 worth_keys[4];	/* keys of worth[] (below) */
+static void	 worth_ix_init(void);
+
 static void
 list_ix_init(void)
 {
@@ -453,6 +456,7 @@ list_ix_init(void)
 			key_add(x->last, name_key(q, strlen(q)));
 			key_add(x->whole, name_key(*v, strlen(*v)));
 		}
+	worth_ix_init();
 }
 
 /*
@@ -521,6 +525,15 @@ static const char *const worth[] = {
 	"write_bytes", "write_text", "writeFile", "writeFileSync",
 };
 
+static void
+worth_ix_init(void)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof worth / sizeof worth[0]; i++)
+		key_add(worth_keys, name_key(worth[i], strlen(worth[i])));
+}
+
 struct key {
 	const char	*s;
 	size_t		 n;
@@ -551,6 +564,7 @@ worthy(struct sc *sc, const struct tok *t)
 {
 	const char	*s = sc->t + t->off, *p = s + t->len;
 	struct key	 k;
+	int		 key;
 
 	if (t->len > 12 && strncmp(s, "process.env.", 12) == 0)
 		return 1;
@@ -560,6 +574,12 @@ worthy(struct sc *sc, const struct tok *t)
 	k.n = (size_t)(s + t->len - p);
 	if (k.n == 0)
 		return 1;
+	/* most names: no entry has their length, first and last byte */
+	if ((key = name_key(k.s, k.n)) >= 0) {
+		pthread_once(&list_once, list_ix_init);
+		if (!(worth_keys[key >> 6] >> (key & 63) & 1))
+			return 0;
+	}
 	return bsearch(&k, worth, sizeof worth / sizeof worth[0],
 	    sizeof worth[0], worth_cmp) != NULL;
 }
