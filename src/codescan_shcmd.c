@@ -17,6 +17,13 @@
 
 /* ---- what commands do --------------------------------------------- */
 
+/* strcmp(name, s) == 0, the first bytes compared inline */
+static inline int
+name_is(const char *name, const char *s)
+{
+	return name[0] == s[0] && strcmp(name, s) == 0;
+}
+
 static int
 in_list(const char *s, const char *const *v)
 {
@@ -351,7 +358,7 @@ write_target(struct sh *sh, const struct sh_cmd *c, const struct sh_word *w,
 static int
 takes_value(const char *name, int c)
 {
-	if (strcmp(name, "wget") == 0)
+	if (name_is(name, "wget"))
 		return strchr("OoaePTtwUYlAIDXRQBbhdi", c) != NULL;
 	return strchr("odFTHuAebcXxmwKrECYyzPQtv", c) != NULL &&
 	    c != 'v';
@@ -400,7 +407,7 @@ do_fetch(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0,
 	struct net	 n;
 	size_t		 i, k;
 	const char	*o;
-	int		 wget = strcmp(name, "wget") == 0;
+	int		 wget = name_is(name, "wget");
 	struct sh_word	*w;
 
 	memset(&n, 0, sizeof n);
@@ -753,15 +760,15 @@ do_readers(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0,
 	size_t		 i;
 	int		 decode = 0;
 	struct sh_word	*w;
-	int		 b64 = strcmp(name, "base64") == 0 ||
-			    strcmp(name, "openssl") == 0;
-	int		 xxd = strcmp(name, "xxd") == 0;
-	int		 cp = strcmp(name, "cp") == 0, dd = strcmp(name, "dd") == 0;
-	int		 filter = strcmp(name, "grep") == 0 ||
-			    strcmp(name, "sed") == 0 || strcmp(name, "awk") == 0 ||
-			    strcmp(name, "jq") == 0;
+	int		 b64 = name_is(name, "base64") ||
+			    name_is(name, "openssl");
+	int		 xxd = name_is(name, "xxd");
+	int		 cp = name_is(name, "cp"), dd = name_is(name, "dd");
+	int		 filter = name_is(name, "grep") ||
+			    name_is(name, "sed") || name_is(name, "awk") ||
+			    name_is(name, "jq");
 
-	if (strcmp(name, "grep") == 0 || strcmp(name, "rg") == 0)
+	if (name_is(name, "grep") || name_is(name, "rg"))
 		for (i = a0 + 1; i < c->argc; i++)
 			if (c->argv[i].s[0] == '-' && c->argv[i].s[1] != '-' &&
 			    strpbrk(c->argv[i].s, "qcl") != NULL)
@@ -801,7 +808,7 @@ do_readers(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0,
 		if (sh->b->decode_line == 0)
 			sh->b->decode_line = c->line;
 	}
-	if (strcmp(name, "find") == 0) {
+	if (name_is(name, "find")) {
 		int	 rec;
 
 		for (i = a0 + 1; i < c->argc; i++)
@@ -957,14 +964,14 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 		name = base_name(w->s);
 		e = cmd_lookup(name);
 		if (e != NULL && (e->flags & C_WRAPPER)) {
-			if (strcmp(name, "env") == 0 && a0 + 1 == c->argc)
+			if (name_is(name, "env") && a0 + 1 == c->argc)
 				break;
-			if ((strcmp(name, "export") == 0 || strcmp(name,
+			if ((name_is(name, "export") || strcmp(name,
 			    "declare") == 0) && a0 + 1 < c->argc &&
 			    c->argv[a0 + 1].s[0] == '-' &&
 			    strchr("px", c->argv[a0 + 1].s[1]) != NULL)
 				return T_ENV;
-			if (strcmp(name, "xargs") == 0)
+			if (name_is(name, "xargs"))
 				in = 0;
 			a0++;
 			while (a0 < c->argc && c->argv[a0].s[0] == '-') {
@@ -974,7 +981,7 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 					a0++;
 				a0++;
 			}
-			if (strcmp(name, "timeout") == 0 && a0 < c->argc)
+			if (name_is(name, "timeout") && a0 < c->argc)
 				a0++;
 			continue;
 		}
@@ -992,8 +999,8 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 	fetch = e != NULL && (e->flags & C_FETCH);
 	if ((w->taint & T_OBF) || (w->nvars > 0 && w->pieces >= 2 &&
 	    (fetch || (int)lang >= 0 ||
-	    strcmp(name, "eval") == 0 || strcmp(name, "base64") == 0 ||
-	    strcmp(name, "nc") == 0 || strcmp(name, "rm") == 0)))
+	    name_is(name, "eval") || name_is(name, "base64") ||
+	    name_is(name, "nc") || name_is(name, "rm"))))
 		sh_emit(sh, "code-obfuscated", c);
 	if (!cmd_known(e, name) && strchr(w->s, '/') == NULL)
 		;	/* a command we know nothing about */
@@ -1001,8 +1008,8 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 		out = do_fetch(sh, c, name, a0, in);
 	else if ((int)lang >= 0)
 		do_interp(sh, c, a0, lang, in);
-	else if (strcmp(name, "eval") == 0 || strcmp(name, "iex") == 0 ||
-	    strcmp(name, "Invoke-Expression") == 0) {
+	else if (name_is(name, "eval") || name_is(name, "iex") ||
+	    name_is(name, "Invoke-Expression")) {
 		struct sh_word	 j;
 
 		wclear(&j);
@@ -1029,7 +1036,7 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 			sh->b->fixed_line = saved;
 			sh->b->nest--;
 		}
-	} else if (strcmp(name, "source") == 0 || strcmp(name, ".") == 0) {
+	} else if (name_is(name, "source") || name_is(name, ".")) {
 		if (a0 + 1 < c->argc) {
 			w = &c->argv[a0 + 1];
 			if ((w->taint & T_NET) || is_dl(sh, w->s) ||
@@ -1048,75 +1055,75 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 			bundled(sh, c, w->s);
 	} else if (e != NULL && (e->flags & C_READER))
 		out = do_readers(sh, c, name, a0, in);
-	else if (strcmp(name, "echo") == 0 || strcmp(name, "printf") == 0)
+	else if (name_is(name, "echo") || name_is(name, "printf"))
 		out = do_echo(sh, c, a0);
-	else if (strcmp(name, "env") == 0 || strcmp(name, "printenv") == 0 ||
-	    (strcmp(name, "set") == 0 && a0 + 1 == c->argc) ||
-	    strcmp(name, "compgen") == 0) {
+	else if (name_is(name, "env") || name_is(name, "printenv") ||
+	    (name_is(name, "set") && a0 + 1 == c->argc) ||
+	    name_is(name, "compgen")) {
 		if (a0 + 1 == c->argc || c->argv[a0 + 1].s[0] == '-') {
 			sh->b->flags |= B_ENV;
 			if (sh->b->env_line == 0)
 				sh->b->env_line = c->line;
 			out = T_ENV;
 		}
-	} else if (strcmp(name, "tee") == 0) {
+	} else if (name_is(name, "tee")) {
 		for (i = a0 + 1; i < c->argc; i++)
 			if (c->argv[i].s[0] != '-') {
 				write_target(sh, c, &c->argv[i], in);
 				file_set(sh, c->argv[i].s, in);
 			}
 		out = in;
-	} else if (strcmp(name, "nc") == 0 || strcmp(name, "ncat") == 0 ||
-	    strcmp(name, "netcat") == 0 || strcmp(name, "socat") == 0 ||
-	    strcmp(name, "telnet") == 0) {
+	} else if (name_is(name, "nc") || name_is(name, "ncat") ||
+	    name_is(name, "netcat") || name_is(name, "socat") ||
+	    name_is(name, "telnet")) {
 		for (i = a0 + 1; i < c->argc; i++)
 			note_host(sh, &c->argv[i]);
 		if (in != 0 || sh->piped || has_word(c, a0, "-e") ||
 		    has_word(c, a0, "-c"))
 			flag_send(sh, c, in | T_FILE, name);
 		sh->b->flags |= B_CONCRETE;
-	} else if (strcmp(name, "ssh") == 0 || strcmp(name, "scp") == 0 ||
-	    strcmp(name, "rsync") == 0 || strcmp(name, "sftp") == 0) {
+	} else if (name_is(name, "ssh") || name_is(name, "scp") ||
+	    name_is(name, "rsync") || name_is(name, "sftp")) {
 		unsigned	 t = in;
 
-		if (strcmp(name, "ssh") != 0)
+		if (!name_is(name, "ssh"))
 			t |= do_readers(sh, c, name, a0, 0);
 		if (remote_arg(c, a0) && (t & (T_CRED | T_ENV)))
 			flag_send(sh, c, t, name);
-		else if (strcmp(name, "ssh") != 0 && remote_arg(c, a0) &&
+		else if (!name_is(name, "ssh") && remote_arg(c, a0) &&
 		    wide_args(c, a0, &rec))
 			flag_send(sh, c, T_FILE, name);
-	} else if (strcmp(name, "dig") == 0 || strcmp(name, "nslookup") == 0 ||
-	    strcmp(name, "host") == 0 || strcmp(name, "drill") == 0) {
+	} else if (name_is(name, "dig") || name_is(name, "nslookup") ||
+	    name_is(name, "host") || name_is(name, "drill")) {
 		for (i = a0 + 1; i < c->argc; i++)
 			if (c->argv[i].taint & (T_CRED | T_ENV | T_FILE))
 				flag_send(sh, c, c->argv[i].taint, name);
-	} else if (strcmp(name, "gh") == 0) {
+	} else if (name_is(name, "gh")) {
 		int	 gist = has_word(c, a0, "gist");
 
 		for (i = a0 + 1; i < c->argc; i++)
 			if (gist && cs_cred_path(c->argv[i].s, c->argv[i].len))
 				flag_send(sh, c, read_path(sh, c,
 				    &c->argv[i]), name);
-	} else if (strcmp(name, "mv") == 0 || strcmp(name, "unlink") == 0) {
+	} else if (name_is(name, "mv") || name_is(name, "unlink")) {
 		sh->b->flags |= B_DELETE;
 		if (sh->b->delete_line == 0)
 			sh->b->delete_line = c->line;
-	} else if (strcmp(name, "rm") == 0 || strcmp(name, "chmod") == 0 ||
-	    strcmp(name, "chown") == 0 || strcmp(name, "shred") == 0) {
+	} else if (name_is(name, "rm") || name_is(name, "chmod") ||
+	    name_is(name, "chown") || name_is(name, "shred")) {
 		if (name[0] == 'r' || name[1] == 'h') {
 			sh->b->flags |= B_DELETE;
 			if (sh->b->delete_line == 0)
 				sh->b->delete_line = c->line;
 		}
-		if (wide_args(c, a0, &rec) && (rec || strcmp(name, "rm") != 0 ||
+		if (wide_args(c, a0, &rec) && (rec || !name_is(name, "rm") ||
 		    has_word(c, a0, "--no-preserve-root")))
 			sh_emit(sh, "code-destroy", c);
-	} else if (strncmp(name, "mkfs", 4) == 0 || strcmp(name, "wipefs") == 0
-	    || strcmp(name, "fdisk") == 0 || (strcmp(name, "diskutil") == 0 &&
+	} else if (strncmp(name, "mkfs", 4) == 0 || name_is(name, "wipefs")
+	    || name_is(name, "fdisk") || (name_is(name, "diskutil") &&
 	    has_word(c, a0, "eraseDisk")))
 		sh_emit(sh, "code-destroy", c);
-	else if (strcmp(name, "git") == 0) {
+	else if (name_is(name, "git")) {
 		if (has_word(c, a0, "push") && (has_word(c, a0, "--force") ||
 		    has_word(c, a0, "-f")) && (has_word(c, a0, "main") ||
 		    has_word(c, a0, "master") || has_word(c, a0, "origin")))
@@ -1130,21 +1137,21 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 		    "http.sslVerify") || has_word(c, a0, "http.sslverify")) &&
 		    has_word(c, a0, "false"))
 			sh_emit(sh, "code-safety-off", c);
-	} else if (strncmp(name, "pip", 3) == 0 || strcmp(name, "uv") == 0 ||
-	    strcmp(name, "npm") == 0 || strcmp(name, "pnpm") == 0 ||
-	    strcmp(name, "yarn") == 0 || strcmp(name, "bun") == 0 ||
-	    strcmp(name, "npx") == 0 || strcmp(name, "gem") == 0 ||
-	    strcmp(name, "cargo") == 0 || strcmp(name, "go") == 0 ||
-	    strcmp(name, "brew") == 0 || strcmp(name, "poetry") == 0 ||
-	    strcmp(name, "easy_install") == 0)
+	} else if (strncmp(name, "pip", 3) == 0 || name_is(name, "uv") ||
+	    name_is(name, "npm") || name_is(name, "pnpm") ||
+	    name_is(name, "yarn") || name_is(name, "bun") ||
+	    name_is(name, "npx") || name_is(name, "gem") ||
+	    name_is(name, "cargo") || name_is(name, "go") ||
+	    name_is(name, "brew") || name_is(name, "poetry") ||
+	    name_is(name, "easy_install"))
 		do_install(sh, c, name, a0);
-	else if (strcmp(name, "crontab") == 0) {
+	else if (name_is(name, "crontab")) {
 		if (!(c->argc == a0 + 2 && weq(&c->argv[a0 + 1], "-l")))
 			sh_emit(sh, "code-persist", c);
 		else
 			out = T_FILE;
-	} else if (strcmp(name, "launchctl") == 0 || strcmp(name, "systemctl")
-	    == 0 || strcmp(name, "schtasks") == 0) {
+	} else if (name_is(name, "launchctl") || strcmp(name, "systemctl")
+	    == 0 || name_is(name, "schtasks")) {
 		if (has_word(c, a0, "load") || has_word(c, a0, "bootstrap") ||
 		    has_word(c, a0, "enable") || has_word(c, a0, "/create"))
 			sh_emit(sh, "code-persist", c);
@@ -1154,7 +1161,7 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 				    strstr(c->argv[i].s, "apparmor") ||
 				    strstr(c->argv[i].s, "auditd"))
 					sh_emit(sh, "code-safety-off", c);
-	} else if (strcmp(name, "security") == 0) {
+	} else if (name_is(name, "security")) {
 		for (i = a0 + 1; i < c->argc; i++)
 			if (wpre(&c->argv[i], "find-generic-password") ||
 			    wpre(&c->argv[i], "find-internet-password") ||
@@ -1163,29 +1170,29 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 				sh_emit(sh, "code-cred-read", c);
 				out = T_CRED;
 			}
-	} else if (strcmp(name, "unset") == 0 || strcmp(name, "history") == 0 ||
-	    strcmp(name, "setenforce") == 0 || strcmp(name, "ufw") == 0 ||
-	    strcmp(name, "spctl") == 0 || strcmp(name, "csrutil") == 0 ||
-	    strcmp(name, "set") == 0) {
-		if ((strcmp(name, "unset") == 0 && has_word(c, a0, "HISTFILE")) ||
-		    (strcmp(name, "history") == 0 && has_word(c, a0, "-c")) ||
-		    (strcmp(name, "set") == 0 && has_word(c, a0, "+o") &&
+	} else if (name_is(name, "unset") || name_is(name, "history") ||
+	    name_is(name, "setenforce") || name_is(name, "ufw") ||
+	    name_is(name, "spctl") || name_is(name, "csrutil") ||
+	    name_is(name, "set")) {
+		if ((name_is(name, "unset") && has_word(c, a0, "HISTFILE")) ||
+		    (name_is(name, "history") && has_word(c, a0, "-c")) ||
+		    (name_is(name, "set") && has_word(c, a0, "+o") &&
 		    has_word(c, a0, "history")) ||
-		    (strcmp(name, "setenforce") == 0 && has_word(c, a0, "0")) ||
+		    (name_is(name, "setenforce") && has_word(c, a0, "0")) ||
 		    has_word(c, a0, "disable") || has_word(c, a0,
 		    "--master-disable"))
 			sh_emit(sh, "code-safety-off", c);
-	} else if (strcmp(name, "unzip") == 0 || strcmp(name, "7z") == 0 ||
-	    strcmp(name, "7za") == 0 || strcmp(name, "unrar") == 0) {
+	} else if (name_is(name, "unzip") || name_is(name, "7z") ||
+	    name_is(name, "7za") || name_is(name, "unrar")) {
 		for (i = a0 + 1; i < c->argc; i++)
 			if (weq(&c->argv[i], "-P") || (wpre(&c->argv[i], "-p") &&
 			    c->argv[i].len > 2))
 				sh_emit(sh, "code-archive-lure", c);
-	} else if (strcmp(name, "Invoke-WebRequest") == 0 ||
-	    strcmp(name, "iwr") == 0 || strcmp(name, "irm") == 0) {
+	} else if (name_is(name, "Invoke-WebRequest") ||
+	    name_is(name, "iwr") || name_is(name, "irm")) {
 		out = T_NET;
 	}
-	if (strcmp(name, "gpg") == 0 && (has_word(c, a0,
+	if (name_is(name, "gpg") && (has_word(c, a0,
 	    "--export-secret-keys") || has_word(c, a0, "--export-secret-key"))) {
 		sh->b->flags |= B_CRED | B_CONCRETE;
 		sh_emit(sh, "code-cred-read", c);
