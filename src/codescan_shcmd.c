@@ -863,7 +863,7 @@ has_word(const struct sh_cmd *c, size_t a0, const char *s)
 	size_t	 i;
 
 	for (i = a0 + 1; i < c->argc; i++)
-		if (strcmp(c->argv[i].s, s) == 0)
+		if (c->argv[i].s[0] == s[0] && strcmp(c->argv[i].s, s) == 0)
 			return 1;
 	return 0;
 }
