@@ -825,15 +825,17 @@ static const char *const cue_doc[] = { "never run", "do not run",
 	"dangerous ", "warning", "vulnerab", "detect", "red flag", "avoid",
 	"anti-pattern", "bad:", "exploit", "do not use", "insecure",
 	"unsafe", "suspicious", "injection", "\xe2\x9d\x8c", NULL };
+static struct cs_pats cue_imperative_pats = CS_PATS(cue_imperative);
+static struct cs_pats cue_doc_pats = CS_PATS(cue_doc);
 
 static unsigned
 cues_in(const char *s, size_t n)
 {
 	unsigned	 c = 0;
 
-	if (cs_has_any(s, n, cue_imperative))
+	if (cs_has_pats(s, n, &cue_imperative_pats))
 		c |= CUE_IMPERATIVE;
-	if (cs_has_any(s, n, cue_doc))
+	if (cs_has_pats(s, n, &cue_doc_pats))
 		c |= CUE_DOC;
 	return c;
 }
@@ -1198,6 +1200,7 @@ codescan_file(const char *text, size_t len, enum code_lang lang,
 {
 	size_t	 before = out->n, i;
 	int	 last = line_base + 1;
+	const char *p, *e = text + len;
 
 	run_text(text, len, lang, line_base, out, NULL, caps);
 	/*
@@ -1205,9 +1208,9 @@ codescan_file(const char *text, size_t len, enum code_lang lang,
 	 * a decoded payload) counted in its own lines must not point past
 	 * the end (the fuzzer found one); such a finding takes the last.
 	 */
-	for (i = 0; i < len; i++)
-		if (text[i] == '\n')
-			last++;
+	for (p = text; p < e &&
+	    (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++)
+		last++;
 	for (i = before; i < out->n; i++) {
 		if (out->v[i].line > last)
 			out->v[i].line = last;

@@ -16,7 +16,9 @@
 #ifndef SR_CODESCAN_IMPL_H
 #define SR_CODESCAN_IMPL_H
 
+#include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "codescan.h"
 
@@ -182,6 +184,26 @@ int	 cs_binary_name(const char *s, size_t len);
 const char *cs_memmem_ci(const char *h, size_t hl, const char *n);
 /* Does s contain one of the lower-case patterns of v, ignoring case? */
 int	 cs_has_any(const char *s, size_t len, const char *const *v);
+/*
+ * A list of patterns for cs_has_pats(), which answers as cs_has_any()
+ * but faster on a list searched often: the lengths and the set of first
+ * bigrams of its patterns are worked out once, on first use (under a
+ * lock; CS_PATS_MAX patterns at most, the rest read as cs_has_any()
+ * does). Declare one with CS_PATS(v) as a static object next to its list.
+ */
+#define CS_PATS_MAX	64
+struct cs_pats {
+	const char *const *v;
+	atomic_int	 ready;
+	size_t		 n;		/* patterns indexed (<= CS_PATS_MAX) */
+	int		 all;		/* every pattern indexed */
+	unsigned char	 len[CS_PATS_MAX];
+	uint64_t	 first[4];	/* BIGRAM() of each pattern's start */
+	uint64_t	 by_first[256];	/* patterns (bit i: v[i]) by it */
+	uint64_t	 short1;	/* patterns shorter than 2 bytes */
+};
+#define CS_PATS(list)	{ (list), 0, 0, 0, { 0 }, { 0 }, { 0 }, 0 }
+int	 cs_has_pats(const char *s, size_t len, struct cs_pats *);
 /*
  * Tries to decode s as base64, hex or (when b85 is set) base85 text;
  * on success fills out (at most outsz bytes), sets *kind to the name of

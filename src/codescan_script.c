@@ -10,6 +10,8 @@
 #include "autoconfig.h"
 
 #include <ctype.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,6 +295,9 @@ tok_ends(struct sc *sc, const struct tok *t, const char *s)
 	return t->len == n || p[-1] == '.' || p[-1] == ':' || p[-1] == ']';
 }
 
+static int	 list_may_hold(const char *const *, const char *, size_t,
+		    int);
+
 static int
 tok_in(struct sc *sc, const struct tok *t, const char *const *v)
 {
@@ -305,12 +310,19 @@ tok_in(struct sc *sc, const struct tok *t, const char *const *v)
 	while (p > s && p[-1] != '.' && p[-1] != ':' && p[-1] != ']')
 		p--;
 	ln = (size_t)(s + t->len - p);
+	if (!list_may_hold(v, p, ln, 0))
+		return 0;
 	for (; *v != NULL; v++) {
-		const char	*q = strrchr(*v, '.');
+		size_t		 vl = strlen(*v);
+		const char	*q = *v + vl - ln;
 
-		q = q != NULL ? q + 1 : *v;
-		if (strlen(q) == ln && strncasecmp(q, p, ln) == 0 &&
-		    tok_ends(sc, t, *v))
+		/*
+		 * p holds no '.': it matches the entry's last component when
+		 * it matches its last ln bytes, after a '.' or from the start
+		 */
+		if (vl >= ln && (vl == ln || q[-1] == '.') && (ln == 0 ||
+		    tolower((unsigned char)q[0]) == tolower((unsigned char)p[0]))
+		    && strncasecmp(q, p, ln) == 0 && tok_ends(sc, t, *v))
 			return 1;
 	}
 	return 0;
@@ -319,6 +331,8 @@ tok_in(struct sc *sc, const struct tok *t, const char *const *v)
 static int
 tok_one_of(struct sc *sc, const struct tok *t, const char *const *v)
 {
+	if (t->k != TK_ID || !list_may_hold(v, sc->t + t->off, t->len, 1))
+		return 0;
 	for (; *v != NULL; v++)
 		if (tok_is(sc, t, *v))
 			return 1;
@@ -373,6 +387,103 @@ static const char *const walk_calls[] = { "os.walk", "glob", "rglob",
 	"scandir", "iterdir", NULL };
 
 /*
+ * A filter per list of names, so that most tok_in() and tok_one_of()
+ * calls end without reading the list: the set of keys (length, first and
+ * last byte) of its entries' last components and of its whole entries.
+ * A name whose key is not in the set matches no entry. Built once, on
+ * first use (pthread_once: codescan is thread-safe).
+ */
+struct list_ix {
+	const char *const *v;
+	uint64_t	 last[4], whole[4];
+};
+
+static struct list_ix list_ixs[] = {
+	{ code_sinks, { 0 }, { 0 } }, { shell_sinks, { 0 }, { 0 } },
+	{ fetch_calls, { 0 }, { 0 } }, { send_calls, { 0 }, { 0 } },
+	{ decode_calls, { 0 }, { 0 } }, { write_calls, { 0 }, { 0 } },
+	{ delete_calls, { 0 }, { 0 } }, { home_calls, { 0 }, { 0 } },
+	{ walk_calls, { 0 }, { 0 } },
+};
+static pthread_once_t list_once = PTHREAD_ONCE_INIT;
+
+/*
+ * The key of name s (n bytes): its length and its first and last bytes,
+ * ASCII letters folded to lower case; -1 when one of those bytes is not
+ * ASCII (a locale's case rules may fold it to a letter: no filtering).
+ */
+static int
+name_key(const char *s, size_t n)
+{
+	unsigned	 a, z;
+
+	if (n == 0)
+		return 0;
+	a = (unsigned char)s[0];
+	z = (unsigned char)s[n - 1];
+	if (a >= 0x80 || z >= 0x80)
+		return -1;
+	if (a >= 'A' && a <= 'Z')
+		a += 'a' - 'A';
+	if (z >= 'A' && z <= 'Z')
+		z += 'a' - 'A';
+	return (int)(((unsigned)n * 37u + a * 7u + z) & 255u);
+}
+
+static void
+key_add(uint64_t set[4], int k)
+{
+	if (k < 0)
+		memset(set, 0xff, 4 * sizeof set[0]);
+	else
+		set[k >> 6] |= 1ull << (k & 63);
+}
+
+static uint64_t	 worth_keys[4];	/* keys of worth[] (below) */
+static void	 worth_ix_init(void);
+
+static void
+list_ix_init(void)
+{
+	struct list_ix	*x;
+	const char *const *v, *q;
+
+	for (x = list_ixs; x < list_ixs + sizeof list_ixs /
+	    sizeof list_ixs[0]; x++)
+		for (v = x->v; *v != NULL; v++) {
+			q = strrchr(*v, '.');
+			q = q != NULL ? q + 1 : *v;
+			key_add(x->last, name_key(q, strlen(q)));
+			key_add(x->whole, name_key(*v, strlen(*v)));
+		}
+	worth_ix_init();
+}
+
+/*
+ * May list v hold an entry whose last component (whole: the entry) is
+ * s (n bytes), ignoring case? 0 means surely not; lists without a filter
+ * always may.
+ */
+static int
+list_may_hold(const char *const *v, const char *s, size_t n, int whole)
+{
+	const struct list_ix *x;
+	const uint64_t	*set;
+	int		 k = name_key(s, n);
+
+	if (k < 0)
+		return 1;
+	pthread_once(&list_once, list_ix_init);
+	for (x = list_ixs; x < list_ixs + sizeof list_ixs /
+	    sizeof list_ixs[0]; x++)
+		if (x->v == v) {
+			set = whole ? x->whole : x->last;
+			return (int)(set[k >> 6] >> (k & 63) & 1);
+		}
+	return 1;
+}
+
+/*
  * Every last name component call() looks at, sorted without case: a name
  * not in here is skipped at once (most identifiers of a script).
  */
@@ -414,6 +525,15 @@ static const char *const worth[] = {
 	"write_bytes", "write_text", "writeFile", "writeFileSync",
 };
 
+static void
+worth_ix_init(void)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof worth / sizeof worth[0]; i++)
+		key_add(worth_keys, name_key(worth[i], strlen(worth[i])));
+}
+
 struct key {
 	const char	*s;
 	size_t		 n;
@@ -424,9 +544,14 @@ worth_cmp(const void *k, const void *e)
 {
 	const struct key	*key = k;
 	const char		*w = *(const char *const *)e;
-	size_t			 wl = strlen(w);
+	size_t			 wl;
 	int			 r;
 
+	/* key and entry are never empty: most probes end at the first byte */
+	r = tolower((unsigned char)key->s[0]) - tolower((unsigned char)w[0]);
+	if (r != 0)
+		return r;
+	wl = strlen(w);
 	r = strncasecmp(key->s, w, key->n < wl ? key->n : wl);
 	if (r != 0)
 		return r;
@@ -439,6 +564,7 @@ worthy(struct sc *sc, const struct tok *t)
 {
 	const char	*s = sc->t + t->off, *p = s + t->len;
 	struct key	 k;
+	int		 key;
 
 	if (t->len > 12 && strncmp(s, "process.env.", 12) == 0)
 		return 1;
@@ -448,6 +574,12 @@ worthy(struct sc *sc, const struct tok *t)
 	k.n = (size_t)(s + t->len - p);
 	if (k.n == 0)
 		return 1;
+	/* most names: no entry has their length, first and last byte */
+	if ((key = name_key(k.s, k.n)) >= 0) {
+		pthread_once(&list_once, list_ix_init);
+		if (!(worth_keys[key >> 6] >> (key & 63) & 1))
+			return 0;
+	}
 	return bsearch(&k, worth, sizeof worth / sizeof worth[0],
 	    sizeof worth[0], worth_cmp) != NULL;
 }

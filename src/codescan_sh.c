@@ -330,7 +330,13 @@ read_backtick(struct sh *sh, struct sh_word *w)
 static int
 plain(int c)
 {
-	return c > ' ' && strchr("|&;()<>\\'\"$`=", c) == NULL;
+	switch (c) {
+	case '|': case '&': case ';': case '(': case ')': case '<': case '>':
+	case '\\': case '\'': case '"': case '$': case '`': case '=':
+		return 0;
+	default:
+		return c > ' ';
+	}
 }
 
 /* Reads one word at sh->i (not a blank, not an operator). */

@@ -97,7 +97,7 @@ enum sh_op { OP_EOF, OP_NL, OP_SEMI, OP_PIPE, OP_AND, OP_OR, OP_AMP,
 static inline int
 weq(const struct sh_word *w, const char *s)
 {
-	return strcmp(w->s, s) == 0;
+	return w->s[0] == s[0] && strcmp(w->s, s) == 0;
 }
 
 static inline int

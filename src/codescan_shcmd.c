@@ -17,16 +17,12 @@
 
 /* ---- what commands do --------------------------------------------- */
 
-static const char *const fetchers[] = { "curl", "wget", "http", "https",
-	"aria2c", "fetch", "xh", NULL };
-/* sorted: found with bsearch() */
-static const char *const readers[] = {
-	"7z", "awk", "base64", "bat", "bzip2", "cat", "cp", "cut", "dd",
-	"egrep", "file", "find", "gpg", "grep", "gzip", "head", "hexdump",
-	"jq", "less", "more", "nl", "od", "openssl", "rg", "rsync", "scp",
-	"sed", "sort", "sqlite3", "strings", "tac", "tail", "tar", "tr",
-	"type", "uniq", "xxd", "xz", "yq", "zcat", "zip",
-};
+/* strcmp(name, s) == 0, the first bytes compared inline */
+static inline int
+name_is(const char *name, const char *s)
+{
+	return name[0] == s[0] && strcmp(name, s) == 0;
+}
 
 static int
 in_list(const char *s, const char *const *v)
@@ -37,27 +33,221 @@ in_list(const char *s, const char *const *v)
 	return 0;
 }
 
-static enum code_lang
-interp_lang(const char *n)
-{
-	static const char *const sh[] = { "sh", "bash", "zsh", "dash", "ksh",
-	    "ash", "fish", "busybox", NULL };
+/*
+ * Every command name sh_eval() knows, sorted (strcmp), with what it is:
+ * one bsearch() per name instead of a list per question. The rest skip
+ * its checks at once. Names known by a prefix (pip3, python3.12,
+ * mkfs.ext4, powershell.exe) are matched by cmd_lookup()'s callers.
+ */
+#define C_FETCH		0x01	/* fetches a URL (curl, wget ...) */
+#define C_READER	0x02	/* reads files given as arguments */
+#define C_WRAPPER	0x04	/* a word before the command proper */
+#define C_NOLANG	(-1)	/* not an interpreter */
 
-	if (in_list(n, sh))
-		return LANG_SH;
-	if (strncmp(n, "python", 6) == 0 || strcmp(n, "pypy") == 0 ||
-	    strcmp(n, "pypy3") == 0)
+struct cmd_info {
+	const char	*name;
+	int		 flags;		/* C_* */
+	int		 lang;		/* enum code_lang it runs, or C_NOLANG */
+};
+
+static const struct cmd_info cmds[] = {
+	{ "!", C_WRAPPER, C_NOLANG },
+	{ "$", C_WRAPPER, C_NOLANG },
+	{ ".", 0, C_NOLANG },
+	{ "7z", C_READER, C_NOLANG },
+	{ "7za", 0, C_NOLANG },
+	{ "Invoke-Expression", 0, C_NOLANG },
+	{ "Invoke-WebRequest", 0, C_NOLANG },
+	{ "aria2c", C_FETCH, C_NOLANG },
+	{ "ash", 0, LANG_SH },
+	{ "awk", C_READER, C_NOLANG },
+	{ "base64", C_READER, C_NOLANG },
+	{ "bash", 0, LANG_SH },
+	{ "bat", C_READER, C_NOLANG },
+	{ "brew", 0, C_NOLANG },
+	{ "builtin", C_WRAPPER, C_NOLANG },
+	{ "bun", 0, LANG_JS },
+	{ "busybox", 0, LANG_SH },
+	{ "bzip2", C_READER, C_NOLANG },
+	{ "cargo", 0, C_NOLANG },
+	{ "cat", C_READER, C_NOLANG },
+	{ "chmod", 0, C_NOLANG },
+	{ "chown", 0, C_NOLANG },
+	{ "command", C_WRAPPER, C_NOLANG },
+	{ "compgen", 0, C_NOLANG },
+	{ "cp", C_READER, C_NOLANG },
+	{ "crontab", 0, C_NOLANG },
+	{ "csrutil", 0, C_NOLANG },
+	{ "curl", C_FETCH, C_NOLANG },
+	{ "cut", C_READER, C_NOLANG },
+	{ "dash", 0, LANG_SH },
+	{ "dd", C_READER, C_NOLANG },
+	{ "declare", C_WRAPPER, C_NOLANG },
+	{ "deno", 0, LANG_JS },
+	{ "dig", 0, C_NOLANG },
+	{ "diskutil", 0, C_NOLANG },
+	{ "do", C_WRAPPER, C_NOLANG },
+	{ "doas", C_WRAPPER, C_NOLANG },
+	{ "drill", 0, C_NOLANG },
+	{ "easy_install", 0, C_NOLANG },
+	{ "echo", 0, C_NOLANG },
+	{ "egrep", C_READER, C_NOLANG },
+	{ "else", C_WRAPPER, C_NOLANG },
+	{ "env", C_WRAPPER, C_NOLANG },
+	{ "eval", 0, C_NOLANG },
+	{ "exec", C_WRAPPER, C_NOLANG },
+	{ "export", C_WRAPPER, C_NOLANG },
+	{ "fdisk", 0, C_NOLANG },
+	{ "fetch", C_FETCH, C_NOLANG },
+	{ "file", C_READER, C_NOLANG },
+	{ "find", C_READER, C_NOLANG },
+	{ "fish", 0, LANG_SH },
+	{ "gem", 0, C_NOLANG },
+	{ "gh", 0, C_NOLANG },
+	{ "git", 0, C_NOLANG },
+	{ "go", 0, C_NOLANG },
+	{ "gpg", C_READER, C_NOLANG },
+	{ "grep", C_READER, C_NOLANG },
+	{ "gzip", C_READER, C_NOLANG },
+	{ "head", C_READER, C_NOLANG },
+	{ "hexdump", C_READER, C_NOLANG },
+	{ "history", 0, C_NOLANG },
+	{ "host", 0, C_NOLANG },
+	{ "http", C_FETCH, C_NOLANG },
+	{ "https", C_FETCH, C_NOLANG },
+	{ "iex", 0, C_NOLANG },
+	{ "irm", 0, C_NOLANG },
+	{ "iwr", 0, C_NOLANG },
+	{ "jq", C_READER, C_NOLANG },
+	{ "ksh", 0, LANG_SH },
+	{ "launchctl", 0, C_NOLANG },
+	{ "less", C_READER, C_NOLANG },
+	{ "local", C_WRAPPER, C_NOLANG },
+	{ "more", C_READER, C_NOLANG },
+	{ "nc", 0, C_NOLANG },
+	{ "ncat", 0, C_NOLANG },
+	{ "netcat", 0, C_NOLANG },
+	{ "nice", C_WRAPPER, C_NOLANG },
+	{ "nl", C_READER, C_NOLANG },
+	{ "node", 0, LANG_JS },
+	{ "nodejs", 0, LANG_JS },
+	{ "nohup", C_WRAPPER, C_NOLANG },
+	{ "npm", 0, C_NOLANG },
+	{ "npx", 0, C_NOLANG },
+	{ "nslookup", 0, C_NOLANG },
+	{ "od", C_READER, C_NOLANG },
+	{ "openssl", C_READER, C_NOLANG },
+	{ "perl", 0, LANG_TEXT },
+	{ "php", 0, LANG_TEXT },
+	{ "pnpm", 0, C_NOLANG },
+	{ "poetry", 0, C_NOLANG },
+	{ "printenv", 0, C_NOLANG },
+	{ "printf", 0, C_NOLANG },
+	{ "pwsh", 0, LANG_POWERSHELL },
+	{ "pypy", 0, LANG_PYTHON },
+	{ "pypy3", 0, LANG_PYTHON },
+	{ "readonly", C_WRAPPER, C_NOLANG },
+	{ "rg", C_READER, C_NOLANG },
+	{ "rm", 0, C_NOLANG },
+	{ "rsync", C_READER, C_NOLANG },
+	{ "ruby", 0, LANG_TEXT },
+	{ "schtasks", 0, C_NOLANG },
+	{ "scp", C_READER, C_NOLANG },
+	{ "security", 0, C_NOLANG },
+	{ "sed", C_READER, C_NOLANG },
+	{ "set", 0, C_NOLANG },
+	{ "setenforce", 0, C_NOLANG },
+	{ "sftp", 0, C_NOLANG },
+	{ "sh", 0, LANG_SH },
+	{ "shred", 0, C_NOLANG },
+	{ "socat", 0, C_NOLANG },
+	{ "sort", C_READER, C_NOLANG },
+	{ "source", 0, C_NOLANG },
+	{ "spctl", 0, C_NOLANG },
+	{ "sqlite3", C_READER, C_NOLANG },
+	{ "ssh", 0, C_NOLANG },
+	{ "strings", C_READER, C_NOLANG },
+	{ "sudo", C_WRAPPER, C_NOLANG },
+	{ "systemctl", 0, C_NOLANG },
+	{ "tac", C_READER, C_NOLANG },
+	{ "tail", C_READER, C_NOLANG },
+	{ "tar", C_READER, C_NOLANG },
+	{ "tee", 0, C_NOLANG },
+	{ "telnet", 0, C_NOLANG },
+	{ "then", C_WRAPPER, C_NOLANG },
+	{ "time", C_WRAPPER, C_NOLANG },
+	{ "timeout", C_WRAPPER, C_NOLANG },
+	{ "tr", C_READER, C_NOLANG },
+	{ "ts-node", 0, LANG_JS },
+	{ "tsx", 0, LANG_JS },
+	{ "type", C_READER, C_NOLANG },
+	{ "ufw", 0, C_NOLANG },
+	{ "uniq", C_READER, C_NOLANG },
+	{ "unrar", 0, C_NOLANG },
+	{ "unset", 0, C_NOLANG },
+	{ "unzip", 0, C_NOLANG },
+	{ "uv", 0, C_NOLANG },
+	{ "wget", C_FETCH, C_NOLANG },
+	{ "wipefs", 0, C_NOLANG },
+	{ "xargs", C_WRAPPER, C_NOLANG },
+	{ "xh", C_FETCH, C_NOLANG },
+	{ "xxd", C_READER, C_NOLANG },
+	{ "xz", C_READER, C_NOLANG },
+	{ "yarn", 0, C_NOLANG },
+	{ "yq", C_READER, C_NOLANG },
+	{ "zcat", C_READER, C_NOLANG },
+	{ "zip", C_READER, C_NOLANG },
+	{ "zsh", 0, LANG_SH },
+};
+
+/*
+ * The table's entry for a command name, or NULL: a binary search that
+ * compares first bytes before calling strcmp().
+ */
+static const struct cmd_info *
+cmd_lookup(const char *name)
+{
+	size_t	 lo = 0, hi = sizeof cmds / sizeof cmds[0], mid;
+	int	 r;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		r = (unsigned char)name[0] - (unsigned char)cmds[mid].name[0];
+		if (r == 0 && name[0] != '\0')
+			r = strcmp(name + 1, cmds[mid].name + 1);
+		if (r == 0)
+			return &cmds[mid];
+		if (r < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+/*
+ * The language an interpreter runs, from its entry e (cmd_lookup(n)) and
+ * name n: sh, python3, node ...; perl, ruby, php give LANG_TEXT; not an
+ * interpreter (enum code_lang)-1.
+ */
+static enum code_lang
+interp_lang_of(const struct cmd_info *e, const char *n)
+{
+	if (e != NULL)
+		return (enum code_lang)e->lang;
+	if (strncmp(n, "python", 6) == 0)
 		return LANG_PYTHON;
-	if (strcmp(n, "node") == 0 || strcmp(n, "nodejs") == 0 ||
-	    strcmp(n, "deno") == 0 || strcmp(n, "bun") == 0 ||
-	    strcmp(n, "tsx") == 0 || strcmp(n, "ts-node") == 0)
-		return LANG_JS;
-	if (strcmp(n, "pwsh") == 0 || strncmp(n, "powershell", 10) == 0)
+	if (strncmp(n, "powershell", 10) == 0)
 		return LANG_POWERSHELL;
-	if (strcmp(n, "perl") == 0 || strcmp(n, "ruby") == 0 ||
-	    strcmp(n, "php") == 0)
-		return LANG_TEXT;
 	return (enum code_lang)-1;
+}
+
+static int
+cmd_known(const struct cmd_info *e, const char *name)
+{
+	return e != NULL || strncmp(name, "pip", 3) == 0 ||
+	    strncmp(name, "python", 6) == 0 || strncmp(name, "mkfs", 4) == 0 ||
+	    strncmp(name, "powershell", 10) == 0;
 }
 
 /* A name that runs as a script: setup.sh, tool.py, cli.js. */
@@ -168,7 +358,7 @@ write_target(struct sh *sh, const struct sh_cmd *c, const struct sh_word *w,
 static int
 takes_value(const char *name, int c)
 {
-	if (strcmp(name, "wget") == 0)
+	if (name_is(name, "wget"))
 		return strchr("OoaePTtwUYlAIDXRQBbhdi", c) != NULL;
 	return strchr("odFTHuAebcXxmwKrECYyzPQtv", c) != NULL &&
 	    c != 'v';
@@ -217,7 +407,7 @@ do_fetch(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0,
 	struct net	 n;
 	size_t		 i, k;
 	const char	*o;
-	int		 wget = strcmp(name, "wget") == 0;
+	int		 wget = name_is(name, "wget");
 	struct sh_word	*w;
 
 	memset(&n, 0, sizeof n);
@@ -570,15 +760,15 @@ do_readers(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0,
 	size_t		 i;
 	int		 decode = 0;
 	struct sh_word	*w;
-	int		 b64 = strcmp(name, "base64") == 0 ||
-			    strcmp(name, "openssl") == 0;
-	int		 xxd = strcmp(name, "xxd") == 0;
-	int		 cp = strcmp(name, "cp") == 0, dd = strcmp(name, "dd") == 0;
-	int		 filter = strcmp(name, "grep") == 0 ||
-			    strcmp(name, "sed") == 0 || strcmp(name, "awk") == 0 ||
-			    strcmp(name, "jq") == 0;
+	int		 b64 = name_is(name, "base64") ||
+			    name_is(name, "openssl");
+	int		 xxd = name_is(name, "xxd");
+	int		 cp = name_is(name, "cp"), dd = name_is(name, "dd");
+	int		 filter = name_is(name, "grep") ||
+			    name_is(name, "sed") || name_is(name, "awk") ||
+			    name_is(name, "jq");
 
-	if (strcmp(name, "grep") == 0 || strcmp(name, "rg") == 0)
+	if (name_is(name, "grep") || name_is(name, "rg"))
 		for (i = a0 + 1; i < c->argc; i++)
 			if (c->argv[i].s[0] == '-' && c->argv[i].s[1] != '-' &&
 			    strpbrk(c->argv[i].s, "qcl") != NULL)
@@ -618,7 +808,7 @@ do_readers(struct sh *sh, struct sh_cmd *c, const char *name, size_t a0,
 		if (sh->b->decode_line == 0)
 			sh->b->decode_line = c->line;
 	}
-	if (strcmp(name, "find") == 0) {
+	if (name_is(name, "find")) {
 		int	 rec;
 
 		for (i = a0 + 1; i < c->argc; i++)
@@ -673,7 +863,7 @@ has_word(const struct sh_cmd *c, size_t a0, const char *s)
 	size_t	 i;
 
 	for (i = a0 + 1; i < c->argc; i++)
-		if (strcmp(c->argv[i].s, s) == 0)
+		if (c->argv[i].s[0] == s[0] && strcmp(c->argv[i].s, s) == 0)
 			return 1;
 	return 0;
 }
@@ -720,56 +910,6 @@ safety_assign(const struct sh_word *w)
 	return 0;
 }
 
-/*
- * Every command name sh_eval() knows, sorted (strcmp): the rest skip its
- * checks at once. Names known by a prefix (pip3, python3.12, mkfs.ext4,
- * powershell.exe) are matched by cmd_known().
- */
-static const char *const known[] = {
-	"!", "$", ".", "7z", "7za", "Invoke-Expression",
-	"Invoke-WebRequest", "aria2c", "ash", "awk", "base64", "bash",
-	"bat", "brew", "builtin", "bun", "busybox", "bzip2", "cargo",
-	"cat", "chmod", "chown", "command", "compgen", "cp", "crontab",
-	"csrutil", "curl", "cut", "dash", "dd", "declare", "deno", "dig",
-	"diskutil", "do", "doas", "drill", "easy_install", "echo", "egrep",
-	"else", "env", "eval", "exec", "export", "fdisk", "fetch", "file",
-	"find", "fish", "gem", "gh", "git", "go", "gpg", "grep", "gzip",
-	"head", "hexdump", "history", "host", "http", "https", "iex",
-	"irm", "iwr", "jq", "ksh", "launchctl", "less", "local", "more",
-	"nc", "ncat", "netcat", "nice", "nl", "node", "nodejs", "nohup",
-	"npm", "npx", "nslookup", "od", "openssl", "perl", "php", "pnpm",
-	"poetry", "printenv", "printf", "pwsh", "pypy", "pypy3",
-	"readonly", "rg", "rm", "rsync", "ruby", "schtasks", "scp",
-	"security", "sed", "set", "setenforce", "sftp", "sh", "shred",
-	"socat", "sort", "source", "spctl", "sqlite3", "ssh", "strings",
-	"sudo", "systemctl", "tac", "tail", "tar", "tee", "telnet", "then",
-	"time", "timeout", "tr", "ts-node", "tsx", "type", "ufw", "uniq",
-	"unrar", "unset", "unzip", "uv", "wget", "wipefs", "xargs", "xh",
-	"xxd", "xz", "yarn", "yq", "zcat", "zip", "zsh",
-};
-
-static int
-known_cmp(const void *k, const void *e)
-{
-	return strcmp(k, *(const char *const *)e);
-}
-
-static int
-cmd_known(const char *name)
-{
-	return bsearch(name, known, sizeof known / sizeof known[0],
-	    sizeof known[0], known_cmp) != NULL ||
-	    strncmp(name, "pip", 3) == 0 || strncmp(name, "python", 6) == 0 ||
-	    strncmp(name, "mkfs", 4) == 0 || strncmp(name, "powershell", 10) == 0;
-}
-
-/* Words before the command proper (sorted: found with bsearch()). */
-static const char *const wrappers[] = {
-	"!", "$", "builtin", "command", "declare", "do", "doas", "else",
-	"env", "exec", "export", "local", "nice", "nohup", "readonly",
-	"sudo", "then", "time", "timeout", "xargs",
-};
-
 /* Evaluates one command; returns what its standard output carries. */
 unsigned
 sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
@@ -778,8 +918,9 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 	const char	*name;
 	enum code_lang	 lang;
 	unsigned	 out = 0;
-	int		 rec;
+	int		 rec, fetch;
 	struct sh_word	*w;
+	const struct cmd_info *e = NULL;
 
 	any_word(sh, c);
 	in |= c->hdtaint;
@@ -821,16 +962,16 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 			continue;
 		}
 		name = base_name(w->s);
-		if (bsearch(name, wrappers, sizeof wrappers / sizeof wrappers[0],
-		    sizeof wrappers[0], known_cmp) != NULL) {
-			if (strcmp(name, "env") == 0 && a0 + 1 == c->argc)
+		e = cmd_lookup(name);
+		if (e != NULL && (e->flags & C_WRAPPER)) {
+			if (name_is(name, "env") && a0 + 1 == c->argc)
 				break;
-			if ((strcmp(name, "export") == 0 || strcmp(name,
+			if ((name_is(name, "export") || strcmp(name,
 			    "declare") == 0) && a0 + 1 < c->argc &&
 			    c->argv[a0 + 1].s[0] == '-' &&
 			    strchr("px", c->argv[a0 + 1].s[1]) != NULL)
 				return T_ENV;
-			if (strcmp(name, "xargs") == 0)
+			if (name_is(name, "xargs"))
 				in = 0;
 			a0++;
 			while (a0 < c->argc && c->argv[a0].s[0] == '-') {
@@ -840,7 +981,7 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 					a0++;
 				a0++;
 			}
-			if (strcmp(name, "timeout") == 0 && a0 < c->argc)
+			if (name_is(name, "timeout") && a0 < c->argc)
 				a0++;
 			continue;
 		}
@@ -851,21 +992,24 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 			write_target(sh, c, &c->redir[i].w, 0);
 	if (a0 >= c->argc)
 		return in;
+	/* the loop above broke at this word, e its entry */
 	w = &c->argv[a0];
 	name = base_name(w->s);
+	lang = interp_lang_of(e, name);
+	fetch = e != NULL && (e->flags & C_FETCH);
 	if ((w->taint & T_OBF) || (w->nvars > 0 && w->pieces >= 2 &&
-	    (in_list(name, fetchers) || (int)interp_lang(name) >= 0 ||
-	    strcmp(name, "eval") == 0 || strcmp(name, "base64") == 0 ||
-	    strcmp(name, "nc") == 0 || strcmp(name, "rm") == 0)))
+	    (fetch || (int)lang >= 0 ||
+	    name_is(name, "eval") || name_is(name, "base64") ||
+	    name_is(name, "nc") || name_is(name, "rm"))))
 		sh_emit(sh, "code-obfuscated", c);
-	if (!cmd_known(name) && strchr(w->s, '/') == NULL)
+	if (!cmd_known(e, name) && strchr(w->s, '/') == NULL)
 		;	/* a command we know nothing about */
-	else if (in_list(name, fetchers))
+	else if (fetch)
 		out = do_fetch(sh, c, name, a0, in);
-	else if ((int)(lang = interp_lang(name)) >= 0)
+	else if ((int)lang >= 0)
 		do_interp(sh, c, a0, lang, in);
-	else if (strcmp(name, "eval") == 0 || strcmp(name, "iex") == 0 ||
-	    strcmp(name, "Invoke-Expression") == 0) {
+	else if (name_is(name, "eval") || name_is(name, "iex") ||
+	    name_is(name, "Invoke-Expression")) {
 		struct sh_word	 j;
 
 		wclear(&j);
@@ -892,7 +1036,7 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 			sh->b->fixed_line = saved;
 			sh->b->nest--;
 		}
-	} else if (strcmp(name, "source") == 0 || strcmp(name, ".") == 0) {
+	} else if (name_is(name, "source") || name_is(name, ".")) {
 		if (a0 + 1 < c->argc) {
 			w = &c->argv[a0 + 1];
 			if ((w->taint & T_NET) || is_dl(sh, w->s) ||
@@ -909,78 +1053,77 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 			sh_emit(sh, "code-fetch-exec", c);
 		} else if (wpre(w, "./") || script_name(w->s))
 			bundled(sh, c, w->s);
-	} else if (bsearch(name, readers, sizeof readers / sizeof readers[0],
-	    sizeof readers[0], known_cmp) != NULL)
+	} else if (e != NULL && (e->flags & C_READER))
 		out = do_readers(sh, c, name, a0, in);
-	else if (strcmp(name, "echo") == 0 || strcmp(name, "printf") == 0)
+	else if (name_is(name, "echo") || name_is(name, "printf"))
 		out = do_echo(sh, c, a0);
-	else if (strcmp(name, "env") == 0 || strcmp(name, "printenv") == 0 ||
-	    (strcmp(name, "set") == 0 && a0 + 1 == c->argc) ||
-	    strcmp(name, "compgen") == 0) {
+	else if (name_is(name, "env") || name_is(name, "printenv") ||
+	    (name_is(name, "set") && a0 + 1 == c->argc) ||
+	    name_is(name, "compgen")) {
 		if (a0 + 1 == c->argc || c->argv[a0 + 1].s[0] == '-') {
 			sh->b->flags |= B_ENV;
 			if (sh->b->env_line == 0)
 				sh->b->env_line = c->line;
 			out = T_ENV;
 		}
-	} else if (strcmp(name, "tee") == 0) {
+	} else if (name_is(name, "tee")) {
 		for (i = a0 + 1; i < c->argc; i++)
 			if (c->argv[i].s[0] != '-') {
 				write_target(sh, c, &c->argv[i], in);
 				file_set(sh, c->argv[i].s, in);
 			}
 		out = in;
-	} else if (strcmp(name, "nc") == 0 || strcmp(name, "ncat") == 0 ||
-	    strcmp(name, "netcat") == 0 || strcmp(name, "socat") == 0 ||
-	    strcmp(name, "telnet") == 0) {
+	} else if (name_is(name, "nc") || name_is(name, "ncat") ||
+	    name_is(name, "netcat") || name_is(name, "socat") ||
+	    name_is(name, "telnet")) {
 		for (i = a0 + 1; i < c->argc; i++)
 			note_host(sh, &c->argv[i]);
 		if (in != 0 || sh->piped || has_word(c, a0, "-e") ||
 		    has_word(c, a0, "-c"))
 			flag_send(sh, c, in | T_FILE, name);
 		sh->b->flags |= B_CONCRETE;
-	} else if (strcmp(name, "ssh") == 0 || strcmp(name, "scp") == 0 ||
-	    strcmp(name, "rsync") == 0 || strcmp(name, "sftp") == 0) {
+	} else if (name_is(name, "ssh") || name_is(name, "scp") ||
+	    name_is(name, "rsync") || name_is(name, "sftp")) {
 		unsigned	 t = in;
 
-		if (strcmp(name, "ssh") != 0)
+		if (!name_is(name, "ssh"))
 			t |= do_readers(sh, c, name, a0, 0);
 		if (remote_arg(c, a0) && (t & (T_CRED | T_ENV)))
 			flag_send(sh, c, t, name);
-		else if (strcmp(name, "ssh") != 0 && remote_arg(c, a0) &&
+		else if (!name_is(name, "ssh") && remote_arg(c, a0) &&
 		    wide_args(c, a0, &rec))
 			flag_send(sh, c, T_FILE, name);
-	} else if (strcmp(name, "dig") == 0 || strcmp(name, "nslookup") == 0 ||
-	    strcmp(name, "host") == 0 || strcmp(name, "drill") == 0) {
+	} else if (name_is(name, "dig") || name_is(name, "nslookup") ||
+	    name_is(name, "host") || name_is(name, "drill")) {
 		for (i = a0 + 1; i < c->argc; i++)
 			if (c->argv[i].taint & (T_CRED | T_ENV | T_FILE))
 				flag_send(sh, c, c->argv[i].taint, name);
-	} else if (strcmp(name, "gh") == 0) {
+	} else if (name_is(name, "gh")) {
 		int	 gist = has_word(c, a0, "gist");
 
 		for (i = a0 + 1; i < c->argc; i++)
 			if (gist && cs_cred_path(c->argv[i].s, c->argv[i].len))
 				flag_send(sh, c, read_path(sh, c,
 				    &c->argv[i]), name);
-	} else if (strcmp(name, "mv") == 0 || strcmp(name, "unlink") == 0) {
+	} else if (name_is(name, "mv") || name_is(name, "unlink")) {
 		sh->b->flags |= B_DELETE;
 		if (sh->b->delete_line == 0)
 			sh->b->delete_line = c->line;
-	} else if (strcmp(name, "rm") == 0 || strcmp(name, "chmod") == 0 ||
-	    strcmp(name, "chown") == 0 || strcmp(name, "shred") == 0) {
+	} else if (name_is(name, "rm") || name_is(name, "chmod") ||
+	    name_is(name, "chown") || name_is(name, "shred")) {
 		if (name[0] == 'r' || name[1] == 'h') {
 			sh->b->flags |= B_DELETE;
 			if (sh->b->delete_line == 0)
 				sh->b->delete_line = c->line;
 		}
-		if (wide_args(c, a0, &rec) && (rec || strcmp(name, "rm") != 0 ||
+		if (wide_args(c, a0, &rec) && (rec || !name_is(name, "rm") ||
 		    has_word(c, a0, "--no-preserve-root")))
 			sh_emit(sh, "code-destroy", c);
-	} else if (strncmp(name, "mkfs", 4) == 0 || strcmp(name, "wipefs") == 0
-	    || strcmp(name, "fdisk") == 0 || (strcmp(name, "diskutil") == 0 &&
+	} else if (strncmp(name, "mkfs", 4) == 0 || name_is(name, "wipefs")
+	    || name_is(name, "fdisk") || (name_is(name, "diskutil") &&
 	    has_word(c, a0, "eraseDisk")))
 		sh_emit(sh, "code-destroy", c);
-	else if (strcmp(name, "git") == 0) {
+	else if (name_is(name, "git")) {
 		if (has_word(c, a0, "push") && (has_word(c, a0, "--force") ||
 		    has_word(c, a0, "-f")) && (has_word(c, a0, "main") ||
 		    has_word(c, a0, "master") || has_word(c, a0, "origin")))
@@ -994,21 +1137,21 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 		    "http.sslVerify") || has_word(c, a0, "http.sslverify")) &&
 		    has_word(c, a0, "false"))
 			sh_emit(sh, "code-safety-off", c);
-	} else if (strncmp(name, "pip", 3) == 0 || strcmp(name, "uv") == 0 ||
-	    strcmp(name, "npm") == 0 || strcmp(name, "pnpm") == 0 ||
-	    strcmp(name, "yarn") == 0 || strcmp(name, "bun") == 0 ||
-	    strcmp(name, "npx") == 0 || strcmp(name, "gem") == 0 ||
-	    strcmp(name, "cargo") == 0 || strcmp(name, "go") == 0 ||
-	    strcmp(name, "brew") == 0 || strcmp(name, "poetry") == 0 ||
-	    strcmp(name, "easy_install") == 0)
+	} else if (strncmp(name, "pip", 3) == 0 || name_is(name, "uv") ||
+	    name_is(name, "npm") || name_is(name, "pnpm") ||
+	    name_is(name, "yarn") || name_is(name, "bun") ||
+	    name_is(name, "npx") || name_is(name, "gem") ||
+	    name_is(name, "cargo") || name_is(name, "go") ||
+	    name_is(name, "brew") || name_is(name, "poetry") ||
+	    name_is(name, "easy_install"))
 		do_install(sh, c, name, a0);
-	else if (strcmp(name, "crontab") == 0) {
+	else if (name_is(name, "crontab")) {
 		if (!(c->argc == a0 + 2 && weq(&c->argv[a0 + 1], "-l")))
 			sh_emit(sh, "code-persist", c);
 		else
 			out = T_FILE;
-	} else if (strcmp(name, "launchctl") == 0 || strcmp(name, "systemctl")
-	    == 0 || strcmp(name, "schtasks") == 0) {
+	} else if (name_is(name, "launchctl") || strcmp(name, "systemctl")
+	    == 0 || name_is(name, "schtasks")) {
 		if (has_word(c, a0, "load") || has_word(c, a0, "bootstrap") ||
 		    has_word(c, a0, "enable") || has_word(c, a0, "/create"))
 			sh_emit(sh, "code-persist", c);
@@ -1018,7 +1161,7 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 				    strstr(c->argv[i].s, "apparmor") ||
 				    strstr(c->argv[i].s, "auditd"))
 					sh_emit(sh, "code-safety-off", c);
-	} else if (strcmp(name, "security") == 0) {
+	} else if (name_is(name, "security")) {
 		for (i = a0 + 1; i < c->argc; i++)
 			if (wpre(&c->argv[i], "find-generic-password") ||
 			    wpre(&c->argv[i], "find-internet-password") ||
@@ -1027,29 +1170,29 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 				sh_emit(sh, "code-cred-read", c);
 				out = T_CRED;
 			}
-	} else if (strcmp(name, "unset") == 0 || strcmp(name, "history") == 0 ||
-	    strcmp(name, "setenforce") == 0 || strcmp(name, "ufw") == 0 ||
-	    strcmp(name, "spctl") == 0 || strcmp(name, "csrutil") == 0 ||
-	    strcmp(name, "set") == 0) {
-		if ((strcmp(name, "unset") == 0 && has_word(c, a0, "HISTFILE")) ||
-		    (strcmp(name, "history") == 0 && has_word(c, a0, "-c")) ||
-		    (strcmp(name, "set") == 0 && has_word(c, a0, "+o") &&
+	} else if (name_is(name, "unset") || name_is(name, "history") ||
+	    name_is(name, "setenforce") || name_is(name, "ufw") ||
+	    name_is(name, "spctl") || name_is(name, "csrutil") ||
+	    name_is(name, "set")) {
+		if ((name_is(name, "unset") && has_word(c, a0, "HISTFILE")) ||
+		    (name_is(name, "history") && has_word(c, a0, "-c")) ||
+		    (name_is(name, "set") && has_word(c, a0, "+o") &&
 		    has_word(c, a0, "history")) ||
-		    (strcmp(name, "setenforce") == 0 && has_word(c, a0, "0")) ||
+		    (name_is(name, "setenforce") && has_word(c, a0, "0")) ||
 		    has_word(c, a0, "disable") || has_word(c, a0,
 		    "--master-disable"))
 			sh_emit(sh, "code-safety-off", c);
-	} else if (strcmp(name, "unzip") == 0 || strcmp(name, "7z") == 0 ||
-	    strcmp(name, "7za") == 0 || strcmp(name, "unrar") == 0) {
+	} else if (name_is(name, "unzip") || name_is(name, "7z") ||
+	    name_is(name, "7za") || name_is(name, "unrar")) {
 		for (i = a0 + 1; i < c->argc; i++)
 			if (weq(&c->argv[i], "-P") || (wpre(&c->argv[i], "-p") &&
 			    c->argv[i].len > 2))
 				sh_emit(sh, "code-archive-lure", c);
-	} else if (strcmp(name, "Invoke-WebRequest") == 0 ||
-	    strcmp(name, "iwr") == 0 || strcmp(name, "irm") == 0) {
+	} else if (name_is(name, "Invoke-WebRequest") ||
+	    name_is(name, "iwr") || name_is(name, "irm")) {
 		out = T_NET;
 	}
-	if (strcmp(name, "gpg") == 0 && (has_word(c, a0,
+	if (name_is(name, "gpg") && (has_word(c, a0,
 	    "--export-secret-keys") || has_word(c, a0, "--export-secret-key"))) {
 		sh->b->flags |= B_CRED | B_CONCRETE;
 		sh_emit(sh, "code-cred-read", c);
@@ -1062,7 +1205,7 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 			write_target(sh, c, &c->redir[i].w, out);
 		file_set(sh, c->redir[i].w.s, out);
 	}
-	if (c->hd != NULL && (int)interp_lang(name) < 0) {
+	if (c->hd != NULL && (int)lang < 0) {
 		enum code_lang	 l = cs_guess(c->hd, c->hdlen);
 
 		if (l != LANG_TEXT && sh->b->nest < CS_NEST_MAX) {

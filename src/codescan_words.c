@@ -7,6 +7,7 @@
 #include "autoconfig.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -16,13 +17,16 @@ const char *
 cs_memmem_ci(const char *h, size_t hl, const char *n)
 {
 	size_t	 nl = strlen(n), i;
-	int	 c0;
+	int	 c0, c1;
 
 	if (nl == 0 || nl > hl)
 		return NULL;
 	c0 = tolower((unsigned char)n[0]);
+	c1 = tolower((unsigned char)n[1]);
 	for (i = 0; i + nl <= hl; i++) {
-		if (tolower((unsigned char)h[i]) != c0)
+		/* the first two bytes before a call (n[1] is 0 when nl is 1) */
+		if (tolower((unsigned char)h[i]) != c0 || (nl > 1 &&
+		    tolower((unsigned char)h[i + 1]) != c1))
 			continue;
 		if (strncasecmp(h + i + 1, n + 1, nl - 1) == 0)
 			return h + i;
@@ -37,8 +41,42 @@ cs_memmem_ci(const char *h, size_t hl, const char *n)
  * of s go into a 256-bit set first: a pattern whose first or last two
  * bytes are not in it is skipped without a search.
  */
-int
-cs_has_any(const char *s, size_t len, const char *const *v)
+/*
+ * has_any() over an indexed list: only the patterns that start with a
+ * bigram of low (set) are read, as the loop there would; the others
+ * cannot be in it.
+ */
+static int
+pats_in(const char *low, size_t len, const uint64_t set[4],
+    const struct cs_pats *x)
+{
+	uint64_t	 cand = x->short1, m;
+	size_t		 i, pl;
+	unsigned	 h;
+	int		 w;
+
+	for (w = 0; w < 4; w++)
+		for (m = set[w] & x->first[w]; m != 0; m &= m - 1)
+			cand |= x->by_first[w * 64 + __builtin_ctzll(m)];
+	for (; cand != 0; cand &= cand - 1) {
+		i = (size_t)__builtin_ctzll(cand);
+		pl = x->len[i];
+		if (pl > len)
+			continue;
+		if (pl >= 2) {
+			h = BIGRAM(x->v[i][pl - 2], x->v[i][pl - 1]);
+			if (!(set[h >> 6] & 1ull << (h & 63)))
+				continue;
+		}
+		if (memmem(low, len, x->v[i], pl) != NULL)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+has_any(const char *s, size_t len, const char *const *v,
+    const struct cs_pats *x)
 {
 	char		 low[512];
 	uint64_t	 set[4] = { 0, 0, 0, 0 };
@@ -58,16 +96,21 @@ cs_has_any(const char *s, size_t len, const char *const *v)
 			set[h >> 6] |= 1ull << (h & 63);
 		}
 	}
-	for (; *v != NULL; v++) {
+	if (x != NULL && x->all)
+		return pats_in(low, len, set, x);
+	for (i = 0; *v != NULL; v++, i++) {
 		const char	*p = *v;
 
-		pl = strlen(p);
-		if (pl > len)
-			continue;
-		if (pl >= 2) {
+		/* the first bigram rejects most patterns before strlen() */
+		if (p[0] != '\0' && p[1] != '\0') {
 			h = BIGRAM(p[0], p[1]);
 			if (!(set[h >> 6] & 1ull << (h & 63)))
 				continue;
+		}
+		pl = x != NULL && i < x->n ? x->len[i] : strlen(p);
+		if (pl > len)
+			continue;
+		if (pl >= 2) {
 			h = BIGRAM(p[pl - 2], p[pl - 1]);
 			if (!(set[h >> 6] & 1ull << (h & 63)))
 				continue;
@@ -76,6 +119,55 @@ cs_has_any(const char *s, size_t len, const char *const *v)
 			return 1;
 	}
 	return 0;
+}
+
+int
+cs_has_any(const char *s, size_t len, const char *const *v)
+{
+	return has_any(s, len, v, NULL);
+}
+
+static pthread_mutex_t	 pats_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+pats_init(struct cs_pats *x)
+{
+	const char *const *v;
+	size_t		 pl;
+	unsigned	 h;
+
+	x->all = 1;
+	for (v = x->v; *v != NULL; v++) {
+		pl = strlen(*v);
+		if (x->n == CS_PATS_MAX || pl > 255) {
+			x->all = 0;
+			break;
+		}
+		x->len[x->n] = (unsigned char)pl;
+		if (pl < 2)
+			x->short1 |= 1ull << x->n;
+		else {
+			h = BIGRAM((*v)[0], (*v)[1]);
+			x->first[h >> 6] |= 1ull << (h & 63);
+			x->by_first[h] |= 1ull << x->n;
+		}
+		x->n++;
+	}
+}
+
+int
+cs_has_pats(const char *s, size_t len, struct cs_pats *x)
+{
+	if (!atomic_load_explicit(&x->ready, memory_order_acquire)) {
+		pthread_mutex_lock(&pats_lock);
+		if (!atomic_load_explicit(&x->ready, memory_order_relaxed)) {
+			pats_init(x);
+			atomic_store_explicit(&x->ready, 1,
+			    memory_order_release);
+		}
+		pthread_mutex_unlock(&pats_lock);
+	}
+	return has_any(s, len, x->v, x);
 }
 
 static int
@@ -100,6 +192,7 @@ static const char *const cred_strong[] = {
 	"id_ecdsa", "id_dsa", ".ssh/", ".ssh\\", ".env.local",
 	".env.production", NULL
 };
+static struct cs_pats cred_strong_pats = CS_PATS(cred_strong);
 
 /*
  * 1: a credential store (~/.ssh/id_rsa, ~/.aws/credentials, a browser's
@@ -125,7 +218,7 @@ cs_cred_path(const char *s, size_t len)
 	    cs_memmem_ci(s, len, "authorized_keys") ||
 	    ends_ci(s, len, ".ssh/config"))
 		return 0;
-	if (cs_has_any(s, len, cred_strong))
+	if (cs_has_pats(s, len, &cred_strong_pats))
 		return 1;
 	if (ends_ci(s, len, "/.ssh") || ends_ci(s, len, "~/.aws"))
 		return 1;
@@ -183,11 +276,12 @@ cs_persist_path(const char *s, size_t len)
 	    ".claude/agents", ".windsurfrules",
 	    "ld.so.preload", "\\startup", "currentversion\\run",
 	    "/.config/autostart", NULL };
+	static struct cs_pats	 vp = CS_PATS(v);
 
 	if (len < 5 || len > 512 || (memchr(s, '.', len) == NULL &&
 	    memchr(s, '/', len) == NULL && memchr(s, '\\', len) == NULL))
 		return 0;
-	return cs_has_any(s, len, v) || ends_ci(s, len, ".service");
+	return cs_has_pats(s, len, &vp) || ends_ci(s, len, ".service");
 }
 
 /* An agent's permission settings. */
@@ -197,9 +291,10 @@ cs_agent_settings_path(const char *s, size_t len)
 	static const char *const v[] = { ".claude/settings",
 	    "settings.local.json", ".cursor/", ".codex/config",
 	    ".gemini/settings", NULL };
+	static struct cs_pats	 vp = CS_PATS(v);
 
 	return len > 8 && len < 512 && memchr(s, '.', len) != NULL &&
-	    cs_has_any(s, len, v);
+	    cs_has_pats(s, len, &vp);
 }
 
 int

@@ -11,8 +11,15 @@
  * ("FILE<TAB>RULE<TAB>SEVERITY<TAB>LINE<TAB>MESSAGE"), the language taken from the
  * file's name and first line: what tests/eval/codescan-rules.sh counts.
  *
- * Usage: bench_codescan [iterations]   (default 200)
+ * Usage: bench_codescan [iterations [row]]   (default 200; row: only
+ *        that body, e.g. docs-64k under callgrind)
  *        bench_codescan --scan FILE...
+ *        bench_codescan --scan-caps FILE...
+ *
+ * --scan-caps adds, per file that shows any, a line
+ * "FILE<TAB>caps<TAB>BITS LINE..." with what codescan_file() reports the
+ * file's code does (struct codescan_caps): a differential check of two
+ * builds compares both.
  */
 #include "autoconfig.h"
 
@@ -86,6 +93,8 @@ fill(struct buf *b, size_t size, const char *unit, const char *spice)
 	}
 }
 
+static const char *only;	/* the one row to run (profiling), or NULL */
+
 static void
 run(const char *label, const char *text, size_t len, enum code_lang lang,
     int iters)
@@ -94,6 +103,9 @@ run(const char *label, const char *text, size_t len, enum code_lang lang,
 	double		*t, t0, sum = 0;
 	size_t		 nf = 0;
 	int		 i;
+
+	if (only != NULL && strcmp(only, label) != 0)
+		return;
 
 	t = xcalloc((size_t)iters, sizeof *t);
 	for (i = 0; i < iters; i++) {
@@ -112,13 +124,14 @@ run(const char *label, const char *text, size_t len, enum code_lang lang,
 }
 
 static int
-scan(int argc, char **argv)
+scan(int argc, char **argv, int caps_out)
 {
 	struct findings	 f;
+	struct codescan_caps caps;
 	char		*text;
 	size_t		 len, i;
 	enum code_lang	 lang;
-	int		 k, rc = 0;
+	int		 k, c, rc = 0;
 
 	for (k = 0; k < argc; k++) {
 		if (buf_read_file(argv[k], 4 * 1024 * 1024, &text, &len) != 0) {
@@ -129,11 +142,17 @@ scan(int argc, char **argv)
 		}
 		lang = codescan_lang(argv[k], text, len);
 		findings_init(&f);
-		codescan_text(text, len, lang, 0, &f);
+		codescan_file(text, len, lang, 0, &f, &caps);
 		for (i = 0; i < f.n; i++)
 			printf("%s\t%s\t%s\t%d\t%s\n", argv[k], f.v[i].rule,
 			    severity_name(f.v[i].sev), f.v[i].line,
 			    f.v[i].message);
+		if (caps_out && caps.has != 0) {
+			printf("%s\tcaps\t%#x", argv[k], caps.has);
+			for (c = 0; c < CODESCAN_CAPS; c++)
+				printf(" %d", caps.line[c]);
+			printf("\n");
+		}
 		findings_done(&f);
 		free(text);
 	}
@@ -148,10 +167,14 @@ main(int argc, char **argv)
 
 	xmalloc_init();
 	if (argc > 1 && strcmp(argv[1], "--scan") == 0)
-		return scan(argc - 2, argv + 2);
+		return scan(argc - 2, argv + 2, 0);
+	if (argc > 1 && strcmp(argv[1], "--scan-caps") == 0)
+		return scan(argc - 2, argv + 2, 1);
 	iters = argc > 1 ? atoi(argv[1]) : 200;
 	if (iters < 1)
 		iters = 1;
+	if (argc > 2)
+		only = argv[2];
 	printf("codescan_text, %d calls per row (us per call; MB/s = "
 	    "bytes/us)\n", iters);
 	printf("%-16s %8s %8s %9s %9s %8s\n", "body", "bytes", "findings",
