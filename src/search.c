@@ -1507,9 +1507,9 @@ scratch_free(struct scratch *sc)
  * a shadowed duplicate that matches better (the duplicate is what matched;
  * the winner is what load resolves). An entry is a candidate only with
  * some evidence: a query term, 3 % of the n-gram mass, or a cosine of at
- * least MIN_COSINE. graw[d] is NAN when d fails the
- * filters, -inf when it passes them but has no evidence of its own (a
- * duplicate may still lift it); via[d] is the doc that gave the score.
+ * least MIN_COSINE. graw[d] is NAN when d fails the filters, -inf when it
+ * has no evidence of its own (a duplicate may still lift it if d passes
+ * them); via[d] is the doc that gave the score.
  */
 static void
 group_scores(const struct search_index *x, const struct search_opts *o,
@@ -1522,14 +1522,22 @@ group_scores(const struct search_index *x, const struct search_opts *o,
 
 	for (d = 0; d < x->ndocs; d++) {
 		sc->via[d] = (int32_t)d;
+		/*
+		 * No evidence (most entries): -inf whether it passes the
+		 * filters or not, both never ranked; a duplicate's lift below
+		 * asks the filters then.
+		 */
+		if (isnan(sc->part[d])) {
+			sc->graw[d] = -INFINITY;
+			continue;
+		}
 		if (!eligible(x, o, q, sc, d)) {
 			sc->graw[d] = NAN;
 			continue;
 		}
 		/* -inf: eligible, but only a matching duplicate can lift it */
-		if (isnan(sc->part[d]) || (sc->mask[d] == 0 &&
-		    sc->cos[d] < MIN_COSINE && (q->gidf_sum <= 0 ||
-		    sc->gram[d] < MIN_GRAM * q->gidf_sum)))
+		if (sc->mask[d] == 0 && sc->cos[d] < MIN_COSINE &&
+		    (q->gidf_sum <= 0 || sc->gram[d] < MIN_GRAM * q->gidf_sum))
 			sc->graw[d] = -INFINITY;
 		else
 			sc->graw[d] = sc->part[d] + wc * sc->cos[d];
@@ -1538,6 +1546,8 @@ group_scores(const struct search_index *x, const struct search_opts *o,
 		if (!x->docs[d].shadowed || (w = x->docs[d].winner) < 0 ||
 		    isnan(sc->graw[w]) || isnan(sc->part[d]))
 			continue;
+		if (isnan(sc->part[w]) && !eligible(x, o, q, sc, (uint32_t)w))
+			continue;	/* the winner fails the filters */
 		if ((sc->mask[d] & q->required) != q->required)
 			continue;
 		if (sc->mask[d] == 0 && sc->cos[d] < MIN_COSINE &&
