@@ -431,6 +431,8 @@ struct fallback {
 	struct embedder	*emb;
 	float		*vec;		/* ndocs * emb->dim, centred */
 	float		*mean;
+	double		*norm;		/* ndocs squared centred norms */
+	double		 norm_center;
 };
 
 /* Subtracts center * mean (of dim floats) and renormalises. */
@@ -471,6 +473,53 @@ void
 search_set_mean(struct search_index *x)
 {
 	damped_mean(x->vsum, x->nlive, x->dim, x->own_mean);
+}
+
+/*
+ * The squared length of raw vector v centred on c * mean: the same
+ * arithmetic, in the same order, as the per-query sum in cosine_of(), so
+ * a norm read from the table is the one the query would compute.
+ */
+static double
+centred_sq(const float *v, const float *mean, float c, int dim)
+{
+	double	 b = 0;
+	float	 w;
+	int	 i;
+
+	for (i = 0; i < dim; i++) {
+		w = v[i] - c * mean[i];
+		b += (double)w * w;
+	}
+	return b;
+}
+
+/* n squared norms of the vectors vec (docs below nbase) and ovec. */
+static double *
+centred_norms(const float *vec, const float *ovec, uint32_t nbase,
+    uint32_t n, const float *mean, int dim, double center)
+{
+	double		*nv;
+	const float	*v;
+	uint32_t	 d;
+	float		 c = center > 0 ? (float)center : 0;
+
+	nv = xreallocarray(NULL, n ? n : 1, sizeof(*nv));
+	for (d = 0; d < n; d++) {
+		v = d < nbase ? vec + (size_t)d * dim :
+		    ovec + (size_t)(d - nbase) * dim;
+		nv[d] = centred_sq(v, mean, c, dim);
+	}
+	return nv;
+}
+
+void
+search_set_norms(struct search_index *x)
+{
+	free(x->own_norm);
+	x->norm = x->own_norm = centred_norms(x->vec, x->ovec, x->nbase,
+	    x->ndocs, x->mean, x->dim, x->p.center);
+	x->norm_center = x->p.center;
 }
 
 /*
@@ -646,6 +695,7 @@ search_index_build_params(const struct skill_set *set,
 		for (j = 0; j < (size_t)x->dim; j++)
 			x->vsum[j] += x->vec[(size_t)d * x->dim + j];
 	search_set_mean(x);
+	search_set_norms(x);
 	*out = x;
 	return SR_OK;
 }
@@ -680,12 +730,14 @@ search_index_free(struct search_index *x)
 		embed_free(x->fb->emb);
 		free(x->fb->vec);
 		free(x->fb->mean);
+		free(x->fb->norm);
 		free(x->fb);
 	}
 	pthread_mutex_destroy(&x->fb_lock);
 	if (x->base != NULL) {
 		/* Borrowed from base and over: only the own arrays go. */
 		free(x->own_mean);
+		free(x->own_norm);
 		free(x->own_docs);
 		free(x);
 		return;
@@ -695,6 +747,7 @@ search_index_free(struct search_index *x)
 	bm25_free(x->pfx);
 	free(x->own_vec);
 	free(x->own_mean);
+	free(x->own_norm);
 	free(x->own_docs);
 	if (x->map != NULL)
 		munmap(x->map, x->maplen);
@@ -912,6 +965,7 @@ struct scratch {
 	const float	*ovec;		/* the others (an overlay's) */
 	uint32_t	 nbase;
 	const float	*mean;
+	const double	*norm;		/* squared centred norms, or NULL */
 	int		 dim;
 };
 
@@ -1084,6 +1138,29 @@ explain_json(const struct search_index *x, const struct query *q,
 	return o;
 }
 
+/*
+ * Adds w times the saturated weight of each live posting of po (n, of
+ * the part at off) to acc; an index of its own (not derived) has no dead
+ * docs and precomputed weights, so it skips both checks.
+ */
+static void
+add_postings(const struct search_index *x, int which, const struct bm25 *b,
+    const struct bm25_posting *po, size_t n, uint32_t off, double w,
+    float *acc)
+{
+	uint32_t	 d;
+	size_t		 j;
+
+	if (!x->derived) {
+		for (j = 0; j < n; j++)
+			acc[po[j].doc] += (float)(w * po[j].sat);
+		return;
+	}
+	for (j = 0; j < n; j++)
+		if (!x->docs[d = off + po[j].doc].dead)
+			acc[d] += (float)(w * post_sat(x, which, b, &po[j]));
+}
+
 static void
 lexical_pass(const struct search_index *x, const struct query *q,
     struct scratch *sc)
@@ -1117,11 +1194,8 @@ lexical_pass(const struct search_index *x, const struct query *q,
 			if (q->gid[i][p] < 0 || (b = part_bm(x, p, 1)) == NULL)
 				continue;
 			po = bm25_postings(b, q->gid[i][p], &n);
-			off = part_off(x, p);
-			for (j = 0; j < n; j++)
-				if (!x->docs[d = off + po[j].doc].dead)
-					sc->gram[d] += (float)(q->gidf[i] *
-					    post_sat(x, 1, b, &po[j]));
+			add_postings(x, 1, b, po, n, part_off(x, p),
+			    q->gidf[i], sc->gram);
 		}
 	}
 	for (i = 0; x->pfx != NULL && i < q->pterms.n; i++) {
@@ -1129,11 +1203,8 @@ lexical_pass(const struct search_index *x, const struct query *q,
 			if (q->pid[i][p] < 0 || (b = part_bm(x, p, 2)) == NULL)
 				continue;
 			po = bm25_postings(b, q->pid[i][p], &n);
-			off = part_off(x, p);
-			for (j = 0; j < n; j++)
-				if (!x->docs[d = off + po[j].doc].dead)
-					sc->pfx[d] += (float)(q->pidf[i] *
-					    post_sat(x, 2, b, &po[j]));
+			add_postings(x, 2, b, po, n, part_off(x, p),
+			    q->pidf[i], sc->pfx);
 		}
 	}
 }
@@ -1167,8 +1238,9 @@ cosine_of(const struct search_index *x, struct scratch *sc, uint32_t d)
 		for (i = 0; i < sc->dim; i++) {
 			w = v[i] - c * sc->mean[i];
 			a += (double)sc->qv[i] * w;
-			b += (double)w * w;
 		}
+		b = sc->norm != NULL ? sc->norm[d] :
+		    centred_sq(v, sc->mean, c, sc->dim);
 		sc->cos[d] = b > 0 ? (float)(a / sqrt(b)) : 0;
 		sc->hascos[d] = 1;
 	}
@@ -1236,6 +1308,9 @@ fallback_space(const struct search_index *cx, const char *text,
 			free(texts[d]);
 		free(texts);
 		raw_mean(x, fb->vec, fb->mean, dim);
+		fb->norm = centred_norms(fb->vec, NULL, x->ndocs, x->ndocs,
+		    fb->mean, dim, x->p.center);
+		fb->norm_center = x->p.center;
 		x->fb = fb;
 	}
 	pthread_mutex_unlock(&x->fb_lock);
@@ -1250,8 +1325,56 @@ fallback_space(const struct search_index *cx, const char *text,
 	sc->ovec = NULL;
 	sc->nbase = x->ndocs;
 	sc->mean = fb->mean;
+	sc->norm = fb->norm_center == x->p.center ? fb->norm : NULL;
 	sc->dim = dim;
 	return SR_OK;
+}
+
+/*
+ * Whether d's score may get the project boost: a project entry, or the
+ * shadowed duplicate of one (whose score it may lift). The pruning bounds
+ * rank by raw score, which the boost does not follow.
+ */
+static int
+boosted(const struct search_index *x, uint32_t d)
+{
+	int32_t	 w = x->docs[d].winner;
+
+	return x->docs[d].project || (x->docs[d].shadowed && w >= 0 &&
+	    x->docs[w].project);
+}
+
+/*
+ * The partial score under which an entry cannot reach the top k, given
+ * best, the min-heap of the k best eligible partials. The entries at or
+ * over its k-th partial (k at least, all eligible ones with evidence among
+ * them) get their cosines now; the k-th best of their full raw scores, L,
+ * is a floor of the true k-th best, and an entry with partial + w_cos
+ * under L cannot reach it whatever its cosine. That bound is w_cos above
+ * the first one (the k-th partial minus 2 w_cos) when the k-th entry's
+ * cosine is 0, and more when it is positive, so fewer cosines follow. A
+ * small slack covers the rounding of the float sums.
+ */
+static float
+tighter_bound(const struct search_index *x, const struct search_opts *o,
+    const struct query *q, struct scratch *sc, float *best, size_t k)
+{
+	float		 wc = (float)x->p.w_cos, pk = best[0], lo;
+	size_t		 n = 0;
+	uint32_t	 d;
+
+	for (d = 0; d < x->ndocs; d++) {
+		if (isnan(sc->part[d]) || sc->part[d] < pk)
+			continue;
+		cosine_of(x, sc, d);
+		if (eligible(x, o, q, sc, d))
+			topk_push(best, &n, k, sc->part[d] + wc * sc->cos[d]);
+	}
+	if (n < k)		/* cannot happen: the k entries of best */
+		return pk - 2 * wc;
+	lo = best[0] - wc;
+	lo -= 1e-5f * (1 + fabsf(lo));
+	return lo < pk - 2 * wc ? pk - 2 * wc : lo;
 }
 
 /*
@@ -1260,9 +1383,10 @@ fallback_space(const struct search_index *cx, const char *text,
  * the cosines that can matter. With the built-in embedder an entry
  * without lexical or n-gram evidence cannot be close, and an entry whose
  * partial is under the k-th best partial minus 2 w_cos cannot reach the
- * top k even with a perfect cosine (|cosine| <= 1), so only the rest (and
- * project entries, which the boost may lift) get a cosine: the ranking is
- * exactly that of the full scan. A dense embedder (dense_only) gets every
+ * top k even with a perfect cosine (|cosine| <= 1); tighter_bound() raises
+ * that floor with the cosines of the leaders. Only the rest (and project
+ * entries and their shadowed duplicates, which the boost may lift: see
+ * boosted()) get a cosine: the ranking is exactly that of the full scan. A dense embedder (dense_only) gets every
  * cosine.
  */
 static int
@@ -1281,6 +1405,7 @@ vector_pass(const struct search_index *x, const struct search_opts *o,
 	sc->ovec = x->ovec;
 	sc->nbase = x->nbase;
 	sc->mean = x->mean;
+	sc->norm = x->norm_center == x->p.center ? x->norm : NULL;
 	sc->dim = x->dim;
 	texts[0] = q->text;
 	rv = (x->emb->embed_query != NULL ? x->emb->embed_query :
@@ -1308,11 +1433,11 @@ vector_pass(const struct search_index *x, const struct search_opts *o,
 			topk_push(best, &nbest, k, (float)f.raw);
 	}
 	if (nbest == k && x->p.w_cos > 0 && !x->p.full_scan)
-		thr = best[0] - 2 * (float)x->p.w_cos;
+		thr = tighter_bound(x, o, q, sc, best, k);
 	free(best);
 	for (d = 0; d < x->ndocs; d++)
 		if (!isnan(sc->part[d]) && (sc->part[d] >= thr ||
-		    x->docs[d].project || dense))
+		    boosted(x, d) || dense))
 			cosine_of(x, sc, d);
 	return SR_OK;
 }
@@ -1382,9 +1507,9 @@ scratch_free(struct scratch *sc)
  * a shadowed duplicate that matches better (the duplicate is what matched;
  * the winner is what load resolves). An entry is a candidate only with
  * some evidence: a query term, 3 % of the n-gram mass, or a cosine of at
- * least MIN_COSINE. graw[d] is NAN when d fails the
- * filters, -inf when it passes them but has no evidence of its own (a
- * duplicate may still lift it); via[d] is the doc that gave the score.
+ * least MIN_COSINE. graw[d] is NAN when d fails the filters, -inf when it
+ * has no evidence of its own (a duplicate may still lift it if d passes
+ * them); via[d] is the doc that gave the score.
  */
 static void
 group_scores(const struct search_index *x, const struct search_opts *o,
@@ -1397,14 +1522,22 @@ group_scores(const struct search_index *x, const struct search_opts *o,
 
 	for (d = 0; d < x->ndocs; d++) {
 		sc->via[d] = (int32_t)d;
+		/*
+		 * No evidence (most entries): -inf whether it passes the
+		 * filters or not, both never ranked; a duplicate's lift below
+		 * asks the filters then.
+		 */
+		if (isnan(sc->part[d])) {
+			sc->graw[d] = -INFINITY;
+			continue;
+		}
 		if (!eligible(x, o, q, sc, d)) {
 			sc->graw[d] = NAN;
 			continue;
 		}
 		/* -inf: eligible, but only a matching duplicate can lift it */
-		if (isnan(sc->part[d]) || (sc->mask[d] == 0 &&
-		    sc->cos[d] < MIN_COSINE && (q->gidf_sum <= 0 ||
-		    sc->gram[d] < MIN_GRAM * q->gidf_sum)))
+		if (sc->mask[d] == 0 && sc->cos[d] < MIN_COSINE &&
+		    (q->gidf_sum <= 0 || sc->gram[d] < MIN_GRAM * q->gidf_sum))
 			sc->graw[d] = -INFINITY;
 		else
 			sc->graw[d] = sc->part[d] + wc * sc->cos[d];
@@ -1413,6 +1546,8 @@ group_scores(const struct search_index *x, const struct search_opts *o,
 		if (!x->docs[d].shadowed || (w = x->docs[d].winner) < 0 ||
 		    isnan(sc->graw[w]) || isnan(sc->part[d]))
 			continue;
+		if (isnan(sc->part[w]) && !eligible(x, o, q, sc, (uint32_t)w))
+			continue;	/* the winner fails the filters */
 		if ((sc->mask[d] & q->required) != q->required)
 			continue;
 		if (sc->mask[d] == 0 && sc->cos[d] < MIN_COSINE &&
@@ -1449,10 +1584,11 @@ text_pass(const struct search_index *x, const struct search_opts *o,
 	sc->cos = xcalloc(x->ndocs, sizeof(*sc->cos));
 	sc->gram = xcalloc(x->ndocs, sizeof(*sc->gram));
 	sc->pfx = xcalloc(x->ndocs, sizeof(*sc->pfx));
-	sc->graw = xcalloc(x->ndocs, sizeof(*sc->graw));
-	sc->via = xcalloc(x->ndocs, sizeof(*sc->via));
+	/* written for every doc before they are read: not cleared */
+	sc->graw = xreallocarray(NULL, x->ndocs, sizeof(*sc->graw));
+	sc->via = xreallocarray(NULL, x->ndocs, sizeof(*sc->via));
 	sc->hascos = xcalloc(x->ndocs, sizeof(*sc->hascos));
-	sc->part = xcalloc(x->ndocs, sizeof(*sc->part));
+	sc->part = xreallocarray(NULL, x->ndocs, sizeof(*sc->part));
 	lexical_pass(x, q, sc);
 	if ((rv = vector_pass(x, o, q, sc, k, cause)) != SR_OK)
 		return rv;

@@ -27,7 +27,8 @@
 #include "xmalloc.h"
 
 #define CACHE_MAGIC	"srsearch"
-#define CACHE_VERSION	3	/* 2: flat arrays, used in place; 3: raw vectors, tf */
+#define CACHE_VERSION	4	/* 2: flat arrays, used in place; 3: raw vectors, tf;
+				   4: centred norms */
 #define CACHE_MAX	((uint64_t)1 << 34)	/* a sanity cap */
 
 /*
@@ -202,6 +203,11 @@ search_index_save(const struct search_index *x, const char *path,
 	put_padded(&b, x->docs, (size_t)x->ndocs * sizeof(*x->docs));
 	put_padded(&b, x->mean, (size_t)x->dim * sizeof(float));
 	put_padded(&b, x->vec, (size_t)x->ndocs * x->dim * sizeof(float));
+	if (x->norm == NULL || x->norm_center != x->p.center) {
+		xasprintf(cause, "%s: the index has no norms", path);
+		goto out;
+	}
+	put_padded(&b, x->norm, (size_t)x->ndocs * sizeof(double));
 	if (bm25_write(x->bm, &b) != 0 || bm25_write(x->gram, &b) != 0 ||
 	    (x->pfx != NULL && bm25_write(x->pfx, &b) != 0)) {
 		xasprintf(cause, "%s: the index is not finished", path);
@@ -276,8 +282,11 @@ search_index_load(const struct skill_set *set, const struct config *cfg,
 	    (x->mean = take_padded(&r, (size_t)x->dim *
 	    sizeof(float))) == NULL ||
 	    (x->vec = take_padded(&r, (size_t)x->ndocs * x->dim *
-	    sizeof(float))) == NULL)
+	    sizeof(float))) == NULL ||
+	    (x->norm = take_padded(&r, (size_t)x->ndocs *
+	    sizeof(double))) == NULL)
 		goto stale;
+	x->norm_center = x->p.center;
 	for (d = 0; d < x->ndocs; d++)
 		if (x->docs[d].skill >= set->n || (x->docs[d].winner >= 0 &&
 		    (uint32_t)x->docs[d].winner >= x->ndocs) || x->docs[d].dead)

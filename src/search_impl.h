@@ -62,12 +62,20 @@ struct search_index {
 	int			 dense_only;	/* cosine for every entry */
 	const float		*vec;		/* nbase * dim, raw (not centred) */
 	const float		*mean;		/* dim */
+	/*
+	 * [ndocs] the length of each raw vector centred on mean with
+	 * norm_center (cosine_of() uses it when that is still p.center),
+	 * or NULL: computed per query.
+	 */
+	const double		*norm;
+	double			 norm_center;
 	const struct doc	*docs;
 	const struct skill	**dsk;		/* [ndocs] the entry of each doc */
 	uint32_t		 ndocs;
 	size_t			 total;		/* searchable */
 	/* built: the arrays above; loaded: NULL, they point into map */
 	float			*own_vec, *own_mean;
+	double			*own_norm;
 	struct doc		*own_docs;
 	void			*map;		/* the mapped cache */
 	size_t			 maplen;
@@ -107,6 +115,13 @@ int	 search_open_embedder(struct search_index *x, const struct config *,
  * x->vsum: a build and an update centre vectors the same way.
  */
 void	 search_set_mean(struct search_index *x);
+
+/*
+ * Sets x->own_norm (and norm, norm_center) to the length of every doc's
+ * raw vector centred on x->mean, with the arithmetic of a query's
+ * cosine: call after search_set_mean(), once the vectors are in place.
+ */
+void	 search_set_norms(struct search_index *x);
 
 /*
  * A qsort()/bsearch() comparator of two string pointers (the paths of

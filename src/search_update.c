@@ -251,6 +251,7 @@ search_index_update(const struct search_index *old,
 	}
 	x->mean = x->own_mean = xcalloc((size_t)x->dim, sizeof(float));
 	search_set_mean(x);
+	search_set_norms(x);
 
 	/* Winners: kept while alive, else found again by path. */
 	for (d = 0; d < x->ndocs; d++) {

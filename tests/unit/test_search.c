@@ -163,6 +163,123 @@ run(struct search_index *ix, const char *q, int top_k, int kind,
 	return rv;
 }
 
+/*
+ * A generated set of n entries over a small vocabulary (many equal
+ * scores, so ties are broken by path), every 7th a project entry and
+ * every 11th shadowed by the entry before it.
+ */
+static void
+gen_set(struct skill_set *set, size_t n, unsigned long long *st)
+{
+	static const char *w[] = { "pdf", "merge", "test", "flaky", "deploy",
+	    "docker", "sql", "query", "cache", "email", "video", "resize",
+	    "audit", "token", "login", "report", "chart", "backup", "lint",
+	    "format" };
+	char		 name[64], desc[256];
+	size_t		 i, len;
+	int		 k;
+
+	for (i = 0; i < n; i++) {
+		struct skill	*s;
+
+		len = 0;
+		for (k = 0; k < 4 + (int)(*st % 6); k++) {
+			*st ^= *st << 13; *st ^= *st >> 7; *st ^= *st << 17;
+			len += (size_t)snprintf(desc + len, sizeof(desc) - len,
+			    "%s%s", k ? " " : "", w[*st % 20]);
+		}
+		snprintf(name, sizeof(name), "%s-%s-%zu", w[i % 20],
+		    w[(i / 20) % 20], i % 97);
+		s = mk(set, name, desc, NULL);
+		s->is_project = i % 7 == 3;
+		if (i % 11 == 10 && i > 0) {
+			free(s->uid);
+			s->uid = xstrdup(set->v[i - 1]->uid);
+			free(s->name);
+			s->name = xstrdup(set->v[i - 1]->name);
+			s->shadowed_by = xstrdup(set->v[i - 1]->path);
+		}
+	}
+}
+
+/*
+ * How many answers of the pruned index ix differ from the full scan's
+ * (ixf) for these queries and top_k: the same entries in the same order,
+ * the same scores, shadowed lists and miss flag, to the bit.
+ */
+static int
+pruned_diffs(struct search_index *ix, struct search_index *ixf,
+    const char *const *qs, size_t nq, int top_k)
+{
+	struct search_result	 r, r2;
+	size_t			 i, k;
+	int			 bad = 0;
+
+	for (i = 0; i < nq; i++) {
+		if (run(ix, qs[i], top_k, -1, NULL, &r) != SR_OK ||
+		    run(ixf, qs[i], top_k, -1, NULL, &r2) != SR_OK) {
+			diag("\"%s\" failed", qs[i]);
+			bad++;
+			continue;
+		}
+		if (r.n != r2.n || r.miss != r2.miss) {
+			diag("\"%s\" top %d: %zu vs %zu results", qs[i], top_k,
+			    r.n, r2.n);
+			bad++;
+		}
+		for (k = 0; k < r.n && k < r2.n; k++)
+			if (r.v[k].skill != r2.v[k].skill ||
+			    r.v[k].score != r2.v[k].score ||
+			    r.v[k].n_shadowed != r2.v[k].n_shadowed) {
+				diag("\"%s\" top %d #%zu: %s %.9f vs %s %.9f",
+				    qs[i], top_k, k, r.v[k].skill->path,
+				    r.v[k].score, r2.v[k].skill->path,
+				    r2.v[k].score);
+				bad++;
+			}
+		search_result_done(&r);
+		search_result_done(&r2);
+	}
+	return bad;
+}
+
+/* Pruning on generated sets of n entries answers like the full scan. */
+static void
+pruned_like_full(struct config *cfg, size_t n, const char *what)
+{
+	static const char *const qs[] = { "merge pdf", "flaky test",
+	    "deploy docker sql cache", "email video resize report", "pdf",
+	    "audit login token backup lint format chart", "pdf-merge-3",
+	    "how do I query the cache for my team", "resze vidoe",
+	    "zebra unknown words" };
+	struct skill_set	 set;
+	struct search_params	 pp;
+	struct search_index	*ix = NULL, *ixf = NULL;
+	unsigned long long	 st = 0x2545F4914F6CDD1DULL;
+	char			*cause = NULL;
+	static const int	 ks[] = { 1, 2, 5, 10, 50 };
+	size_t			 j;
+	int			 bad = 0;
+
+	skill_set_init(&set);
+	gen_set(&set, n, &st);
+	search_params_default(&pp);
+	pp.full_scan = 1;
+	if (search_index_build(&set, cfg, &ix, &cause) != SR_OK ||
+	    search_index_build_params(&set, cfg, &pp, &ixf, &cause) != SR_OK) {
+		diag("build: %s", cause ? cause : "?");
+		free(cause);
+		bad = 1;
+	}
+	for (j = 0; !bad && j < sizeof(ks) / sizeof(ks[0]); j++)
+		bad += pruned_diffs(ix, ixf, qs, sizeof(qs) / sizeof(qs[0]),
+		    ks[j]);
+	ok(bad == 0, "cosine pruning answers like the full scan: %s", what);
+	search_index_free(ix);
+	search_index_free(ixf);
+	skill_set_done(&set);
+}
+
 static int
 has(const struct search_result *r, const struct skill *s)
 {
@@ -489,6 +606,9 @@ main(void)
 		if (rv == SR_OK)
 			search_index_free(ixf);
 	}
+
+	pruned_like_full(cfg, 3, "3 entries, top_k up to 50");
+	pruned_like_full(cfg, 3000, "3000 entries with ties");
 
 	/* the cache file */
 	{
