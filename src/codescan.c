@@ -440,9 +440,9 @@ cs_is_dl(const struct cs_block *b, const char *path)
 static void
 data_program(struct cs_block *b, const char *v, size_t n, int line)
 {
-	static const char *const starts[] = { "child_process", "execSync",
-	    "spawnSync", "subprocess", "os.system", "os.popen", "Runtime.",
-	    "ProcessBuilder", "Start-Process", "Invoke-Expression",
+	static const char *const starts[] = { "child_process", "execsync",
+	    "spawnsync", "subprocess", "os.system", "os.popen", "runtime.",
+	    "processbuilder", "start-process", "invoke-expression",
 	    "__import__", NULL };
 	struct cs_block	 c;
 	char		 buf[2048];

@@ -1310,7 +1310,7 @@ call(struct sc *sc, size_t i)
 static const char *const loop_exits[] = { "break", "return", "raise",
 	"throw", "exit", "sleep", "yield", "await", "wait", "accept",
 	"recv", "read", "input", "select", "poll", "join", "get(",
-	"serve", "setTimeout", "process.exit", "quit", "signal", NULL };
+	"serve", "settimeout", "process.exit", "quit", "signal", NULL };
 
 /* The first line of a Python block: the body lines indented deeper. */
 static size_t

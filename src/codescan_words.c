@@ -513,9 +513,9 @@ cs_wide_target(const char *s, size_t len)
 int
 cs_secret_name(const char *s, size_t len)
 {
-	static const char *const v[] = { "TOKEN", "SECRET", "PASSWORD",
-	    "PASSWD", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY",
-	    "CREDENTIAL", NULL };
+	static const char *const v[] = { "token", "secret", "password",
+	    "passwd", "api_key", "apikey", "access_key", "private_key",
+	    "credential", NULL };
 
 	return len < 64 && cs_has_any(s, len, v);
 }

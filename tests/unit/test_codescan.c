@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "codescan.h"
+#include "codescan_impl.h"
 #include "finding.h"
 #include "strlist.h"
 #include "xmalloc.h"
@@ -431,6 +432,27 @@ first_use_threads(void)
 	    "first use: the indexed lists match (%s)", again.sig);
 }
 
+/*
+ * The word lists are matched ignoring case and hold lower-case
+ * patterns: an upper-case one could never match a short text (they are
+ * compared with the text lower-cased). These three once could not.
+ */
+static void
+word_case(void)
+{
+	static const char *const yes[] = { "GITHUB_TOKEN", "API_KEY",
+	    "aws_secret_access_key", "Db_Password", NULL };
+	static const char *const no[] = { "HOME", "PATH", "user_name",
+	    NULL };
+	const char *const *p;
+
+	for (p = yes; *p != NULL; p++)
+		ok(cs_secret_name(*p, strlen(*p)), "secret name: %s", *p);
+	for (p = no; *p != NULL; p++)
+		ok(!cs_secret_name(*p, strlen(*p)), "not a secret name: %s",
+		    *p);
+}
+
 int
 main(void)
 {
@@ -444,5 +466,6 @@ main(void)
 	unshipped();
 	line_base();
 	bounds();
+	word_case();
 	return done_testing();
 }
