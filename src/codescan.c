@@ -1329,11 +1329,12 @@ static const char *const claim_exec[] = { "no shell commands",
 	"doesn't run commands", "never runs commands", "no subprocess",
 	"without spawning", "no code execution", NULL };
 
+/* low: the text lower-cased (the phrases are lower case) */
 static const char *
-claim_find(const char *text, size_t len, const char *const *v)
+claim_find(const char *low, size_t len, const char *const *v)
 {
 	for (; *v != NULL; v++)
-		if (cs_memmem_ci(text, len, *v) != NULL)
+		if (memmem(low, len, *v, strlen(*v)) != NULL)
 			return *v;
 	return NULL;
 }
@@ -1345,6 +1346,7 @@ codescan_claims(const char *text, size_t len,
 	const char *const *v[] = { [CAP_NET] = claim_net,
 	    [CAP_DELETE] = claim_delete, [CAP_EXEC] = claim_exec };
 	const char	*p;
+	char		 buf[4096], *low;
 	unsigned	 r = 0;
 	size_t		 i;
 
@@ -1353,11 +1355,13 @@ codescan_claims(const char *text, size_t len,
 			phrase[i] = NULL;
 	if (text == NULL)
 		return 0;
+	low = cs_lower(text, len, buf, sizeof buf);
 	for (i = 0; i < sizeof v / sizeof v[0]; i++)
-		if ((p = claim_find(text, len, v[i])) != NULL) {
+		if ((p = claim_find(low, len, v[i])) != NULL) {
 			r |= 1u << i;
 			if (phrase != NULL)
 				phrase[i] = p;
 		}
+	cs_lower_free(low, buf);
 	return r;
 }

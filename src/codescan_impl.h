@@ -182,6 +182,14 @@ int	 cs_secret_name(const char *s, size_t len);
 int	 cs_archive_name(const char *s, size_t len);
 int	 cs_binary_name(const char *s, size_t len);
 const char *cs_memmem_ci(const char *h, size_t hl, const char *n);
+/*
+ * s lower-cased (ASCII tolower per byte) into buf when it fits in bufsz
+ * bytes, else into a new allocation; release it with cs_lower_free(low,
+ * buf). For texts searched for many lower-case patterns: one pass, then
+ * memmem() per pattern, instead of a case-blind search per pattern.
+ */
+char	*cs_lower(const char *s, size_t len, char *buf, size_t bufsz);
+void	 cs_lower_free(char *low, char *buf);
 /* Does s contain one of the lower-case patterns of v, ignoring case? */
 int	 cs_has_any(const char *s, size_t len, const char *const *v);
 /*

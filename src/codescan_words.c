@@ -9,9 +9,11 @@
 #include <ctype.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codescan_impl.h"
+#include "xmalloc.h"
 
 const char *
 cs_memmem_ci(const char *h, size_t hl, const char *n)
@@ -32,6 +34,24 @@ cs_memmem_ci(const char *h, size_t hl, const char *n)
 			return h + i;
 	}
 	return NULL;
+}
+
+char *
+cs_lower(const char *s, size_t len, char *buf, size_t bufsz)
+{
+	char	*d = len <= bufsz ? buf : xmalloc(len ? len : 1);
+	size_t	 i;
+
+	for (i = 0; i < len; i++)
+		d[i] = (char)tolower((unsigned char)s[i]);
+	return d;
+}
+
+void
+cs_lower_free(char *low, char *buf)
+{
+	if (low != buf)
+		free(low);
 }
 
 #define BIGRAM(a, b)	((((unsigned)(a) * 31u) + (unsigned)(b)) & 255u)
@@ -84,10 +104,14 @@ has_any(const char *s, size_t len, const char *const *v,
 	unsigned	 h;
 
 	if (len > sizeof low) {
-		for (; *v != NULL; v++)
-			if (cs_memmem_ci(s, len, *v) != NULL)
-				return 1;
-		return 0;
+		/* lower-cased once, then a plain memmem() per pattern */
+		char	*big = cs_lower(s, len, NULL, 0);
+		int	 r = 0;
+
+		for (; *v != NULL && !r; v++)
+			r = memmem(big, len, *v, strlen(*v)) != NULL;
+		cs_lower_free(big, NULL);
+		return r;
 	}
 	for (i = 0; i < len; i++) {
 		low[i] = (char)tolower((unsigned char)s[i]);
@@ -345,7 +369,7 @@ static const char *const forges[] = { "github.com", "githubusercontent.com",
  * One can be a deliberate choice; two or more is a policy that allows all.
  */
 int
-cs_grant_all(const char *s, size_t len)
+cs_grant_all(const char *s0, size_t len)
 {
 	/* settings that mean "yes" only with a true value after them */
 	static const char *const keys[] = { "autoapprove", "auto_approve",
@@ -356,32 +380,36 @@ cs_grant_all(const char *s, size_t len)
 	    "enforcement\": \"disabled", "enforcement: disabled",
 	    "enforce=false", "enforce\": false", NULL };
 	const char *const *p;
-	const char	*q, *w;
+	const char	*q, *w, *s;
+	char		 buf[1024], *low;
 	size_t		 rest;
 	int		 n = 0;
 
+	/* lower-cased once: every test below ignores case */
+	s = low = cs_lower(s0, len, buf, sizeof buf);
 	/* a wildcard grant, not a wildcard in a deny list */
 	if ((q = memmem(s, len, "(*)", 3)) != NULL) {
 		w = q - s > 48 ? q - 48 : s;
-		if (cs_memmem_ci(w, (size_t)(q - w), "deny") == NULL)
+		if (memmem(w, (size_t)(q - w), "deny", 4) == NULL)
 			n++;
 	}
 	for (p = keys; *p != NULL; p++) {
-		if ((q = cs_memmem_ci(s, len, *p)) == NULL)
+		if ((q = memmem(s, len, *p, strlen(*p))) == NULL)
 			continue;
 		q += strlen(*p);
 		rest = (size_t)(s + len - q);
 		if (rest > 16)
 			rest = 16;
-		if (cs_memmem_ci(q, rest, "true") != NULL ||
-		    cs_memmem_ci(q, rest, "yes") != NULL ||
-		    cs_memmem_ci(q, rest, "all") != NULL ||
-		    cs_memmem_ci(q, rest, "every") != NULL)
+		if (memmem(q, rest, "true", 4) != NULL ||
+		    memmem(q, rest, "yes", 3) != NULL ||
+		    memmem(q, rest, "all", 3) != NULL ||
+		    memmem(q, rest, "every", 5) != NULL)
 			n++;
 	}
 	for (p = v; *p != NULL; p++)
-		if (cs_memmem_ci(s, len, *p) != NULL)
+		if (memmem(s, len, *p, strlen(*p)) != NULL)
 			n++;
+	cs_lower_free(low, buf);
 	return n;
 }
 
