@@ -117,6 +117,17 @@ buf_take(struct buf *b)
 	return p;
 }
 
+const char *
+buf_cstr_at(const char *data, size_t len, size_t *at)
+{
+	const char	*s = data + *at, *z;
+
+	if (*at >= len || (z = memchr(s, '\0', len - *at)) == NULL)
+		return NULL;
+	*at += (size_t)(z - s) + 1;
+	return s;
+}
+
 int
 buf_open_regular(const char *path, struct stat *stp)
 {

@@ -35,6 +35,13 @@ int	 buf_vprintf(struct buf *, const char *, va_list);
 char	*buf_take(struct buf *);
 
 /*
+ * The NUL-terminated string at offset *at of data (len bytes), moving *at
+ * past its NUL; NULL when *at is at or past the end or no NUL follows
+ * (for reading back blobs written with buf_add(..., strlen(s) + 1)).
+ */
+const char *buf_cstr_at(const char *data, size_t len, size_t *at);
+
+/*
  * errno of buf_read_file() for a path that is neither a regular file nor
  * a directory (a FIFO, socket or device): reading one could block for
  * ever or never end. buf_strerror() words it.

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "codescan_impl.h"
+#include "text.h"
 #include "xmalloc.h"
 
 const char *
@@ -583,22 +584,6 @@ cs_printable(const unsigned char *s, size_t len)
 	return good * 100 >= len * 95 && sp > 0;
 }
 
-static int
-b64val(int c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+' || c == '-')
-		return 62;
-	if (c == '/' || c == '_')
-		return 63;
-	return -1;
-}
-
 static size_t
 dec_b64(const char *s, size_t len, unsigned char *out, size_t outsz)
 {
@@ -611,7 +596,7 @@ dec_b64(const char *s, size_t len, unsigned char *out, size_t outsz)
 	for (i = 0; i < len; i++) {
 		if (s[i] == '\n' || s[i] == '\r' || s[i] == ' ')
 			continue;
-		if ((v = b64val((unsigned char)s[i])) < 0)
+		if ((v = text_b64_digit((unsigned char)s[i])) < 0)
 			return 0;
 		acc = acc << 6 | (unsigned)v;
 		if (++n % 4 == 0) {

@@ -203,6 +203,22 @@ text_utf8_scrub(const char *s)
 }
 
 int
+text_b64_digit(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+' || c == '-')
+		return 62;
+	if (c == '/' || c == '_')
+		return 63;
+	return -1;
+}
+
+int
 text_is_cjk(int32_t c)
 {
 	return (c >= 0x3040 && c <= 0x30FF) ||	/* Hiragana, Katakana */

@@ -89,6 +89,11 @@ size_t	 text_word_ngrams(const char *w, size_t len, int n,
 	    void (*fn)(void *, const char *, size_t), void *arg);
 
 /* Returns 1 when codepoint c is Han, Hiragana or Katakana. */
+/*
+ * The value of a base64 digit c (0..63), standard or URL-safe alphabet
+ * ("+/" or "-_"), or -1.
+ */
+int	 text_b64_digit(int c);
 int	 text_is_cjk(int32_t c);
 
 /*

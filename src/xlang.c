@@ -672,18 +672,6 @@ cache_write(const struct xlang *xl, const char *path, uint64_t stamp)
 	buf_done(&b);
 }
 
-/* Reads a NUL-terminated string at *at of data (len); NULL past the end. */
-static const char *
-cache_str(const char *data, size_t len, size_t *at)
-{
-	const char	*s = data + *at, *z;
-
-	if (*at >= len || (z = memchr(s, '\0', len - *at)) == NULL)
-		return NULL;
-	*at += (size_t)(z - s) + 1;
-	return s;
-}
-
 static struct xlang *
 cache_read(const char *path, uint64_t stamp)
 {
@@ -711,7 +699,7 @@ cache_read(const char *path, uint64_t stamp)
 		goto bad;
 	xl->en = xreallocarray(NULL, nc + 1, sizeof(*xl->en));
 	for (i = 0; i < nc; i++) {
-		if ((str = cache_str(data, len, &at)) == NULL)
+		if ((str = buf_cstr_at(data, len, &at)) == NULL)
 			goto bad;
 		xl->en[xl->nconcepts++] = xstrdup(str);
 	}
@@ -722,7 +710,7 @@ cache_read(const char *path, uint64_t stamp)
 			goto bad;
 		memcpy(&c, data + at, 4);
 		at += 4;
-		if ((str = cache_str(data, len, &at)) == NULL || c >= nc)
+		if ((str = buf_cstr_at(data, len, &at)) == NULL || c >= nc)
 			goto bad;
 		xl->ent[xl->nent].key = xstrdup(str);
 		xl->ent[xl->nent++].concept = c;

@@ -302,22 +302,6 @@ headword(const struct xdict *d, size_t at, char *out, size_t cap)
 	free(norm);
 }
 
-static int
-b64_digit(int c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
-}
-
 /* Parses a base64 number from p up to a tab or newline. */
 static int
 b64_num(const char **p, const char *end, uint64_t *out)
@@ -325,7 +309,7 @@ b64_num(const char **p, const char *end, uint64_t *out)
 	int	 k, n = 0;
 
 	*out = 0;
-	while (*p < end && (k = b64_digit((unsigned char)**p)) >= 0) {
+	while (*p < end && (k = text_b64_digit((unsigned char)**p)) >= 0) {
 		if (++n > 10)
 			return -1;
 		*out = *out * 64 + (uint64_t)k;

@@ -342,18 +342,6 @@ xinv_save(const struct xinv *x, const char *path, uint64_t stamp)
 	return rv == 0 ? 0 : -1;
 }
 
-/* The NUL-terminated string at *at in data (len bytes), or NULL. */
-static const char *
-blob_str(const char *data, size_t len, size_t *at)
-{
-	const char	*s = data + *at, *z;
-
-	if (*at >= len || (z = memchr(s, '\0', len - *at)) == NULL)
-		return NULL;
-	*at += (size_t)(z - s) + 1;
-	return s;
-}
-
 static int
 load_pairs(struct xinv *x, struct pairs *p, uint32_t n, size_t len,
     size_t *at)
@@ -369,7 +357,7 @@ load_pairs(struct xinv *x, struct pairs *p, uint32_t n, size_t len,
 		memcpy(&en, x->blob + *at, 4);
 		memcpy(&rank, x->blob + *at + 4, 4);
 		*at += 8;
-		if ((key = blob_str(x->blob, len, at)) == NULL ||
+		if ((key = buf_cstr_at(x->blob, len, at)) == NULL ||
 		    en >= x->ens.n)
 			return -1;
 		p->v[p->n].key = (char *)key;
@@ -402,7 +390,7 @@ xinv_load(const char *path, uint64_t stamp, const char *lang)
 	if (n[0] > len || n[1] > len || n[2] > len)
 		goto bad;
 	for (i = 0; i < n[0]; i++) {
-		if ((s = blob_str(data, len, &at)) == NULL)
+		if ((s = buf_cstr_at(data, len, &at)) == NULL)
 			goto bad;
 		strlist_add(&x->ens, s);
 	}

@@ -234,6 +234,19 @@ main(void)
 	test_names();
 	test_files();
 	{
+		static const char blob[] = "ab\0\0c";	/* "ab", "", "c" unended */
+		size_t	 at = 0;
+		const char *a = buf_cstr_at(blob, 5, &at);
+		const char *e = buf_cstr_at(blob, 5, &at);
+
+		ok(a != NULL && strcmp(a, "ab") == 0 && e != NULL &&
+		    *e == '\0' && at == 4, "cstr_at: two strings, then at 4");
+		ok(buf_cstr_at(blob, 5, &at) == NULL && at == 4,
+		    "cstr_at: no NUL before the end: NULL, at unchanged");
+		at = 5;
+		ok(buf_cstr_at(blob, 5, &at) == NULL, "cstr_at: at the end");
+	}
+	{
 		char	*cmd;
 
 		xasprintf(&cmd, "rm -rf '%s'", tmpdir);

@@ -171,6 +171,14 @@ main(void)
 	ok(text_is_cjk(0x4E2D) && text_is_cjk(0x30C6) && !text_is_cjk('a') &&
 	    !text_is_cjk(0xAC00), "CJK ranges: Han and Kana, not Hangul");
 
+	/* base64 digits, both alphabets */
+	ok(text_b64_digit('A') == 0 && text_b64_digit('z') == 51 &&
+	    text_b64_digit('9') == 61 && text_b64_digit('+') == 62 &&
+	    text_b64_digit('-') == 62 && text_b64_digit('/') == 63 &&
+	    text_b64_digit('_') == 63, "base64 digits, standard and URL-safe");
+	ok(text_b64_digit('=') == -1 && text_b64_digit('\t') == -1 &&
+	    text_b64_digit(0xC3) == -1, "not base64 digits: '=', tab, 0xC3");
+
 	text_ctx_free(ctx);
 	return done_testing();
 }
