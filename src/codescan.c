@@ -1060,7 +1060,8 @@ md_walk(struct md *m, struct strlist *refs)
 		while ((size_t)(e - t) < m->len) {
 			nl = memchr(e, '\n', m->len - (size_t)(e - t));
 			line++;
-			if (strncmp(e, "---", 3) == 0 && (nl == e + 3 ||
+			if (m->len - (size_t)(e - t) >= 3 &&
+			    memcmp(e, "---", 3) == 0 && (nl == e + 3 ||
 			    (nl == NULL && (size_t)(e + 3 - t) == m->len))) {
 				off = nl != NULL ? (size_t)(nl + 1 - t) : m->len;
 				break;
