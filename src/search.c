@@ -1597,6 +1597,33 @@ text_pass(const struct search_index *x, const struct search_opts *o,
 }
 
 /*
+ * Whether the collection has every word of a dictionary sense (as the
+ * index cuts and stems it): the rendering of a query keeps such senses
+ * (xlang_render_for()). A sense of function words alone is not had.
+ */
+static int
+collection_has(void *arg, const char *gloss)
+{
+	const struct search_index *x = arg;
+	struct text_ctx	*tc = text_ctx_new();
+	struct strlist	 tok;
+	long		 tid[PARTS];
+	double		 maxidf = log(1.0 + (x->nlive + 0.5) / 0.5);
+	size_t		 i;
+	int		 has;
+
+	strlist_init(&tok);
+	text_tokenize(tc, gloss, TEXT_INDEX, &tok, 0);
+	has = tok.n > 0;
+	for (i = 0; i < tok.n && has; i++)
+		if (term_idf(x, 0, tok.v[i], 0, tid, maxidf) >= maxidf)
+			has = 0;
+	strlist_done(&tok);
+	text_ctx_free(tc);
+	return has;
+}
+
+/*
  * A query with words in another language that finds nothing as typed
  * (its best score is a miss) is also scored as its English rendering
  * (xlang.h; skills in other languages carry the same English glosses),
@@ -1626,8 +1653,9 @@ rendered_pass(const struct search_index *x, const struct search_opts *o,
 	for (p = o->query; (p = strchr(p, '+')) != NULL; p++)
 		if (p == o->query || strchr(" \t\r\n", p[-1]) != NULL)
 			return SR_OK;	/* "+term" queries run as typed */
-	if (x->ndocs == 0 || (r = xlang_render_cover(xlang_default(),
-	    o->query, XLANG_QUERY_GLOSSES, covered)) == NULL)
+	if (x->ndocs == 0 || (r = xlang_render_for(xlang_default(),
+	    o->query, XLANG_QUERY_GLOSSES, covered, collection_has,
+	    (void *)x)) == NULL)
 		return SR_OK;
 	rv = text_pass(x, o, r, q2, sc2, k, cause);
 	free(r);

@@ -835,6 +835,8 @@ struct gloss {
 	int			 japanese;	/* the text has kana */
 	size_t			 covered;	/* words or characters glossed */
 	size_t			 uncovered;	/* and the content ones not */
+	xlang_known_fn		 known;		/* NULL, or the collection's test */
+	void			*known_arg;
 };
 
 /* Appends n bytes of s to the rendering, blank-separated. */
@@ -848,11 +850,31 @@ render_add(struct gloss *g, const char *s, size_t n)
 	buf_add(g->render, s, n);
 }
 
-/* Renders the items of out from index from on (what a lookup added). */
+/*
+ * Renders the items of out from index from on (the senses one lookup
+ * added). With a collection to translate for (g->known), only the senses
+ * it has words of, XLANG_RENDER_SENSES at most, or the first sense when
+ * it has none: a sense no skill uses matches nothing and would only
+ * dilute the query (each counts as a term found nowhere), and one word's
+ * eight senses would outweigh a word with one.
+ */
 static void
 render_from(struct gloss *g, size_t from)
 {
-	for (; from < g->out->n; from++)
+	size_t	 i, kept = 0;
+
+	if (g->known == NULL) {
+		for (; from < g->out->n; from++)
+			render_add(g, g->out->v[from],
+			    strlen(g->out->v[from]));
+		return;
+	}
+	for (i = from; i < g->out->n && kept < XLANG_RENDER_SENSES; i++)
+		if (g->known(g->known_arg, g->out->v[i])) {
+			render_add(g, g->out->v[i], strlen(g->out->v[i]));
+			kept++;
+		}
+	if (kept == 0 && from < g->out->n)
 		render_add(g, g->out->v[from], strlen(g->out->v[from]));
 }
 
@@ -1349,7 +1371,8 @@ content_word(const struct xlang *xl, unsigned langs, const struct seg *g)
 
 static size_t
 gloss_text(const struct xlang *xl, const char *text, struct strlist *out,
-    size_t max, struct buf *render, double *covered)
+    size_t max, struct buf *render, double *covered, xlang_known_fn known,
+    void *known_arg)
 {
 	struct gloss	 g;
 	struct stemmers	 st;
@@ -1366,6 +1389,8 @@ gloss_text(const struct xlang *xl, const char *text, struct strlist *out,
 	g.out = out;
 	g.max = max;
 	g.render = render;
+	g.known = known;
+	g.known_arg = known_arg;
 	g.dict_left = XLANG_DICT_LOOKUPS;
 	memset(&st, 0, sizeof(st));
 	norm = text_normalize(text, (size_t)-1);
@@ -1406,7 +1431,7 @@ size_t
 xlang_gloss(const struct xlang *xl, const char *text, struct strlist *out,
     size_t max)
 {
-	return gloss_text(xl, text, out, max, NULL, NULL);
+	return gloss_text(xl, text, out, max, NULL, NULL, NULL, NULL);
 }
 
 char *
@@ -1419,6 +1444,13 @@ char *
 xlang_render_cover(const struct xlang *xl, const char *text, size_t max,
     double *covered)
 {
+	return xlang_render_for(xl, text, max, covered, NULL, NULL);
+}
+
+char *
+xlang_render_for(const struct xlang *xl, const char *text, size_t max,
+    double *covered, xlang_known_fn known, void *known_arg)
+{
 	struct strlist	 g;
 	struct buf	 b;
 	size_t		 n;
@@ -1427,7 +1459,7 @@ xlang_render_cover(const struct xlang *xl, const char *text, size_t max,
 		*covered = 0;
 	strlist_init(&g);
 	buf_init(&b, 0);
-	n = gloss_text(xl, text, &g, max, &b, covered);
+	n = gloss_text(xl, text, &g, max, &b, covered, known, known_arg);
 	strlist_done(&g);
 	if (n == 0) {
 		buf_done(&b);

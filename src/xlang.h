@@ -99,6 +99,18 @@ char	*xlang_render(const struct xlang *, const char *text, size_t max);
  */
 char	*xlang_render_cover(const struct xlang *, const char *text,
 	    size_t max, double *covered);
+/*
+ * The same, rendered for one collection: known(arg, gloss) tells whether
+ * the collection has the words of a dictionary sense. Of the senses of a
+ * word looked up in a dictionary, the rendering keeps those it has,
+ * XLANG_RENDER_SENSES at most, in the dictionary's order, or the first
+ * one when it has none (render_from() in xlang.c says why). known NULL:
+ * every sense, as xlang_render_cover().
+ */
+typedef int (*xlang_known_fn)(void *arg, const char *gloss);
+#define XLANG_RENDER_SENSES	2
+char	*xlang_render_for(const struct xlang *, const char *text,
+	    size_t max, double *covered, xlang_known_fn known, void *arg);
 
 /*
  * A hash of everything xlang_gloss() depends on (the lexicon's text, the

@@ -177,6 +177,21 @@ test_bad_lexicon(void)
 	free(path);
 }
 
+static int
+only_quick(void *arg, const char *g)
+{
+	(void)arg;
+	return strcmp(g, "quick") == 0;
+}
+
+static int
+knows_nothing(void *arg, const char *g)
+{
+	(void)arg;
+	(void)g;
+	return 0;
+}
+
 static void
 test_dictionaries(void)
 {
@@ -222,6 +237,29 @@ test_dictionaries(void)
 		ok(r != NULL && strstr(r, "replication") != NULL &&
 		    strstr(r, "の") == NULL,
 		    "the rendering drops hiragana particles (%s)", r);
+		free(r);
+	}
+
+	{
+		/* rendered for a collection: the senses it has, else the
+		 * first one, never all of them */
+		char *r = xlang_render_for(xl, "schnelle Rechnung zur Bestellung", 24,
+		    NULL, only_quick, NULL);
+
+		ok(r != NULL && has_word(r, "quick") &&
+		    !has_word(r, "fast"),
+		    "a sense the collection has replaces one it lacks (%s)", r);
+		free(r);
+		r = xlang_render_for(xl, "schnelle Rechnung zur Bestellung", 24, NULL,
+		    knows_nothing, NULL);
+		ok(r != NULL && has_word(r, "fast") &&
+		    !has_word(r, "quick"),
+		    "none had: the first sense alone (%s)", r);
+		free(r);
+		r = xlang_render_for(xl, "schnelle Rechnung zur Bestellung", 24, NULL,
+		    NULL, NULL);
+		ok(r != NULL && has_word(r, "fast") &&
+		    has_word(r, "quick"), "no collection: every sense (%s)", r);
 		free(r);
 	}
 
