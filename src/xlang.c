@@ -59,29 +59,93 @@ static const char *const stop_en =
     "the a an and or of to for in on with from by is are be this that how "
     "what when which use using my our your i we it into about as at do "
     "does can need want should";
+/*
+ * Each language's list is Snowball's stop list for it (Polish, which
+ * Snowball lacks: the commonest function words), less the words that are
+ * also English words a query or description uses ("also", "will", "in",
+ * "per", "come", "me", "no" ...): those would vote for a language in
+ * English text. Normalised as text is (marks stripped), so "würde" and
+ * "wären" are found as "wurde" and "waren".
+ */
 static const char *const stop_lang[L_LATIN] = {
 	"der die das den dem des und oder für mit von zu zum zur ist sind "
-	"ein eine einen einem einer nicht auf aus bei wie was ich wir mein "
-	"meine im am als nach über aber alle auch bin bis damit dann dass "
-	"dich dies diese dieser dieses dir doch dort durch etwas habe haben "
-	"hat ihr ihre jede jeder jetzt kann kein keine mich mir muss müssen "
-	"noch nur ob ohne sehr sein seine sich sie soll sollen um uns unser "
-	"unsere unter vom vor wann warum weil welche wenn werden wird wo",
+	"ein eine einen einem einer eines nicht auf aus bei wie was ich wir "
+	"mein meine meinem meinen meiner meines im am als nach über aber "
+	"alle allem allen aller alles auch bin bis bist damit dann dass daß "
+	"dich dies diese diesem diesen dieser dieses doch dort durch etwas "
+	"habe haben hat hatte hatten hätte hätten ihr ihre ihrem ihren ihrer "
+	"ihres ihm ihn ihnen jede jedem jeden jeder jedes jene jenem jenen "
+	"jener jenes jetzt kann kein keine keinem keinen keiner keines können "
+	"könnte könnten mich mir muss musste müssen noch nun nur ob ohne sehr "
+	"sein seine seinem seinen seiner seines sich sie soll sollen sollte "
+	"sondern sonst um uns unser unsere unserem unseren unserer unseres "
+	"unter vom vor wann warum weil welche welchem welchen welcher welches "
+	"wenn werde werden wird wirst wo wurde wurden würde würden wäre wären "
+	"waren warst während wieder wollen wollte zwar zwischen gegen dazu "
+	"dein deine deinem deinen deiner deines denn derer dessen du euch "
+	"euer eure eurem euren eurer eures einige einigem einigen einiger "
+	"einiges einmal gewesen indem manche manchem manchen mancher manches "
+	"nichts selbst solche solchem solchen solcher solches viel welche "
+	"bitte gibt",
 	"el la los las de del y o para con por un una unos unas que en es "
-	"son como mi mis al se lo quiero necesito",
+	"son como mi mis al se lo quiero necesito su sus le les ya este esta "
+	"estos estas ese esa esos esas eso esto entre cuando muy sobre "
+	"también hasta hay donde quien quienes desde todo todos toda todas "
+	"nos durante uno ni contra otro otra otros otras ellos ellas ella "
+	"antes algunos algunas algo nosotros nosotras vosotros mucho muchos "
+	"poco nada cual cuál qué cómo porque pero más mío mía tuyo tuya "
+	"suyo suya nuestro nuestra nuestros nuestras tu tus te ti estoy "
+	"está estás estamos están estar ser soy eres somos sea sean será "
+	"sería fue era eran ha han hemos había haya tengo tiene tienen tener "
+	"tenemos puedo puede pueden necesita quieres quiere hacer hace sin "
+	"sí él",
 	"le la les des du de et ou pour avec par un une est sont comme mon "
-	"ma mes au aux en dans sur que qui je nous",
+	"ma mes au aux en dans sur que qui je nous vous il ils elle elles "
+	"leur leurs lui mais même moi ne nos notre pas ses ta tes toi ton "
+	"tu vos votre eux ce ces cet cette ceci cela qu quel quels quelle "
+	"quelles sans soi suis sommes êtes été était étais avons avez ont "
+	"avait avais aurai serai être avoir fait faire peux peut veux veut "
+	"dois doit faut ici très aussi tout tous toute toutes l",
 	"o a os as de do da dos das e ou para com por um uma que em no na "
-	"nos nas é são como meu minha ao quero preciso",
+	"nos nas é são como meu minha ao quero preciso não mais ele ela eles "
+	"elas seu sua seus suas quando muito já eu também só pelo pela pelos "
+	"pelas até isso isto aquilo entre depois mesmo aos quem esse essa "
+	"esses essas este esta estes estas aquele aquela num numa nem meus "
+	"minhas você vocês lhe lhes nosso nossa nossos nossas dele dela deles "
+	"delas estou está estamos estão sou somos era eram foi foram tenho "
+	"tem temos têm tinha posso pode podem fazer faz qual às sem",
 	"il lo la gli le di del della e o per con da un una che in nel è "
-	"sono come mio mia voglio",
+	"sono come mio mia voglio al allo ai agli alla alle col coi dal "
+	"dallo dai dagli dalla dalle dello dei degli delle nello nei negli "
+	"nella nelle sul sullo sui sugli sulla sulle tra fra lui lei noi voi "
+	"loro miei mie tuo tua tuoi tue suo sua suoi sue nostro nostra "
+	"nostri nostre vostro vostra ne uno ed perché anche dove chi cui "
+	"più quale quanto quello quelli quella quelle questo questi questa "
+	"queste si tutto tutti tutte ho hai ha abbiamo avete hanno siamo "
+	"siete sei era erano sia fa faccio fare sto sta posso può devo "
+	"vorrei mi ti",
 	"de het een en of voor met van op te in is zijn hoe mijn ik wij naar "
-	"bij",
+	"bij dat die niet aan als er maar om dan zou wat mijn dit door ze "
+	"zich ook tot je mij uit daar haar heb heeft hebben deze nog zal zij "
+	"nu geen omdat iets worden toch waren veel meer doen toen moet "
+	"zonder kan hun dus alles onder eens hier wie werd altijd wordt "
+	"kunnen ons zelf tegen reeds wil kon niets uw iemand geweest andere "
+	"onze wilt graag",
 	"i w z na do dla oraz lub jest są się od przez jak mój moja mi mnie "
 	"czy to ze po za pod nad przy bez aby ale by być ich im jakie je jego "
 	"jej już która które który ma mu nam nas nie ta tak tam te tego tej tu "
-	"ty we wg żeby nasz nasza naszego naszej nasze moim moimi",
-	"и в на с для по из от к как мой моя это что не или",
+	"ty we wg żeby nasz nasza naszego naszej nasze moim moimi co gdy "
+	"jako jednak także też tylko bardzo może moje moich mojej mojego "
+	"twój wasz był była było będzie mam chcę proszę",
+	"и в на с для по из от к как мой моя это что не или во со он я а то "
+	"все всё она так его но да ты у же вы за бы только ее её мне было "
+	"вот меня еще ещё нет о ему когда даже ли если уже ни быть был него "
+	"до вас там потом себя ей может они тут где есть надо ней мы тебя "
+	"их чем была сам без чего тоже себе под будет тогда кто этот того "
+	"потому этого какой ним здесь этом мою мои тем чтобы нее были можно "
+	"при об после над больше тот через эти нас про всего них какая "
+	"много эту эти свою этой перед между наш наша нашей наши нашего "
+	"нашу нужно",
 };
 #define TAG_STOP	"s"	/* "s" + code: function words */
 #define TAG_ANY		"x"	/* a Latin-script word of any language */
@@ -454,11 +518,11 @@ static void
 add_stopwords(struct xlang *xl, const char *tag, const char *words)
 {
 	char		*norm = text_normalize(words, (size_t)-1);
-	struct seg	 v[128];
+	struct seg	 v[512];
 	char		 key[64];
 	size_t		 i, n;
 
-	n = segment(norm, v, 128);
+	n = segment(norm, v, sizeof(v) / sizeof(v[0]));
 	for (i = 0; i < n; i++)
 		if (v[i].len < sizeof(key)) {
 			memcpy(key, v[i].s, v[i].len);
@@ -614,9 +678,11 @@ xlang_free(struct xlang *xl)
  * The parsed lexicon is cached in the data directory (xlang.cache):
  * parsing stems every key in every language, about 10 ms, which a CLI
  * search cannot afford; reading the cache is a fraction of that. The
- * cache names the lexicon's path, size and mtime; any difference, or a
- * damaged file, and the lexicon is parsed again (and the cache
- * rewritten when the directory is writable).
+ * cache names the lexicon's path, size and mtime and the built-in
+ * function-word lists (a binary with other lists must not read a cache
+ * of the old ones); any difference, or a damaged file, and the lexicon
+ * is parsed again (and the cache rewritten when the directory is
+ * writable).
  *
  * Format: "SRXLANG1", the u64 stamp, the u64 fingerprint, u32 concepts,
  * u32 entries, then each concept's English (NUL-terminated), then each
@@ -630,11 +696,18 @@ lexicon_stamp(const char *path, const struct stat *st)
 	uint64_t	 h = 0xcbf29ce484222325ULL;
 	int64_t		 v[3];
 	size_t		 i;
+	const char	*w;
+	int		 l;
 
 	for (; *path != '\0'; path++) {
 		h ^= (unsigned char)*path;
 		h *= 0x100000001b3ULL;
 	}
+	for (l = -1; l < L_LATIN; l++)
+		for (w = l < 0 ? stop_en : stop_lang[l]; *w != '\0'; w++) {
+			h ^= (unsigned char)*w;
+			h *= 0x100000001b3ULL;
+		}
 	v[0] = (int64_t)st->st_size;
 	v[1] = (int64_t)st->st_mtime;
 	v[2] = (int64_t)st->st_mtim.tv_nsec;
@@ -1411,7 +1484,7 @@ gloss_text(const struct xlang *xl, const char *text, struct strlist *out,
 			if (used > 0)
 				g.covered += used;
 			else if (!content_word(xl, langs, &v[i]))
-				;	/* a function word */
+				used = 1;	/* a function word: no English */
 			else
 				g.uncovered++;
 		}

@@ -129,6 +129,12 @@ test_lexicon(void)
 	g = xlang_render(xl, "Rechnungen extrahieren", 24);
 	is_str(g, "invoice extract", "a German query rendered in English");
 	free(g);
+	/* function words carry no meaning into English: left out, the
+	 * subjunctive and the polite ones too (marks stripped) */
+	g = xlang_render(xl, "bitte die Rechnungen wären zu extrahieren",
+	    24);
+	is_str(g, "invoice extract", "German function words are not rendered");
+	free(g);
 	g = xlang_render(xl, "请审查合同", 24);
 	ok(g != NULL && strstr(g, "请") != NULL &&
 	    strstr(g, "review contract") != NULL,
