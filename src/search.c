@@ -36,8 +36,8 @@
  *
  *   raw    = 1.0 lexical + 0.5 coverage + 2.0 ngram + 1.0 prefix
  *            + 0.25 cosine + 0.5 exact
- *   score  = sigmoid(c0 + c1 raw),  c0 = -1.975, c1 = 1.931
- *   top-1  = sigmoid(c0 + c1 raw' + c2 margin),  c2 = 3.006, where margin =
+ *   score  = sigmoid(c0 + c1 raw),  c0 = -2.419, c1 = 2.490
+ *   top-1  = sigmoid(c0 + c1 raw' + c2 margin),  c2 = 2.778, where margin =
  *            raw(top-1) - raw(runner-up): a clear winner is surer than
  *            one of several near-ties; raw' is raw, or for a match of the
  *            query's English rendering raw with its XLANG_QUERY_WEIGHT
@@ -193,9 +193,9 @@ search_params_default(struct search_params *p)
 	p->gram_b = 0.75;
 	p->w_pfx = 1.0;
 	/* tests/eval/fit-calibration; see "c0..c2" at the top */
-	p->c0 = -1.975;
-	p->c1 = 1.931;
-	p->c2 = 3.006;
+	p->c0 = -2.419;
+	p->c1 = 2.490;
+	p->c2 = 2.778;
 	p->center = 1.0;
 	p->shadow_ratio = 0.9;
 }
