@@ -198,6 +198,22 @@ knows_nothing(void *arg, const char *g)
 	return 0;
 }
 
+/*
+ * Checks which senses of "schnell" (fast, then quick) the rendering of a
+ * German text keeps for the collection known.
+ */
+static void
+senses(const struct xlang *xl, xlang_known_fn known, int fast, int quick,
+    const char *what)
+{
+	char	*r = xlang_render_for(xl, "schnelle Rechnung zur Bestellung",
+	    24, NULL, known, NULL);
+
+	ok(r != NULL && has_word(r, "fast") == fast &&
+	    has_word(r, "quick") == quick, "%s (%s)", what, r);
+	free(r);
+}
+
 static void
 test_dictionaries(void)
 {
@@ -246,28 +262,12 @@ test_dictionaries(void)
 		free(r);
 	}
 
-	{
-		/* rendered for a collection: the senses it has, else the
-		 * first one, never all of them */
-		char *r = xlang_render_for(xl, "schnelle Rechnung zur Bestellung", 24,
-		    NULL, only_quick, NULL);
-
-		ok(r != NULL && has_word(r, "quick") &&
-		    !has_word(r, "fast"),
-		    "a sense the collection has replaces one it lacks (%s)", r);
-		free(r);
-		r = xlang_render_for(xl, "schnelle Rechnung zur Bestellung", 24, NULL,
-		    knows_nothing, NULL);
-		ok(r != NULL && has_word(r, "fast") &&
-		    !has_word(r, "quick"),
-		    "none had: the first sense alone (%s)", r);
-		free(r);
-		r = xlang_render_for(xl, "schnelle Rechnung zur Bestellung", 24, NULL,
-		    NULL, NULL);
-		ok(r != NULL && has_word(r, "fast") &&
-		    has_word(r, "quick"), "no collection: every sense (%s)", r);
-		free(r);
-	}
+	/* rendered for a collection: the senses it has, else the first
+	 * one, never all of them */
+	senses(xl, only_quick, 0, 1, "a sense the collection has replaces one "
+	    "it lacks");
+	senses(xl, knows_nothing, 1, 0, "none had: the first sense alone");
+	senses(xl, NULL, 1, 1, "no collection: every sense");
 
 	is_int(xlang_open(path, NULL, &bare, &cause), SR_OK, "again, bare");
 	ok(xlang_fingerprint(xl) != xlang_fingerprint(bare),
