@@ -43,6 +43,7 @@
 #define TM_OPEN_BUSY_MS	10000	/* ... when creating or migrating the schema */
 #define TM_PRUNE_EVERY	86400.0	/* seconds between two prunes */
 #define TM_FLUSH_MS	5000	/* flush waits this long for a server away */
+#define TM_LINGER_MS	5	/* a batch gathers events this long */
 
 /* Version 1 -> 2: the replica column (NULL in the rows written before). */
 static const char migrate_2_sql[] =
@@ -122,6 +123,7 @@ struct telemetry {
 	unsigned long long settled;	/* events written or counted lost */
 	unsigned long long written;
 	int		 stop;
+	int		 flushing;	/* callers waiting in telemetry_flush */
 	int		 down;		/* the database is unreachable */
 	long long	 failures;	/* events lost: dropped or unwritable */
 	long long	 failures_saved;	/* ... of which meta counts */
@@ -129,6 +131,11 @@ struct telemetry {
 	char		*session;
 	char		*client;
 	char		*replica;
+
+	int		 wait_ms;	/* busy handler: how long to wait */
+	struct timespec	 wait_t0;	/* ... since when */
+	unsigned	 wait_seed;	/* ... its jitter */
+	int		 busy;		/* the last write failed on a lock */
 };
 
 static double
@@ -172,6 +179,41 @@ exec(sqlite3 *db, const char *path, const char *sql, char **cause)
 		return SR_IO;
 	}
 	return 0;
+}
+
+/*
+ * The busy handler of a writer's connection. SQLite's own sleeps longer
+ * the longer it has waited (up to 100 ms between tries), so under steady
+ * contention a process that has waited long loses every race to one that
+ * just came back: with eight writers on two cores, one waited past its
+ * timeout. This one tries again every 1 to 4 ms (random, so waiters do
+ * not move in step) for as long as wait_ms: every waiter has the same
+ * chance at each release of the lock.
+ */
+static int
+busy_wait(void *arg, int count)
+{
+	struct telemetry	*t = arg;
+	struct timespec		 now, nap = { 0, 0 };
+	long			 ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (count == 0)
+		t->wait_t0 = now;
+	ms = (now.tv_sec - t->wait_t0.tv_sec) * 1000 +
+	    (now.tv_nsec - t->wait_t0.tv_nsec) / 1000000L;
+	if (ms >= t->wait_ms)
+		return 0;
+	nap.tv_nsec = (1 + (long)(rand_r(&t->wait_seed) % 4)) * 1000000L;
+	nanosleep(&nap, NULL);
+	return 1;
+}
+
+static void
+set_wait(struct telemetry *t, int ms)
+{
+	t->wait_ms = ms;
+	sqlite3_busy_handler(t->db, busy_wait, t);
 }
 
 /*
@@ -299,7 +341,7 @@ schema(struct telemetry *t, char **cause)
 
 	if (current_schema(t))
 		return 0;
-	sqlite3_busy_timeout(t->db, TM_OPEN_BUSY_MS);
+	set_wait(t, TM_OPEN_BUSY_MS);
 	if ((rv = exec_open(t->db, t->path, "BEGIN IMMEDIATE", cause)) != 0)
 		return rv;
 	if (sqlite3_prepare_v2(t->db, "PRAGMA user_version", -1, &st,
@@ -368,7 +410,7 @@ out:
 		sqlite3_finalize(st);
 	if (rv != 0)
 		exec(t->db, t->path, "ROLLBACK", NULL);
-	sqlite3_busy_timeout(t->db, TM_BUSY_MS);
+	set_wait(t, TM_BUSY_MS);
 	return rv;
 }
 
@@ -426,6 +468,9 @@ prune(struct telemetry *t)
 static int
 write_fail(struct telemetry *t, char **why)
 {
+	int	 e = sqlite3_errcode(t->db) & 0xff;
+
+	t->busy = e == SQLITE_BUSY || e == SQLITE_LOCKED;
 	xasprintf(why, "%s: %s", t->path, sqlro_why(t->db, NULL));
 	exec(t->db, t->path, "ROLLBACK", NULL);
 	return -1;
@@ -521,6 +566,30 @@ nap(struct telemetry *t, unsigned ms)
 		pthread_cond_timedwait(&t->work, &t->mu, &until);
 }
 
+/*
+ * Group commit: before a write, waits up to TM_LINGER_MS for more events
+ * to share its transaction, unless the batch is full or someone waits
+ * for it. A process writing event by event would otherwise take the
+ * write lock once per event; several such processes keep it held nearly
+ * all the time, and one that waits only gets it by luck. t->mu held.
+ */
+static void
+linger(struct telemetry *t)
+{
+	struct timespec	 until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += TM_LINGER_MS * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	while (!t->stop && t->flushing == 0 && t->n < TM_BATCH_MAX)
+		if (pthread_cond_timedwait(&t->work, &t->mu, &until) ==
+		    ETIMEDOUT)
+			break;
+}
+
 /* Notes a change of reachability (with -v, on stderr). t->mu held. */
 static void
 set_down(struct telemetry *t, int down, char *why)
@@ -567,14 +636,25 @@ write_some(struct telemetry *t, struct tm_event *batch, size_t n,
 }
 
 /*
+ * Whether the last failed write is worth waiting out: a PostgreSQL
+ * server away, or a stats.db whose write lock others held for all of
+ * TM_BUSY_MS. Any other SQLite failure means the file is broken.
+ */
+static int
+away(const struct telemetry *t)
+{
+	return t->backend == TELEMETRY_BACKEND_POSTGRES || t->busy;
+}
+
+/*
  * The writer thread. Takes up to TM_BATCH_MAX events from the front of
  * the ring and writes them; the slots are released only once written, so
- * telemetry.buffer_events bounds everything held in memory. SQLite: a
- * batch that fails TM_TRIES times is counted lost (the file is broken,
- * not away). PostgreSQL: an unreachable server is retried with backoff
- * (100 ms doubling to 2 s) for as long as the process runs, while new
- * events beyond the bound are dropped and counted; at close, a server
- * still away after TM_TRIES attempts loses what is left.
+ * telemetry.buffer_events bounds everything held in memory. A database
+ * away (see away()) is retried with backoff (100 ms doubling to 2 s) for
+ * as long as the process runs, while new events beyond the bound are
+ * dropped and counted; at close, one still away after TM_TRIES attempts
+ * loses what is left. A broken stats.db: a batch that fails TM_TRIES
+ * times is counted lost.
  */
 static void *
 writer(void *arg)
@@ -600,6 +680,8 @@ writer(void *arg)
 		if (t->n == 0 && t->stop && (t->failures == t->failures_saved ||
 		    tries >= TM_TRIES))
 			break;
+		if (tries == 0)
+			linger(t);
 		n = t->n < TM_BATCH_MAX ? t->n : TM_BATCH_MAX;
 		for (i = 0, at = t->head; i < n; i++) {
 			batch[i] = t->ring[at];
@@ -635,10 +717,9 @@ writer(void *arg)
 			}
 			set_down(t, rc == -1, why);
 			tries++;
-			if (rc == -1 && (t->backend == TELEMETRY_BACKEND_SQLITE ?
-			    tries < TM_TRIES : !t->stop || tries < TM_TRIES)) {
-				nap(t, t->backend == TELEMETRY_BACKEND_SQLITE ?
-				    20U * (unsigned)tries : backoff);
+			if (rc == -1 && (away(t) ? !t->stop || tries < TM_TRIES :
+			    tries < TM_TRIES)) {
+				nap(t, away(t) ? backoff : 20U * (unsigned)tries);
 				if (backoff < 2000)
 					backoff *= 2;
 				continue;
@@ -714,7 +795,8 @@ open_sqlite(struct telemetry *t, char **cause)
 	if (sqlite3_open_v2(t->path, &t->db, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
 		return db_fail(t->db, t->path, "cannot open", cause);
-	sqlite3_busy_timeout(t->db, TM_BUSY_MS);
+	t->wait_seed = (unsigned)getpid() ^ (unsigned)time(NULL);
+	set_wait(t, TM_BUSY_MS);
 	if ((rv = exec_open(t->db, t->path, "PRAGMA journal_mode=WAL",
 	    cause)) != 0 ||
 	    (rv = exec(t->db, t->path, "PRAGMA synchronous=NORMAL",
@@ -1109,6 +1191,7 @@ telemetry_flush(struct telemetry *t)
 	until.tv_sec += TM_FLUSH_MS / 1000;
 	pthread_mutex_lock(&t->mu);
 	target = t->queued;
+	t->flushing++;
 	pthread_cond_signal(&t->work);
 	while (t->settled < target) {
 		if (!t->down) {
@@ -1119,6 +1202,7 @@ telemetry_flush(struct telemetry *t)
 		    ETIMEDOUT)
 			break;
 	}
+	t->flushing--;
 	pthread_mutex_unlock(&t->mu);
 }
 

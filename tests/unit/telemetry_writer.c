@@ -14,6 +14,10 @@
  *	and keeps it for MS milliseconds: the interleaving in which a
  *	second process's PRAGMA journal_mode=WAL fails at once with
  *	SQLITE_BUSY, whatever its busy timeout.
+ *   telemetry_writer lock DB MS
+ *	takes the write lock of an existing stats.db (BEGIN IMMEDIATE), as
+ *	another process's long transaction would, prints "held" and keeps
+ *	it for MS milliseconds.
  */
 #include "autoconfig.h"
 
@@ -159,16 +163,19 @@ do_check(const char *db)
 	return 0;
 }
 
+/* hold (create: 1) and lock (create: 0). */
 static int
-do_hold(const char *db, long ms)
+do_hold(const char *db, long ms, int create)
 {
 	sqlite3	*h;
 	int	 rv = 1;
 
-	unlink(db);
+	if (create)
+		unlink(db);
 	if (sqlite3_open(db, &h) != SQLITE_OK ||
-	    sqlite3_exec(h, "CREATE TABLE held (x); BEGIN IMMEDIATE; "
-	    "INSERT INTO held VALUES (1)", NULL, NULL, NULL) != SQLITE_OK) {
+	    sqlite3_exec(h, create ? "CREATE TABLE held (x); BEGIN IMMEDIATE; "
+	    "INSERT INTO held VALUES (1)" : "BEGIN IMMEDIATE", NULL, NULL,
+	    NULL) != SQLITE_OK) {
 		fprintf(stderr, "telemetry_writer: %s\n", sqlite3_errmsg(h));
 		goto out;
 	}
@@ -197,8 +204,10 @@ main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "check") == 0)
 		return do_check(argv[2]);
 	if (argc == 4 && strcmp(argv[1], "hold") == 0)
-		return do_hold(argv[2], atol(argv[3]));
+		return do_hold(argv[2], atol(argv[3]), 1);
+	if (argc == 4 && strcmp(argv[1], "lock") == 0)
+		return do_hold(argv[2], atol(argv[3]), 0);
 	fprintf(stderr, "usage: telemetry_writer write DB SESSION N [DELAY_US]"
-	    " | fixture DB SQLFILE | check DB | hold DB MS\n");
+	    " | fixture DB SQLFILE | check DB | hold DB MS | lock DB MS\n");
 	return 2;
 }
