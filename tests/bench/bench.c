@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "bench.h"
-#include "telemetry.h"
+#include "telemetry/telemetry.h"
 
 static double
 clock_ms(clockid_t id)

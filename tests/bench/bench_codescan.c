@@ -27,11 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "codescan.h"
-#include "finding.h"
+#include "base/buf.h"
+#include "safety/codescan.h"
+#include "core/finding.h"
 #include "bench.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 static const char *docs =
     "## Setup\n\n"

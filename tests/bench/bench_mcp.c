@@ -18,7 +18,7 @@
  */
 #include "autoconfig.h"
 #include "bench.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 #include <sys/types.h>
 #include <sys/socket.h>

@@ -15,13 +15,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "buf.h"
-#include "config.h"
-#include "finding.h"
-#include "sanitize.h"
-#include "status.h"
+#include "base/buf.h"
+#include "core/config.h"
+#include "core/finding.h"
+#include "safety/sanitize.h"
+#include "base/status.h"
 #include "bench.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 static const char *plain =
     "## Reviewing a pull request\n\n"

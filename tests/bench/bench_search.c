@@ -21,14 +21,14 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "pipeline.h"
-#include "search.h"
-#include "telemetry.h"
-#include "usage.h"
-#include "skill.h"
-#include "status.h"
-#include "xmalloc.h"
+#include "core/config.h"
+#include "engine/pipeline.h"
+#include "search/search.h"
+#include "telemetry/telemetry.h"
+#include "telemetry/usage.h"
+#include "core/skill.h"
+#include "base/status.h"
+#include "base/xmalloc.h"
 #include "bench.h"
 
 static const char *words[] = {

@@ -19,10 +19,10 @@
 
 #include <sqlite3.h>
 
-#include "config.h"
-#include "stats.h"
-#include "telemetry.h"
-#include "xmalloc.h"
+#include "core/config.h"
+#include "telemetry/stats.h"
+#include "telemetry/telemetry.h"
+#include "base/xmalloc.h"
 #include "bench.h"
 
 static unsigned long long rng = 0x9e3779b97f4a7c15ULL;

@@ -17,9 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "telemetry.h"
-#include "xmalloc.h"
+#include "core/config.h"
+#include "telemetry/telemetry.h"
+#include "base/xmalloc.h"
 #include "bench.h"
 
 static const char *const top[] = { "pdf", "docx", "xlsx", "pptx", "git" };

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "tokens.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "tier1/tokens.h"
+#include "base/xmalloc.h"
 
 int
 main(int argc, char **argv)

@@ -27,13 +27,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "config.h"
-#include "engine.h"
-#include "search.h"
-#include "skill.h"
-#include "strlist.h"
-#include "xmalloc.h"
+#include "base/clock.h"
+#include "core/config.h"
+#include "engine/engine.h"
+#include "search/search.h"
+#include "core/skill.h"
+#include "base/strlist.h"
+#include "base/xmalloc.h"
 #include "bench.h"
 
 static void

@@ -6,10 +6,10 @@
 . "$(dirname "$0")/setup.sh"
 
 cd "$TOP_SRCDIR"
-for f in src/*.c tui/*.c stats/*.c; do
+for f in src/*/*.c; do
 	basename "$f" .c
 done | sort -u >"$T/modules"
-for f in src/*.c tui/*.c stats/*.c; do
+for f in src/*/*.c; do
 	m=$(basename "$f" .c)
 	case "$m" in cmd_*|main) continue ;; esac
 	echo "$m $m"

@@ -30,16 +30,16 @@
 
 #include <cjson/cJSON.h>
 
-#include "assess.h"
-#include "buf.h"
-#include "codescan.h"
-#include "config.h"
-#include "finding.h"
-#include "jsonout.h"
-#include "sanitize.h"
-#include "skill.h"
-#include "strlist.h"
-#include "xmalloc.h"
+#include "index/assess.h"
+#include "base/buf.h"
+#include "safety/codescan.h"
+#include "core/config.h"
+#include "core/finding.h"
+#include "base/jsonout.h"
+#include "safety/sanitize.h"
+#include "core/skill.h"
+#include "base/strlist.h"
+#include "base/xmalloc.h"
 
 #define FILE_MAX	(256 * 1024)
 #define FILES_MAX	64

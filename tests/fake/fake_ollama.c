@@ -48,7 +48,7 @@
  * Retry-After: 1.
  */
 #include "autoconfig.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codescan.h"
-#include "finding.h"
-#include "strlist.h"
+#include "safety/codescan.h"
+#include "core/finding.h"
+#include "base/strlist.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

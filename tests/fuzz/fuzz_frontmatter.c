@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "finding.h"
-#include "frontmatter.h"
-#include "skill.h"
-#include "validate.h"
+#include "core/config.h"
+#include "core/finding.h"
+#include "core/frontmatter.h"
+#include "core/skill.h"
+#include "core/validate.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

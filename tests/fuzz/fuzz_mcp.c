@@ -19,12 +19,12 @@
 
 #include <cjson/cJSON.h>
 
-#include "config.h"
-#include "engine.h"
-#include "mcp.h"
-#include "strlist.h"
-#include "text.h"
-#include "xmalloc.h"
+#include "core/config.h"
+#include "engine/engine.h"
+#include "mcp/mcp.h"
+#include "base/strlist.h"
+#include "base/text.h"
+#include "base/xmalloc.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "finding.h"
-#include "sanitize.h"
+#include "core/config.h"
+#include "core/finding.h"
+#include "safety/sanitize.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

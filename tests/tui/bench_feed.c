@@ -16,9 +16,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../tui/feed.h"
+#include "tui/feed.h"
 #include "../bench/bench.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 /* Ten events: seven searches (old and new queries), three loads. */
 static int

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "buf.h"
-#include "telemetry.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "telemetry/telemetry.h"
+#include "base/xmalloc.h"
 
 int
 main(int argc, char **argv)

@@ -28,11 +28,11 @@
 
 #include <sqlite3.h>
 
-#include "buf.h"
-#include "config.h"
-#include "pgdsn.h"
-#include "telemetry.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "core/config.h"
+#include "base/pgdsn.h"
+#include "telemetry/telemetry.h"
+#include "base/xmalloc.h"
 
 static int
 do_write(const char *db, const char *session, long n, long delay)

@@ -13,11 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "assess.h"
-#include "config.h"
-#include "frontmatter.h"
-#include "status.h"
-#include "xmalloc.h"
+#include "index/assess.h"
+#include "core/config.h"
+#include "core/frontmatter.h"
+#include "base/status.h"
+#include "base/xmalloc.h"
 
 #include "tap.h"
 

@@ -9,13 +9,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "files.h"
-#include "finding.h"
-#include "skill.h"
-#include "status.h"
-#include "strlist.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "core/files.h"
+#include "core/finding.h"
+#include "core/skill.h"
+#include "base/status.h"
+#include "base/strlist.h"
+#include "base/xmalloc.h"
 
 #include "tap.h"
 

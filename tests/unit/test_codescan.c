@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codescan.h"
-#include "codescan_impl.h"
-#include "finding.h"
-#include "strlist.h"
-#include "xmalloc.h"
+#include "safety/codescan.h"
+#include "safety/codescan_impl.h"
+#include "core/finding.h"
+#include "base/strlist.h"
+#include "base/xmalloc.h"
 
 #include "tap.h"
 #include "testdata.h"

@@ -14,13 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "config.h"
-#include "options.h"
-#include "skill.h"
-#include "status.h"
-#include "strlist.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "core/config.h"
+#include "core/options.h"
+#include "core/skill.h"
+#include "base/status.h"
+#include "base/strlist.h"
+#include "base/xmalloc.h"
 
 #include "tap.h"
 

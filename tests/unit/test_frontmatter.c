@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "frontmatter.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "core/frontmatter.h"
+#include "base/xmalloc.h"
 
 #include "tap.h"
 

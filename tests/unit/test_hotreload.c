@@ -25,14 +25,14 @@
 
 #include <sqlite3.h>
 
-#include "config.h"
-#include "engine.h"
-#include "indexer.h"
-#include "search.h"
-#include "skill.h"
-#include "status.h"
-#include "store.h"
-#include "xmalloc.h"
+#include "core/config.h"
+#include "engine/engine.h"
+#include "index/indexer.h"
+#include "search/search.h"
+#include "core/skill.h"
+#include "base/status.h"
+#include "store/store.h"
+#include "base/xmalloc.h"
 #include "tap.h"
 
 static const char *words[] = {

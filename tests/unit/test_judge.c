@@ -6,10 +6,10 @@
 
 #include <stdlib.h>
 
-#include "judge.h"
-#include "sarif.h"
+#include "safety/judge.h"
+#include "safety/sarif.h"
 #include "tap.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 static void
 parse(const char *answer, enum judge_verdict want, const char *reason,

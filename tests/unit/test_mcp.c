@@ -17,16 +17,16 @@
 
 #include <cjson/cJSON.h>
 
-#include "config.h"
-#include "engine.h"
-#include "mcp.h"
-#include "tokens.h"
-#include "mcp_http.h"
-#include "sha256.h"
-#include "strlist.h"
+#include "core/config.h"
+#include "engine/engine.h"
+#include "mcp/mcp.h"
+#include "tier1/tokens.h"
+#include "mcp/mcp_http.h"
+#include "base/sha256.h"
+#include "base/strlist.h"
 #include "tap.h"
 #include "testdata.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 static struct mcp_server	*srv;
 static struct engine		*eng;

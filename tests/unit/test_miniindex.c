@@ -16,15 +16,15 @@
 
 #include <utf8proc.h>
 
-#include "budget.h"
-#include "buf.h"
-#include "config.h"
-#include "miniindex.h"
-#include "miniindex_gist.h"
-#include "miniindex_install.h"
-#include "skill.h"
-#include "tokens.h"
-#include "xmalloc.h"
+#include "tier1/budget.h"
+#include "base/buf.h"
+#include "core/config.h"
+#include "tier1/miniindex.h"
+#include "tier1/miniindex_gist.h"
+#include "tier1/miniindex_install.h"
+#include "core/skill.h"
+#include "tier1/tokens.h"
+#include "base/xmalloc.h"
 
 #include "tap.h"
 

@@ -20,18 +20,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "config.h"
-#include "embed.h"
-#include "lru.h"
-#include "ollama.h"
-#include "pipeline.h"
-#include "rerank.h"
-#include "rewrite.h"
-#include "search.h"
-#include "skill.h"
-#include "status.h"
-#include "xmalloc.h"
+#include "base/clock.h"
+#include "core/config.h"
+#include "search/embed.h"
+#include "base/lru.h"
+#include "llm/ollama.h"
+#include "engine/pipeline.h"
+#include "llm/rerank.h"
+#include "llm/rewrite.h"
+#include "search/search.h"
+#include "core/skill.h"
+#include "base/status.h"
+#include "base/xmalloc.h"
 #include "tap.h"
 
 struct fake {

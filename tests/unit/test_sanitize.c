@@ -11,14 +11,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "config.h"
-#include "finding.h"
-#include "sanitize.h"
-#include "skill.h"
-#include "status.h"
-#include "strlist.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "core/config.h"
+#include "core/finding.h"
+#include "safety/sanitize.h"
+#include "core/skill.h"
+#include "base/status.h"
+#include "base/strlist.h"
+#include "base/xmalloc.h"
 
 #include "tap.h"
 

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "scan.h"
-#include "xmalloc.h"
+#include "core/config.h"
+#include "index/scan.h"
+#include "base/xmalloc.h"
 
 #include "tap.h"
 

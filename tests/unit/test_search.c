@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "search.h"
-#include "skill.h"
-#include "status.h"
-#include "xmalloc.h"
+#include "core/config.h"
+#include "search/search.h"
+#include "core/skill.h"
+#include "base/status.h"
+#include "base/xmalloc.h"
 #include "tap.h"
 #include "testdata.h"
 

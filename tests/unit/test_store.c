@@ -8,10 +8,10 @@
 
 #include <sqlite3.h>
 
-#include "skill.h"
-#include "status.h"
-#include "store.h"
-#include "xmalloc.h"
+#include "core/skill.h"
+#include "base/status.h"
+#include "store/store.h"
+#include "base/xmalloc.h"
 
 #include "tap.h"
 

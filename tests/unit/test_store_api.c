@@ -14,12 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "config.h"
-#include "skill.h"
-#include "status.h"
-#include "store.h"
-#include "xmalloc.h"
+#include "base/clock.h"
+#include "core/config.h"
+#include "core/skill.h"
+#include "base/status.h"
+#include "store/store.h"
+#include "base/xmalloc.h"
 
 #include "tap.h"
 

@@ -16,13 +16,13 @@
 
 #include <sqlite3.h>
 
-#include "buf.h"
-#include "config.h"
-#include "pgdsn.h"
-#include "stats.h"
-#include "status.h"
-#include "telemetry.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "core/config.h"
+#include "base/pgdsn.h"
+#include "telemetry/stats.h"
+#include "base/status.h"
+#include "telemetry/telemetry.h"
+#include "base/xmalloc.h"
 
 #include "tap.h"
 

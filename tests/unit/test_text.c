@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "strlist.h"
-#include "text.h"
-#include "xmalloc.h"
+#include "base/strlist.h"
+#include "base/text.h"
+#include "base/xmalloc.h"
 #include "tap.h"
 
 static struct text_ctx *ctx;

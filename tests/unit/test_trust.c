@@ -8,11 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "indexer.h"
-#include "skill.h"
-#include "trust.h"
-#include "xmalloc.h"
+#include "core/config.h"
+#include "index/indexer.h"
+#include "core/skill.h"
+#include "core/trust.h"
+#include "base/xmalloc.h"
 
 #include "tap.h"
 

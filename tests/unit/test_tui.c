@@ -12,14 +12,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "stats.h"
+#include "base/clock.h"
+#include "telemetry/stats.h"
 #include "tap.h"
-#include "telemetry.h"
-#include "../../tui/colors.h"
-#include "../../tui/feed.h"
-#include "../../tui/grid.h"
-#include "xmalloc.h"
+#include "telemetry/telemetry.h"
+#include "tui/colors.h"
+#include "tui/feed.h"
+#include "tui/grid.h"
+#include "base/xmalloc.h"
 
 /* Row y of g as UTF-8, trailing blanks dropped; static buffer. */
 static const char *

@@ -13,13 +13,13 @@
 
 #include <sqlite3.h>
 
-#include "config.h"
-#include "search.h"
-#include "skill.h"
-#include "status.h"
-#include "telemetry.h"
-#include "usage.h"
-#include "xmalloc.h"
+#include "core/config.h"
+#include "search/search.h"
+#include "core/skill.h"
+#include "base/status.h"
+#include "telemetry/telemetry.h"
+#include "telemetry/usage.h"
+#include "base/xmalloc.h"
 #include "tap.h"
 
 #define DAY	86400.0

@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "config.h"
-#include "frontmatter.h"
-#include "skill.h"
-#include "strlist.h"
-#include "validate.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "core/config.h"
+#include "core/frontmatter.h"
+#include "core/skill.h"
+#include "base/strlist.h"
+#include "core/validate.h"
+#include "base/xmalloc.h"
 
 #include "tap.h"
 

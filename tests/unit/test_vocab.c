@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "skill.h"
-#include "strlist.h"
-#include "vocab.h"
-#include "xmalloc.h"
+#include "core/skill.h"
+#include "base/strlist.h"
+#include "search/vocab.h"
+#include "base/xmalloc.h"
 #include "tap.h"
 
 static struct skill *

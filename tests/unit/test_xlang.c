@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "status.h"
-#include "strlist.h"
-#include "xlang.h"
-#include "xlang_dict.h"
-#include "xlang_inv.h"
+#include "base/status.h"
+#include "base/strlist.h"
+#include "search/xlang.h"
+#include "search/xlang_dict.h"
+#include "search/xlang_inv.h"
 #include "tap.h"
 
 static char *

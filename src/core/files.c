@@ -1,0 +1,286 @@
+#include "autoconfig.h"
+
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "core/files.h"
+#include "base/status.h"
+#include "core/trust.h"
+#include "base/xmalloc.h"
+
+static int
+cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names of a directory, without . and ..; *n gets the count. */
+static char **
+dir_names(const char *dir, size_t *n)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		**v = NULL;
+	size_t		  cap = 0;
+
+	*n = 0;
+	if ((d = opendir(dir)) == NULL)
+		return NULL;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			v = xreallocarray(v, cap, sizeof *v);
+		}
+		v[(*n)++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (*n > 0)
+		qsort(v, *n, sizeof *v, cmpstr);
+	return v;
+}
+
+static void
+free_names(char **v, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* 1 when full resolves to a path inside realdir. */
+static int
+inside(const char *full, const char *realdir)
+{
+	char	 r[PATH_MAX];
+
+	if (realpath(full, r) == NULL)
+		return 0;
+	return trust_under(r, realdir) && strcmp(r, realdir) != 0;
+}
+
+static void
+add_file(cJSON *arr, const char *rel, const struct stat *st)
+{
+	cJSON	*o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "path", rel);
+	cJSON_AddNumberToObject(o, "size", (double)st->st_size);
+	cJSON_AddItemToArray(arr, o);
+}
+
+cJSON *
+files_list(const char *dir, int max, int *truncated)
+{
+	cJSON		*arr = cJSON_CreateArray();
+	struct stat	 st;
+	char		 realdir[PATH_MAX], *full, *sub, *rel, **names, **inner;
+	size_t		 n, m, i, j;
+	int		 count = 0;
+
+	*truncated = 0;
+	if (realpath(dir, realdir) == NULL)
+		return arr;
+	if ((names = dir_names(dir, &n)) == NULL)
+		return arr;
+	for (i = 0; i < n && !*truncated; i++) {
+		if (strcmp(names[i], "SKILL.md") == 0)
+			continue;
+		xasprintf(&full, "%s/%s", dir, names[i]);
+		if (stat(full, &st) == -1 || !inside(full, realdir)) {
+			free(full);
+			continue;
+		}
+		if (S_ISREG(st.st_mode)) {
+			if (count++ >= max)
+				*truncated = 1;
+			else
+				add_file(arr, names[i], &st);
+		} else if (S_ISDIR(st.st_mode) &&
+		    (inner = dir_names(full, &m)) != NULL) {
+			for (j = 0; j < m && !*truncated; j++) {
+				xasprintf(&sub, "%s/%s", full, inner[j]);
+				xasprintf(&rel, "%s/%s", names[i], inner[j]);
+				if (stat(sub, &st) == 0 && S_ISREG(st.st_mode) &&
+				    inside(sub, realdir)) {
+					if (count++ >= max)
+						*truncated = 1;
+					else
+						add_file(arr, rel, &st);
+				}
+				free(sub);
+				free(rel);
+			}
+			free_names(inner, m);
+		}
+		free(full);
+	}
+	free_names(names, n);
+	return arr;
+}
+
+int
+files_is_text(const char *data, size_t len)
+{
+	const unsigned char	*p = (const unsigned char *)data;
+	size_t			 i = 0, k, need;
+	unsigned int		 cp;
+
+	while (i < len) {
+		if (p[i] == 0)
+			return 0;
+		if (p[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((p[i] & 0xe0) == 0xc0) {
+			need = 1;
+			cp = p[i] & 0x1f;
+		} else if ((p[i] & 0xf0) == 0xe0) {
+			need = 2;
+			cp = p[i] & 0x0f;
+		} else if ((p[i] & 0xf8) == 0xf0) {
+			need = 3;
+			cp = p[i] & 0x07;
+		} else
+			return 0;
+		if (i + need >= len)
+			return 0;
+		for (k = 1; k <= need; k++) {
+			if ((p[i + k] & 0xc0) != 0x80)
+				return 0;
+			cp = (cp << 6) | (p[i + k] & 0x3f);
+		}
+		if ((need == 1 && cp < 0x80) || (need == 2 && cp < 0x800) ||
+		    (need == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return 0;
+		i += need + 1;
+	}
+	return 1;
+}
+
+size_t
+files_utf8_cut(const char *s, size_t len, size_t n)
+{
+	if (n >= len)
+		return len;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	return n;
+}
+
+int
+files_read(const char *dir, const char *relpath, size_t relpath_len,
+    size_t max, char **out, size_t *len, char **cause)
+{
+	struct strlist	 parts;
+	struct stat	 st;
+	char		 realdir[PATH_MAX], real[PATH_MAX], *full = NULL;
+	size_t		 i;
+	int		 rv = 0;
+
+	*out = NULL;
+	*len = 0;
+	strlist_init(&parts);
+	if (relpath_len == 0 || *relpath == '\0') {
+		xasprintf(cause, "empty path: name a file inside the skill "
+		    "folder, e.g. references/guide.md");
+		return SR_REFUSED;
+	}
+	if (memchr(relpath, '\0', relpath_len) != NULL) {
+		xasprintf(cause, "path contains a NUL byte: refused");
+		return SR_REFUSED;
+	}
+	if (relpath[0] == '/' || relpath[0] == '~') {
+		xasprintf(cause, "'%s' is absolute: give a path relative to "
+		    "the skill folder", relpath);
+		return SR_REFUSED;
+	}
+	strlist_split(&parts, relpath, "/");
+	for (i = 0; i < parts.n; i++) {
+		if (strcmp(parts.v[i], "..") == 0) {
+			xasprintf(cause, "'%s' contains '..': paths may not "
+			    "leave the skill folder", relpath);
+			rv = SR_REFUSED;
+			goto out;
+		}
+	}
+	if (realpath(dir, realdir) == NULL) {
+		xasprintf(cause, "%s: %s", dir, strerror(errno));
+		rv = SR_NOTFOUND;
+		goto out;
+	}
+	xasprintf(&full, "%s/%s", dir, relpath);
+	if (realpath(full, real) == NULL) {
+		xasprintf(cause, "no file '%s' in this skill (%s)", relpath,
+		    strerror(errno));
+		rv = SR_NOTFOUND;
+		goto out;
+	}
+	if (strcmp(real, realdir) == 0) {
+		xasprintf(cause, "'%s' is the skill folder itself, a "
+		    "directory: name a file in it", relpath);
+		rv = SR_REFUSED;
+		goto out;
+	}
+	if (!trust_under(real, realdir)) {
+		xasprintf(cause, "'%s' resolves outside the skill folder "
+		    "(symlink to %s): refused", relpath, real);
+		rv = SR_REFUSED;
+		goto out;
+	}
+	if (stat(real, &st) == -1) {
+		xasprintf(cause, "%s: %s", relpath, strerror(errno));
+		rv = SR_IO;
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		xasprintf(cause, "'%s' is a directory: name a file in it",
+		    relpath);
+		rv = SR_REFUSED;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		xasprintf(cause, "'%s': %s", relpath, buf_strerror(real,
+		    BUF_ENOTREG));
+		rv = SR_REFUSED;
+		goto out;
+	}
+	if ((size_t)st.st_size > max) {
+		xasprintf(cause, "'%s' is %lld bytes, over limits.max_related_kb "
+		    "(%zu KiB): refused", relpath, (long long)st.st_size,
+		    max / 1024);
+		rv = SR_REFUSED;
+		goto out;
+	}
+	if (buf_read_file(real, max, out, len) == -1) {
+		rv = errno == EFBIG || errno == BUF_ENOTREG ? SR_REFUSED :
+		    SR_IO;
+		xasprintf(cause, "'%s': %s", relpath, buf_strerror(real,
+		    errno));
+		goto out;
+	}
+	if (!files_is_text(*out, *len)) {
+		free(*out);
+		*out = NULL;
+		*len = 0;
+		xasprintf(cause, "'%s' is a binary or non-UTF-8 file: only "
+		    "text files can be read", relpath);
+		rv = SR_REFUSED;
+	}
+out:
+	free(full);
+	strlist_done(&parts);
+	return rv;
+}
