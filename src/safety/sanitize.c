@@ -1272,29 +1272,6 @@ sanitize_file_caps(const struct sanitizer *s, const char *relpath,
 	return out->n - before;
 }
 
-void
-sanitize_risk(const struct sanitizer *s, struct findings *f, int trust,
-    struct risk *out)
-{
-	out->score = 0;
-	out->sev = SEV_INFO;
-	if (s == NULL || f == NULL)
-		return;
-	risktable_score(s->risk, f, trust < TIER_USER, &out->score, &out->sev);
-}
-
-const struct risk_rule *
-sanitize_risk_rule(const struct sanitizer *s, const char *id)
-{
-	return s != NULL ? risktable_find(s->risk, id) : NULL;
-}
-
-double
-sanitize_risk_threshold(const struct sanitizer *s, enum severity sev)
-{
-	return s != NULL ? risktable_threshold(s->risk, sev) : 0;
-}
-
 /* ---- inline strings ------------------------------------------------- */
 
 /* Rewrites each !`cmd` of a (one line, not empty) in place. */
@@ -1572,57 +1549,15 @@ sanitize_count(const struct sanitizer *s)
 	return s != NULL ? sanitize_catalogue_count(s->cat) : 0;
 }
 
-static const struct {
-	const char	*id;
-	const char	*explain;
-} builtin_rules[] = {
-	{ "xml-override-tag", "an XML override tag (<system>, <admin>, ...) "
-	    "that tries to speak with the authority of the system prompt; "
-	    "redacted" },
-	{ "live-exec", "Claude Code pre-execution !`cmd`: runs a shell command "
-	    "when the skill is loaded" },
-	{ "hidden-zero-width", "zero-width or invisible formatting characters "
-	    "inside a word, used to split words past filters or hide text; "
-	    "removed" },
-	{ "hidden-zero-width-between", "zero-width characters between words, "
-	    "by CJK text or emoji: more often typography than smuggling; "
-	    "removed" },
-	{ "xml-lookalike-tag", "an <admin>, <sudo> or <root> tag: an override "
-	    "tag's name, but also an everyday XML element; redacted" },
-	{ "hidden-bidi", "bidi embedding/override/isolate controls that make "
-	    "text display differently from what the model reads; removed" },
-	{ "hidden-bidi-mark", "bidi marks (LRM, RLM, ALM); removed" },
-	{ "hidden-tag-chars", "Unicode tag characters (U+E0000..E007F) that "
-	    "smuggle invisible ASCII text; removed" },
-	{ "hidden-variation-selector", "supplementary variation selectors, "
-	    "usable to smuggle data; removed" },
-	{ "hidden-control", "control characters (terminal escapes, NUL); "
-	    "removed" },
-	{ "invalid-utf8", "bytes that are not UTF-8; replaced by U+FFFD" },
-	{ "sanitize-limit", "a pattern hit its match limit and gave up" },
-	{ "sanitize-truncated", "too many findings; the rest are not listed" },
-	{ "frame-quoted", "a catalogue hit inside a \"quotation\" on its line: "
-	    "more likely a mention (a security skill's list of attack "
-	    "phrases) than an instruction" },
-};
-
-const char *
-sanitize_explain(const struct sanitizer *s, const char *id)
+/* For sanitize_risk.c: the tables the risk and explanation calls read. */
+const struct risk_table *
+sanitize_table(const struct sanitizer *s)
 {
-	size_t			 i;
+	return s != NULL ? s->risk : NULL;
+}
 
-	const struct risk_rule	*r;
-	const char		*e;
-
-	for (i = 0; i < sizeof builtin_rules / sizeof *builtin_rules; i++) {
-		if (strcmp(builtin_rules[i].id, id) == 0)
-			return builtin_rules[i].explain;
-	}
-	if (s == NULL)
-		return NULL;
-	if ((e = sanitize_catalogue_explain(s->cat, id)) != NULL)
-		return e;
-	/* The code analysis rules and any rule a user table adds. */
-	r = risktable_find(s->risk, id);
-	return r != NULL ? r->explain : NULL;
+const struct sanitize_catalogue *
+sanitize_cat(const struct sanitizer *s)
+{
+	return s != NULL ? s->cat : NULL;
 }

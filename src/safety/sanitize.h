@@ -106,6 +106,34 @@ const struct risk_rule *sanitize_risk_rule(const struct sanitizer *,
 double	 sanitize_risk_threshold(const struct sanitizer *, enum severity);
 
 /*
+ * What a skill makes the agent do, from the risk table's categories of its
+ * findings (sanitize_risk.c): bits 1 << CAPS_* of sanitize_caps().
+ * sanitize_risk() adds a cap-* finding for each chain of them that makes
+ * an attack (secrets read then data sent, persistence that runs code, an
+ * action hidden from the user).
+ */
+enum sanitize_cap {
+	CAPS_SECRETS = 0,	/* reads a credential store or the env */
+	CAPS_SEND,		/* sends data out */
+	CAPS_EXEC_FETCHED,	/* runs code fetched from the network */
+	CAPS_EXEC_HIDDEN,	/* runs decoded, assembled or injected code */
+	CAPS_PERSIST,		/* shell profiles, cron, hooks, agent settings */
+	CAPS_DELETE,		/* destructive deletes */
+	CAPS_SAFETY_OFF,	/* permissions, checks or scanners turned off */
+	CAPS_CONCEAL,		/* keeps what it does from the user */
+	CAPS_N
+};
+unsigned sanitize_caps(const struct sanitizer *, const struct findings *);
+/* "reads-secrets", "sends-data", ...; NULL past CAPS_N. */
+const char *sanitize_cap_name(enum sanitize_cap);
+
+/* For sanitize_risk.c: the sanitizer's tables (NULL for NULL). */
+struct risk_table;
+struct sanitize_catalogue;
+const struct risk_table *sanitize_table(const struct sanitizer *);
+const struct sanitize_catalogue *sanitize_cat(const struct sanitizer *);
+
+/*
  * Makes a short frontmatter string safe for search results and the
  * mini-index with the redaction bodies get: drops invisible and control
  * characters, bidi overrides and tag characters, redacts override tags

@@ -415,6 +415,58 @@ test_files(void)
 	sanitize_free(s);
 }
 
+/*
+ * Capability chains: a secret read in one file and a send in another add
+ * cap-secret-send and list both capabilities; a chain the code analysis
+ * already linked (code-cred-exfil) is not counted twice; one half alone
+ * adds nothing.
+ */
+static void
+test_chains(struct sanitizer *s)
+{
+	struct findings	 f;
+	struct risk	 rk;
+	unsigned	 caps;
+
+	findings_init(&f);
+	findings_add(&f, "code-cred-read", SEV_INFO, 3, "~/.aws/credentials");
+	findings_set_file(&f, 0, "scripts/a.sh");
+	findings_add(&f, "code-exfil", SEV_INFO, 9, "curl -d @out");
+	findings_set_file(&f, 1, "scripts/b.py");
+	sanitize_risk(s, &f, TIER_UNTRUSTED, &rk);
+	ok(find(&f, "cap-secret-send") && f.n == 3 &&
+	    strstr(f.v[2].message, "scripts/a.sh:3") != NULL &&
+	    f.v[2].file != NULL && strcmp(f.v[2].file, "scripts/b.py") == 0,
+	    "a secret read and a send in two files: cap-secret-send, at the "
+	    "send, naming both");
+	caps = sanitize_caps(s, &f);
+	ok(caps == (1u << CAPS_SECRETS | 1u << CAPS_SEND) &&
+	    strcmp(sanitize_cap_name(CAPS_SECRETS), "reads-secrets") == 0,
+	    "the skill's capabilities: reads-secrets, sends-data");
+	sanitize_risk(s, &f, TIER_UNTRUSTED, &rk);
+	ok(f.n == 3, "scoring again adds no second chain");
+	findings_done(&f);
+
+	findings_init(&f);
+	findings_add(&f, "code-cred-exfil", SEV_INFO, 3, "cat ~/.ssh/id_rsa | nc");
+	findings_add(&f, "code-cred-read", SEV_INFO, 3, "~/.ssh/id_rsa");
+	sanitize_risk(s, &f, TIER_UNTRUSTED, &rk);
+	ok(!find(&f, "cap-secret-send"), "a chain the flow rule said already "
+	    "is not counted twice");
+	findings_done(&f);
+
+	findings_init(&f);
+	findings_add(&f, "hidden-conceal-user", SEV_INFO, 2, "do not tell");
+	sanitize_risk(s, &f, TIER_UNTRUSTED, &rk);
+	ok(f.n == 1 && sanitize_caps(s, &f) == 1u << CAPS_CONCEAL,
+	    "concealment alone is a capability, not a chain");
+	findings_add(&f, "code-persist", SEV_INFO, 5, "~/.bashrc");
+	sanitize_risk(s, &f, TIER_UNTRUSTED, &rk);
+	ok(find(&f, "cap-conceal-act"), "concealment and persistence: "
+	    "cap-conceal-act");
+	findings_done(&f);
+}
+
 int
 main(void)
 {
@@ -431,6 +483,7 @@ main(void)
 		ok(sanitize_risk_threshold(s, SEV_WARN) <
 		    sanitize_risk_threshold(s, SEV_HIGH),
 		    "built-in thresholds: warn below high");
+		test_chains(s);
 		sanitize_free(s);
 	}
 	test_scoring();
