@@ -110,6 +110,8 @@ scan_analyse(struct scan_run *r, struct scan_entry *e)
 
 	stored = e->stored != NULL &&
 	    assess_findings_parse(e->stored, &e->f) == 0;
+	if (stored)	/* the store keeps score and severity, not these */
+		e->risk.caps = sanitize_caps(r->san, &e->f);
 	if (stored && !judge_wants(r->judge, e->risk.score))
 		return;
 	max = cfg->allow_large ? 0 : (size_t)cfg->max_skill_size_kb * 1024;
@@ -231,8 +233,7 @@ entry_json(const struct scan_entry *e)
 		cJSON_AddStringToObject(o, "rejected", e->rejected);
 	if (e->error != NULL)
 		cJSON_AddStringToObject(o, "error", e->error);
-	cJSON_AddItemToObject(o, "risk", assess_risk_json(e->risk.score,
-	    (int)e->risk.sev));
+	cJSON_AddItemToObject(o, "risk", assess_risk_full(&e->risk));
 	arr = cJSON_AddArrayToObject(o, "findings");
 	for (i = 0; i < e->f.n; i++)
 		cJSON_AddItemToArray(arr, assess_finding_json(&e->f.v[i]));
@@ -385,6 +386,13 @@ print_skill(const cJSON *s)
 		print_line("    error: %s", jstr(s, "error"));
 	if (cJSON_GetObjectItem(s, "rejected") != NULL)
 		print_line("    rejected by the index: %s", jstr(s, "rejected"));
+	if (cJSON_GetArraySize(cJSON_GetObjectItem(risk, "capabilities")) > 0) {
+		char	*caps = cJSON_PrintUnformatted(cJSON_GetObjectItem(risk,
+			    "capabilities"));
+
+		print_line("    capabilities: %s", caps);
+		free(caps);
+	}
 	cJSON_ArrayForEach(f, cJSON_GetObjectItem(s, "findings")) {
 		file = cJSON_GetStringValue(cJSON_GetObjectItem(f, "file"));
 		print_line("    %-5s %-28s %+5.1f  %s:%d  %s",

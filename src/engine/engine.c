@@ -1023,8 +1023,7 @@ load_locked(struct engine *e, const struct engine_load_req *req, cJSON **out,
 	}
 	o = cJSON_CreateObject();
 	entry_fields(o, s);
-	cJSON_AddItemToObject(o, "risk", assess_risk_json(sv.risk.score,
-	    (int)sv.risk.sev));
+	cJSON_AddItemToObject(o, "risk", assess_risk_full(&sv.risk));
 	cJSON_AddStringToObject(o, "description", s->description);
 	page = xstrndup(clean + offset, n);
 	cJSON_AddStringToObject(o, "content", page);

@@ -686,6 +686,22 @@ assess_risk_json(double score, int sev)
 	return o;
 }
 
+cJSON *
+assess_risk_full(const struct risk *r)
+{
+	cJSON		*o = assess_risk_json(r->score, (int)r->sev), *a;
+	const char	*name;
+	int		 i;
+
+	/* what the skill makes the agent do: the operator sees why */
+	a = cJSON_AddArrayToObject(o, "capabilities");
+	for (i = 0; (name = sanitize_cap_name((enum sanitize_cap)i)) != NULL;
+	    i++)
+		if (r->caps & 1u << i)
+			cJSON_AddItemToArray(a, cJSON_CreateString(name));
+	return o;
+}
+
 char *
 assess_findings_json(const struct findings *f)
 {

@@ -150,5 +150,10 @@ cJSON	*assess_finding_json(const struct finding *);
 
 /* {"score": n, "severity": "info"|"warn"|"high"} (a new object). */
 cJSON	*assess_risk_json(double score, int sev);
+/*
+ * assess_risk_json() of r plus "capabilities": the names of r->caps
+ * (sanitize_cap_name(): "reads-secrets", "sends-data", ...).
+ */
+cJSON	*assess_risk_full(const struct risk *r);
 
 #endif

@@ -231,7 +231,7 @@ served_meta(const struct engine_served *sv)
 	size_t	 i;
 
 	cJSON_AddItemToObject(m, "io.skills-radar/risk",
-	    assess_risk_json(sv->risk.score, (int)sv->risk.sev));
+	    assess_risk_full(&sv->risk));
 	w = cJSON_AddArrayToObject(m, "io.skills-radar/warnings");
 	for (i = 0; i < sv->findings.n; i++)
 		cJSON_AddItemToArray(w, assess_finding_json(&sv->findings.v[i]));

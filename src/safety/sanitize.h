@@ -79,6 +79,7 @@ size_t	 sanitize_file_caps(const struct sanitizer *, const char *relpath,
 struct risk {
 	double		 score;
 	enum severity	 sev;
+	unsigned	 caps;		/* sanitize_caps() of the findings */
 };
 
 /*

@@ -182,9 +182,11 @@ sanitize_risk(const struct sanitizer *s, struct findings *f, int trust,
 {
 	out->score = 0;
 	out->sev = SEV_INFO;
+	out->caps = 0;
 	if (s == NULL || f == NULL)
 		return;
 	chains_add(s, f);
+	out->caps = sanitize_caps(s, f);
 	risktable_score(sanitize_table(s), f, trust < TIER_USER, &out->score,
 	    &out->sev);
 }

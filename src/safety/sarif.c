@@ -205,6 +205,9 @@ sarif_result(const cJSON *skill, const cJSON *f, const cJSON *rules,
 	cJSON_AddNumberToObject(props, "riskScore",
 	    cJSON_GetNumberValue(cJSON_GetObjectItem(risk, "score")));
 	cJSON_AddStringToObject(props, "riskSeverity", str(risk, "severity"));
+	if (cJSON_IsArray(cJSON_GetObjectItem(risk, "capabilities")))
+		cJSON_AddItemToObject(props, "capabilities", cJSON_Duplicate(
+		    cJSON_GetObjectItem(risk, "capabilities"), 1));
 	cJSON_AddStringToObject(props, "findingSeverity", str(f, "severity"));
 	return o;
 }

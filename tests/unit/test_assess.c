@@ -264,6 +264,19 @@ test_stored(struct sanitizer *san)
 	findings_set_file(&f, 1, "scripts/x.sh");
 	sanitize_risk(san, &f, 0, &r);
 	ok(r.score > 0 && r.sev >= SEV_WARN, "risk: a high and a warn finding score");
+	{
+		cJSON	*ro = assess_risk_full(&r);
+		char	*caps = cJSON_PrintUnformatted(cJSON_GetObjectItem(ro,
+			    "capabilities"));
+
+		/* an override is no capability; a secret piped out sends data */
+		ok(caps != NULL && strcmp(caps, "[\"sends-data\"]") == 0 &&
+		    cJSON_GetObjectItem(ro, "score") != NULL,
+		    "risk JSON: score, severity and the capabilities (%s)",
+		    caps != NULL ? caps : "none");
+		cJSON_free(caps);
+		cJSON_Delete(ro);
+	}
 	json = assess_findings_json(&f);
 	findings_init(&back);
 	ok(json != NULL && assess_findings_parse(json, &back) == 0 &&
