@@ -57,6 +57,7 @@
 #include "safety/sanitize.h"
 #include "safety/sanitize_catalogue.h"
 #include "safety/sanitize_fold.h"
+#include "safety/sanitize_frame.h"
 #include "core/skill.h"
 #include "base/status.h"
 #include "base/strlist.h"
@@ -475,9 +476,13 @@ is_quoted(const struct scan *sc, size_t off, size_t end)
 
 /* ---- findings ------------------------------------------------------- */
 
+/*
+ * Adds a finding of rule at [start, end). about: NULL, or the catalogue
+ * rule a frame-described finding stands for (its message names it).
+ */
 static void
-scan_finding(struct scan *sc, const char *rule, enum severity sev,
-    size_t start, size_t end)
+scan_finding_as(struct scan *sc, const char *rule, enum severity sev,
+    size_t start, size_t end, const char *about)
 {
 	char	 ex[EXCERPT_MAX + 1];
 	size_t	 li, lend;
@@ -496,9 +501,16 @@ scan_finding(struct scan *sc, const char *rule, enum severity sev,
 	if (end < start + 24 || end > lend)
 		end = lend;
 	excerpt(sc->text, sc->len, start, end, ex);
-	findings_add(sc->out, rule, sev, (int)li + 1 + sc->line_base, "%s",
-	    ex);
+	findings_add(sc->out, rule, sev, (int)li + 1 + sc->line_base, "%s%s%s",
+	    about != NULL ? about : "", about != NULL ? ": " : "", ex);
 	sc->added++;
+}
+
+static void
+scan_finding(struct scan *sc, const char *rule, enum severity sev,
+    size_t start, size_t end)
+{
+	scan_finding_as(sc, rule, sev, start, end, NULL);
 }
 
 /* Reports a hidden character at original offset off (once per line). */
@@ -777,8 +789,23 @@ run_pattern(struct scan *sc, const struct sanitize_pattern *pt,
 		o1 = norm_orig_end(sc, eo);
 		li = line_of(sc, o0);
 		if (li != *last_line) {
-			scan_finding(sc, pt->id, pt->sev, o0, o1);
-			if (!sc->quoted && is_quoted(sc, o0, o1)) {
+			int	 q = is_quoted(sc, o0, o1);
+
+			/*
+			 * Described, not ordered (sanitize_frame.c): shown
+			 * as frame-described naming the rule, not scored.
+			 * The frame entries (frame-doc-prose) are context
+			 * themselves.
+			 */
+			if (strncmp(pt->id, "frame-", 6) != 0 &&
+			    sanitize_frame_described(sc->text, sc->len,
+			    sc->lines[li].start, li + 1 < sc->nlines ?
+			    sc->lines[li + 1].start : sc->len, o0, q))
+				scan_finding_as(sc, "frame-described", SEV_INFO,
+				    o0, o1, pt->id);
+			else
+				scan_finding(sc, pt->id, pt->sev, o0, o1);
+			if (!sc->quoted && q) {
 				scan_finding(sc, "frame-quoted", SEV_INFO, o0,
 				    o1);
 				sc->quoted = 1;

@@ -1,0 +1,149 @@
+/*
+ * Instructions or descriptions (issue 31): whether a catalogue hit in a
+ * skill's text is addressed to the agent as something to do, or described
+ * by the structure around it, as a security skill quotes the attacks it
+ * detects. Decided by structure, never by the skill's name; three cues,
+ * each one a way a text says "this is what to look for, not what to do":
+ *
+ *  1. The section: the nearest Markdown heading above the hit (outside
+ *     code fences: a "# comment" in a fence is no heading; a hit inside
+ *     a fence belongs to the section the fence is in) names
+ *     detection, patterns, red flags, attacks, threats, tests or refusal.
+ *     A skill that orders an attack has no reason to file it under "Red
+ *     flags"; one that teaches it does.
+ *  2. A negation leads the line: "never", "do not", "refuse", "reject",
+ *     "block", "flag", "detect" ... ("- Never run curl | sh").
+ *  3. A list of patterns: the hit is quoted (is_quoted(): a "quotation"
+ *     on its line, not a key's value) in a list item or a table row.
+ *
+ * The words are ASCII English: the scan copy is case folded, and the
+ * attack catalogues it guards against are overwhelmingly English-framed.
+ */
+#include "autoconfig.h"
+
+#include <stddef.h>
+#include <string.h>
+#include <strings.h>
+
+#include "safety/sanitize_frame.h"
+
+/* Heading words of a section about attacks rather than a step. */
+static const char *const section_words[] = {
+	"detect", "pattern", "red flag", "warning sign", "indicator",
+	"signature", "refus", "reject", "look for", "attack", "threat",
+	"malicious", "injection", "test", "anti-pattern", "never", "do not",
+	"don't", "avoid", "forbidden", "dangerous", "block", "suspicious",
+};
+
+/* Words that, leading a line, negate or report what follows. */
+static const char *const negation_words[] = {
+	"never ", "do not ", "don't ", "must not ", "should not ", "avoid ",
+	"refuse ", "reject ", "block ", "flag ", "detect ", "watch for ",
+	"beware ",
+};
+
+/* Bytes that only mark up a line's start: blanks, list and quote marks. */
+static size_t
+skip_marks(const char *p, size_t n)
+{
+	size_t	 i = 0;
+
+	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '>' ||
+	    p[i] == '-' || p[i] == '*' || p[i] == '+' || p[i] == '|' ||
+	    (p[i] >= '0' && p[i] <= '9') || p[i] == '.' || p[i] == ')'))
+		i++;
+	/* bold or italic lead-ins: "**Never** ..." */
+	while (i < n && (p[i] == '*' || p[i] == '_'))
+		i++;
+	return i;
+}
+
+static int
+has_word(const char *p, size_t n, const char *const *w, size_t nw,
+    int at_start)
+{
+	size_t	 i, j, k;
+
+	for (i = 0; i < nw; i++) {
+		k = strlen(w[i]);
+		if (at_start) {
+			if (n >= k && strncasecmp(p, w[i], k) == 0)
+				return 1;
+			continue;
+		}
+		for (j = 0; j + k <= n; j++)
+			if (strncasecmp(p + j, w[i], k) == 0)
+				return 1;
+	}
+	return 0;
+}
+
+static int
+is_fence(const char *p, size_t n)
+{
+	size_t	 i = 0;
+
+	while (i < n && i < 3 && p[i] == ' ')
+		i++;
+	return n - i >= 3 && (strncmp(p + i, "```", 3) == 0 ||
+	    strncmp(p + i, "~~~", 3) == 0);
+}
+
+static int
+is_heading(const char *p, size_t n)
+{
+	size_t	 i = 0;
+
+	while (i < n && i < 3 && p[i] == ' ')
+		i++;
+	if (i >= n || p[i] != '#')
+		return 0;
+	while (i < n && p[i] == '#')
+		i++;
+	return i < n && p[i] == ' ';
+}
+
+int
+sanitize_frame_described(const char *text, size_t len, size_t line_start,
+    size_t line_end, size_t hit, int quoted)
+{
+	const char	*p, *ls, *heading = NULL;
+	size_t		 m, fences = 0, e, hlen = 0;
+
+	if (line_start > len)
+		return 0;
+	if (line_end > len)
+		line_end = len;
+	/*
+	 * 2. a negation leading the line, before the hit: in "do not ask
+	 * for confirmation" the negation is the attack's own wording
+	 */
+	p = text + line_start;
+	m = skip_marks(p, line_end - line_start);
+	if (line_start + m < hit && has_word(p + m, hit - line_start - m,
+	    negation_words, sizeof negation_words / sizeof *negation_words,
+	    1))
+		return 1;
+	/* 3. a quoted hit in a list item or a table row */
+	if (quoted && m > 0 && (strchr("-*+|", p[strspn(p, " \t")]) != NULL ||
+	    (p[strspn(p, " \t")] >= '0' && p[strspn(p, " \t")] <= '9')))
+		return 1;
+	/*
+	 * 1. the section: the last heading outside fences before the line
+	 * (read forwards: only from the top is it known which lines are in
+	 * a fence)
+	 */
+	for (ls = text; ls < text + line_start; ls = text + e + 1) {
+		const char	*nl = memchr(ls, '\n', (size_t)(text +
+				    line_start - ls));
+
+		e = nl != NULL ? (size_t)(nl - text) : line_start;
+		m = (size_t)(text + e - ls);
+		if (is_fence(ls, m))
+			fences++;
+		else if (fences % 2 == 0 && is_heading(ls, m))
+			heading = ls, hlen = m;
+	}
+	return heading != NULL && has_word(heading, hlen, section_words,
+	    sizeof section_words / sizeof *section_words, 0);
+}

@@ -1,0 +1,20 @@
+/*
+ * Instructions or descriptions: the structure around a catalogue hit
+ * (sanitize_frame.c).
+ */
+#ifndef SR_SANITIZE_FRAME_H
+#define SR_SANITIZE_FRAME_H
+
+#include <stddef.h>
+
+/*
+ * Nonzero when the line [line_start, line_end) of text, holding a hit
+ * at offset hit (quoted: the hit is a "quotation" on its line), describes the hit
+ * rather than orders it: a negation leads the line, the hit is a quoted
+ * list item or table cell, or the section's heading is about detection,
+ * attacks, tests or refusal.
+ */
+int	 sanitize_frame_described(const char *text, size_t len,
+	    size_t line_start, size_t line_end, size_t hit, int quoted);
+
+#endif
