@@ -585,10 +585,20 @@ cs_caps_note(struct cs_block *b)
 	struct cs_run	*run = b->run;
 	size_t		 i;
 
-	if ((b->flags & need[CAP_SECRETS]) && (b->flags & need[CAP_SEND]))
+	/*
+	 * Traffic to this machine only (a local dev server's metrics, a
+	 * diagram renderer on localhost) is no network access: "runs
+	 * locally, nothing leaves the host" holds for it.
+	 */
+	unsigned	 local = (b->flags & B_LOOPBACK) && !(b->flags &
+			    B_OFFHOST) ? B_FETCH | B_SEND : 0;
+
+	if ((b->flags & need[CAP_SECRETS]) && (b->flags & need[CAP_SEND] &
+	    ~local))
 		run->cap_both++;
 	for (i = 0; i < CODESCAN_CAPS; i++)
-		if (b->flags & need[i]) {
+		if (b->flags & need[i] & (i == CAP_NET || i == CAP_SEND ?
+		    ~local : ~0u)) {
 			if (!(run->caps & 1u << i))
 				run->cap_line[i] = at[i] > 0 ? at[i] : b->line;
 			run->caps |= 1u << i;

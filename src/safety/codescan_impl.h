@@ -69,6 +69,8 @@
 #define B_PROC		0x10000	/* started a process (a shell or exec sink) */
 #define B_DELETE	0x20000	/* deleted, moved or renamed a file */
 #define B_SECRETFILE	0x40000	/* read a project secret file (.env) */
+#define B_LOOPBACK	0x80000	/* a loopback host (localhost, 127.x, ::1) */
+#define B_OFFHOST	0x100000 /* a host that is not loopback */
 
 struct cs_run {
 	struct findings	*out;
@@ -164,6 +166,12 @@ int	 cs_agent_settings_path(const char *s, size_t len);
  * (example.com, localhost, <host>, ...), 2 concrete.
  */
 int	 cs_host_kind(const char *s, size_t len);
+/*
+ * Notes the first URL's host of s in *flags: B_LOOPBACK for this machine
+ * (localhost, *.localhost, 127.x, [::1], 0.0.0.0), B_OFFHOST for any
+ * other host; nothing when s has no URL.
+ */
+void	 cs_host_where(const char *s, size_t len, unsigned *flags);
 /*
  * Is the first URL's host a subdomain of a tunnel or request-collector
  * service (ngrok, trycloudflare, loca.lt, webhook.site, pipedream.net,

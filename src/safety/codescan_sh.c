@@ -77,6 +77,7 @@ note_host(struct sh *sh, const struct sh_word *w)
 {
 	int	 k = cs_host_kind(w->s, w->len);
 
+	cs_host_where(w->s, w->len, &sh->b->flags);
 	if (k == 2)
 		sh->b->flags |= B_CONCRETE;
 	else if (k == 1 || (w->nvars > 0 && w->s[0] == '$'))

@@ -478,6 +478,38 @@ cs_host_kind(const char *s, size_t len)
 	return placeholder_host(h, hl) ? 1 : 2;
 }
 
+void
+cs_host_where(const char *s, size_t len, unsigned *flags)
+{
+	const char	*h;
+	size_t		 n;
+
+	if (cs_memmem_ci(s, len, "://") == NULL) {
+		/* curl's bare "localhost:3000/health", "127.0.0.1:8787" */
+		for (n = 0; n < len && s[n] != '/' && (s[n] != ':' ||
+		    (n > 0 && s[0] == '[' && memchr(s, ']', n) == NULL)); n++)
+			;
+		h = s;
+		if (!((n == 9 && strncasecmp(s, "localhost", 9) == 0) ||
+		    (n >= 7 && strncmp(s, "127.", 4) == 0) ||
+		    (n >= 5 && strncmp(s, "[::1]", 5) == 0))) {
+			/* a bare "evil.example.net/x" beside it is not local */
+			if (n > 3 && memchr(s, '.', n) != NULL &&
+			    (n == len || s[n] == '/' || s[n] == ':'))
+				*flags |= B_OFFHOST;
+			return;
+		}
+	} else
+		n = url_host(s, len, &h);
+	if ((n >= 9 && ends_ci(h, n, "localhost")) ||
+	    (n >= 4 && strncmp(h, "127.", 4) == 0) ||
+	    (n >= 7 && strncmp(h, "0.0.0.0", 7) == 0) ||
+	    (n >= 5 && strncmp(h, "[::1]", 5) == 0))
+		*flags |= B_LOOPBACK;
+	else if (n > 0)
+		*flags |= B_OFFHOST;
+}
+
 /*
  * Services that exist to expose a local port to the internet or to
  * collect whatever requests reach them: a skill has no business sending

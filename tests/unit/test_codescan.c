@@ -453,6 +453,49 @@ word_case(void)
 		    *p);
 }
 
+/*
+ * Traffic to this machine only is no network capability ("runs locally"
+ * holds); one other host beside it, with a scheme or bare, is.
+ */
+static void
+loopback(void)
+{
+	static const struct {
+		const char	*text;
+		enum code_lang	 lang;
+		int		 net;
+		const char	*what;
+	} c[] = {
+		{ "curl -s http://127.0.0.1:9090/api\ncurl -s "
+		    "\"localhost:3000/health\"\n", LANG_SH, 0,
+		    "shell: loopback only" },
+		{ "curl -s \"[::1]:8787/health\"\n", LANG_SH, 0,
+		    "shell: bare [::1]" },
+		{ "curl -s localhost:3000\ncurl -s evil-host.net/x -o /tmp/x\n",
+		    LANG_SH, 1, "shell: a bare other host beside it" },
+		{ "curl -s https://api.github.com/x\n", LANG_SH, 1,
+		    "shell: a real host" },
+		{ "import requests\nrequests.get('http://localhost:8000/m')\n",
+		    LANG_PYTHON, 0, "python: loopback only" },
+		{ "import requests\nrequests.get('https://evil.example.org/')\n"
+		    "requests.get('http://localhost:8000/m')\n", LANG_PYTHON,
+		    1, "python: another host too" },
+	};
+	struct findings		 f;
+	struct codescan_caps	 caps;
+	size_t			 i;
+
+	for (i = 0; i < sizeof c / sizeof *c; i++) {
+		findings_init(&f);
+		memset(&caps, 0, sizeof caps);
+		codescan_file(c[i].text, strlen(c[i].text), c[i].lang, 0, &f,
+		    &caps);
+		ok(!!(caps.has & 1u << CAP_NET) == c[i].net, "loopback %zu: %s "
+		    "(net %d)", i, c[i].what, !!(caps.has & 1u << CAP_NET));
+		findings_done(&f);
+	}
+}
+
 int
 main(void)
 {
@@ -467,5 +510,6 @@ main(void)
 	line_base();
 	bounds();
 	word_case();
+	loopback();
 	return done_testing();
 }
