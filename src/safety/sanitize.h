@@ -118,10 +118,11 @@ enum sanitize_cap {
 	CAPS_SEND,		/* sends data out */
 	CAPS_EXEC_FETCHED,	/* runs code fetched from the network */
 	CAPS_EXEC_HIDDEN,	/* runs decoded, assembled or injected code */
-	CAPS_PERSIST,		/* shell profiles, cron, hooks, agent settings */
+	CAPS_PERSIST,		/* shell profiles, cron, hooks, launch agents */
 	CAPS_DELETE,		/* destructive deletes */
 	CAPS_SAFETY_OFF,	/* permissions, checks or scanners turned off */
 	CAPS_CONCEAL,		/* keeps what it does from the user */
+	CAPS_AGENT_CONFIG,	/* writes CLAUDE.md, .cursor/rules, settings */
 	CAPS_N
 };
 unsigned sanitize_caps(const struct sanitizer *, const struct findings *);

@@ -51,6 +51,34 @@ static const struct {
 	{ "conceal", CAPS_CONCEAL },
 };
 
+/*
+ * Rules whose capability is narrower than their category's: writing an
+ * agent's instruction or settings file (CLAUDE.md, .cursor/rules) is how
+ * ordinary tools register themselves, not a foothold that runs code; it
+ * joins the concealment chain, not the persistence one.
+ */
+static const struct {
+	const char	*rule;
+	enum sanitize_cap cap;
+} cap_rule[] = {
+	{ "danger-agent-config", CAPS_AGENT_CONFIG },
+};
+
+/* The capability finding f's rule stands for, or CAPS_N for none. */
+static enum sanitize_cap
+cap_for(const char *rule, const char *category)
+{
+	size_t	 j;
+
+	for (j = 0; j < sizeof cap_rule / sizeof *cap_rule; j++)
+		if (strcmp(cap_rule[j].rule, rule) == 0)
+			return cap_rule[j].cap;
+	for (j = 0; j < sizeof cap_of / sizeof *cap_of; j++)
+		if (strcmp(cap_of[j].category, category) == 0)
+			return cap_of[j].cap;
+	return CAPS_N;
+}
+
 static const char *const cap_names[CAPS_N] = {
 	[CAPS_SECRETS] = "reads-secrets",
 	[CAPS_SEND] = "sends-data",
@@ -60,6 +88,7 @@ static const char *const cap_names[CAPS_N] = {
 	[CAPS_DELETE] = "deletes",
 	[CAPS_SAFETY_OFF] = "turns-safety-off",
 	[CAPS_CONCEAL] = "conceals-from-user",
+	[CAPS_AGENT_CONFIG] = "changes-agent-settings",
 };
 
 const char *
@@ -75,19 +104,17 @@ caps_where(const struct sanitizer *s, const struct findings *f, int *line,
 {
 	const struct risk_rule	*r;
 	unsigned		 caps = 0;
-	size_t			 i, j;
+	enum sanitize_cap	 c;
+	size_t			 i;
 
 	for (i = 0; i < f->n; i++) {
 		if ((r = risktable_find(sanitize_table(s), f->v[i].rule)) ==
-		    NULL || r->weight <= 0)
+		    NULL || r->weight <= 0 || (c = cap_for(f->v[i].rule,
+		    r->category)) == CAPS_N || (caps & 1u << c))
 			continue;
-		for (j = 0; j < sizeof cap_of / sizeof *cap_of; j++)
-			if (strcmp(cap_of[j].category, r->category) == 0 &&
-			    !(caps & 1u << cap_of[j].cap)) {
-				caps |= 1u << cap_of[j].cap;
-				line[cap_of[j].cap] = f->v[i].line;
-				file[cap_of[j].cap] = f->v[i].file;
-			}
+		caps |= 1u << c;
+		line[c] = f->v[i].line;
+		file[c] = f->v[i].file;
 	}
 	return caps;
 }
@@ -133,7 +160,8 @@ static const struct {
 	 * turned off or code run it hides what the skill does.
 	 */
 	{ "cap-conceal-act", 1u << CAPS_CONCEAL, 1u << CAPS_SECRETS |
-	    1u << CAPS_SEND | 1u << CAPS_PERSIST | 1u << CAPS_SAFETY_OFF |
+	    1u << CAPS_SEND | 1u << CAPS_PERSIST | 1u << CAPS_AGENT_CONFIG |
+	    1u << CAPS_SAFETY_OFF |
 	    1u << CAPS_EXEC_FETCHED | 1u << CAPS_EXEC_HIDDEN, NULL },
 };
 

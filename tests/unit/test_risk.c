@@ -465,6 +465,21 @@ test_chains(struct sanitizer *s)
 	ok(find(&f, "cap-conceal-act"), "concealment and persistence: "
 	    "cap-conceal-act");
 	findings_done(&f);
+
+	/* an installer that registers itself in CLAUDE.md: no foothold */
+	findings_init(&f);
+	findings_add(&f, "danger-agent-config", SEV_INFO, 4, "CLAUDE.md");
+	findings_add(&f, "code-fetch-exec", SEV_INFO, 9, "curl | bash");
+	sanitize_risk(s, &f, TIER_UNTRUSTED, &rk);
+	ok(!find(&f, "cap-persist-exec") && sanitize_caps(s, &f) ==
+	    (1u << CAPS_AGENT_CONFIG | 1u << CAPS_EXEC_FETCHED),
+	    "an agent settings write and a fetched script: capabilities, "
+	    "no persistence chain");
+	findings_add(&f, "code-persist", SEV_INFO, 12, "crontab");
+	sanitize_risk(s, &f, TIER_UNTRUSTED, &rk);
+	ok(find(&f, "cap-persist-exec"), "a cron entry and a fetched "
+	    "script: cap-persist-exec");
+	findings_done(&f);
 }
 
 int
