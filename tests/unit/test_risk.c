@@ -415,6 +415,18 @@ test_files(void)
 	sanitize_free(s);
 }
 
+/* Adds a finding of rule to f, scores f, and says whether chain is in it. */
+static int
+then_finds(struct sanitizer *s, struct findings *f, const char *rule,
+    const char *chain)
+{
+	struct risk	 rk;
+
+	findings_add(f, rule, SEV_INFO, 12, "%s", rule);
+	sanitize_risk(s, f, TIER_UNTRUSTED, &rk);
+	return find(f, chain);
+}
+
 /*
  * Capability chains: a secret read in one file and a send in another add
  * cap-secret-send and list both capabilities; a chain the code analysis
@@ -460,10 +472,8 @@ test_chains(struct sanitizer *s)
 	sanitize_risk(s, &f, TIER_UNTRUSTED, &rk);
 	ok(f.n == 1 && sanitize_caps(s, &f) == 1u << CAPS_CONCEAL,
 	    "concealment alone is a capability, not a chain");
-	findings_add(&f, "code-persist", SEV_INFO, 5, "~/.bashrc");
-	sanitize_risk(s, &f, TIER_UNTRUSTED, &rk);
-	ok(find(&f, "cap-conceal-act"), "concealment and persistence: "
-	    "cap-conceal-act");
+	ok(then_finds(s, &f, "code-persist", "cap-conceal-act"),
+	    "concealment and persistence: cap-conceal-act");
 	findings_done(&f);
 
 	/* an installer that registers itself in CLAUDE.md: no foothold */
@@ -475,10 +485,8 @@ test_chains(struct sanitizer *s)
 	    (1u << CAPS_AGENT_CONFIG | 1u << CAPS_EXEC_FETCHED),
 	    "an agent settings write and a fetched script: capabilities, "
 	    "no persistence chain");
-	findings_add(&f, "code-persist", SEV_INFO, 12, "crontab");
-	sanitize_risk(s, &f, TIER_UNTRUSTED, &rk);
-	ok(find(&f, "cap-persist-exec"), "a cron entry and a fetched "
-	    "script: cap-persist-exec");
+	ok(then_finds(s, &f, "code-persist", "cap-persist-exec"),
+	    "a cron entry and a fetched script: cap-persist-exec");
 	findings_done(&f);
 }
 
