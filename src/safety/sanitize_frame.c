@@ -78,8 +78,8 @@ has_word(const char *p, size_t n, const char *const *w, size_t nw,
 	return 0;
 }
 
-static int
-is_fence(const char *p, size_t n)
+int
+sanitize_frame_fence(const char *p, size_t n)
 {
 	size_t	 i = 0;
 
@@ -89,8 +89,8 @@ is_fence(const char *p, size_t n)
 	    strncmp(p + i, "~~~", 3) == 0);
 }
 
-static int
-is_heading(const char *p, size_t n)
+int
+sanitize_frame_heading(const char *p, size_t n)
 {
 	size_t	 i = 0;
 
@@ -105,10 +105,11 @@ is_heading(const char *p, size_t n)
 
 int
 sanitize_frame_described(const char *text, size_t len, size_t line_start,
-    size_t line_end, size_t hit, int quoted)
+    size_t line_end, size_t hit, int quoted, const char *heading,
+    size_t hlen)
 {
-	const char	*p, *ls, *heading = NULL;
-	size_t		 m, fences = 0, e, hlen = 0;
+	const char	*p;
+	size_t		 m, lead;
 
 	if (line_start > len)
 		return 0;
@@ -125,25 +126,14 @@ sanitize_frame_described(const char *text, size_t len, size_t line_start,
 	    1))
 		return 1;
 	/* 3. a quoted hit in a list item or a table row */
-	if (quoted && m > 0 && (strchr("-*+|", p[strspn(p, " \t")]) != NULL ||
-	    (p[strspn(p, " \t")] >= '0' && p[strspn(p, " \t")] <= '9')))
+	for (lead = 0; lead < m && (p[lead] == ' ' || p[lead] == '\t');
+	    lead++)
+		;
+	if (quoted && lead < m && (p[lead] == '-' || p[lead] == '*' ||
+	    p[lead] == '+' || p[lead] == '|' || (p[lead] >= '0' &&
+	    p[lead] <= '9')))
 		return 1;
-	/*
-	 * 1. the section: the last heading outside fences before the line
-	 * (read forwards: only from the top is it known which lines are in
-	 * a fence)
-	 */
-	for (ls = text; ls < text + line_start; ls = text + e + 1) {
-		const char	*nl = memchr(ls, '\n', (size_t)(text +
-				    line_start - ls));
-
-		e = nl != NULL ? (size_t)(nl - text) : line_start;
-		m = (size_t)(text + e - ls);
-		if (is_fence(ls, m))
-			fences++;
-		else if (fences % 2 == 0 && is_heading(ls, m))
-			heading = ls, hlen = m;
-	}
+	/* 1. the section's heading */
 	return heading != NULL && has_word(heading, hlen, section_words,
 	    sizeof section_words / sizeof *section_words, 0);
 }

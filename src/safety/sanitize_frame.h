@@ -11,10 +11,19 @@
  * Nonzero when the line [line_start, line_end) of text, holding a hit
  * at offset hit (quoted: the hit is a "quotation" on its line), describes the hit
  * rather than orders it: a negation leads the line, the hit is a quoted
- * list item or table cell, or the section's heading is about detection,
- * attacks, tests or refusal.
+ * list item or table cell, or the section's heading (heading, hlen bytes;
+ * NULL: none) is about detection, attacks, tests or refusal.
  */
 int	 sanitize_frame_described(const char *text, size_t len,
-	    size_t line_start, size_t line_end, size_t hit, int quoted);
+	    size_t line_start, size_t line_end, size_t hit, int quoted,
+	    const char *heading, size_t hlen);
+
+/*
+ * Whether the line p (n bytes, no newline) opens or closes a code fence
+ * (``` or ~~~), and whether it is a Markdown heading ("## ..."). The
+ * caller tracks the fences: a heading inside one is a comment.
+ */
+int	 sanitize_frame_fence(const char *p, size_t n);
+int	 sanitize_frame_heading(const char *p, size_t n);
 
 #endif
