@@ -153,9 +153,8 @@ struct scan {
 	struct span		*spans;
 	size_t			 nspans, spancap;
 
-	size_t			*heading;	/* per line: its section's
-						   heading line + 1, 0 none;
-						   built on the first hit */
+	size_t			*heading;	/* sanitize_frame_sections(),
+						   on the first hit */
 };
 
 /* ---- code points ---------------------------------------------------- */
@@ -478,52 +477,21 @@ is_quoted(const struct scan *sc, size_t off, size_t end)
 	return 0;
 }
 
-/*
- * The heading line of each line's section, read once from the top (only
- * from there is it known which lines are in a fence).
- */
-static void
-headings_build(struct scan *sc)
-{
-	size_t		 i, n, at = 0;
-	const char	*p;
-	int		 fence = 0;
-
-	sc->heading = xreallocarray(NULL, sc->nlines, sizeof *sc->heading);
-	for (i = 0; i < sc->nlines; i++) {
-		sc->heading[i] = at;
-		p = sc->text + sc->lines[i].start;
-		n = (i + 1 < sc->nlines ? sc->lines[i + 1].start - 1 :
-		    sc->len) - sc->lines[i].start;
-		if (sanitize_frame_fence(p, n))
-			fence = !fence;
-		else if (!fence && sanitize_frame_heading(p, n))
-			at = i + 1;
-	}
-}
-
 /* Whether the hit at o0 on line li is described (sanitize_frame.c). */
 static int
 described(struct scan *sc, size_t li, size_t o0, int quoted)
 {
-	size_t	 h, hend;
-
 	if (sc->heading == NULL)
-		headings_build(sc);
-	h = sc->heading[li];
-	hend = h == 0 ? 0 : h < sc->nlines ? sc->lines[h].start - 1 : sc->len;
+		sc->heading = sanitize_frame_sections(sc->text, sc->len,
+		    sc->nlines);
 	return sanitize_frame_described(sc->text, sc->len, sc->lines[li].start,
 	    li + 1 < sc->nlines ? sc->lines[li + 1].start : sc->len, o0,
-	    quoted, h == 0 ? NULL : sc->text + sc->lines[h - 1].start,
-	    h == 0 ? 0 : hend - sc->lines[h - 1].start);
+	    quoted, sc->heading[li]);
 }
 
 /* ---- findings ------------------------------------------------------- */
 
-/*
- * Adds a finding of rule at [start, end). about: NULL, or the catalogue
- * rule a frame-described finding stands for (its message names it).
- */
+/* A finding of rule at [start, end); about: the rule it describes. */
 static void
 scan_finding_as(struct scan *sc, const char *rule, enum severity sev,
     size_t start, size_t end, const char *about)
@@ -836,10 +804,7 @@ run_pattern(struct scan *sc, const struct sanitize_pattern *pt,
 			int	 q = is_quoted(sc, o0, o1);
 
 			/*
-			 * Described, not ordered (sanitize_frame.c): shown
-			 * as frame-described naming the rule, not scored.
-			 * The frame entries (frame-doc-prose) are context
-			 * themselves.
+			 * Described, not ordered: shown, not scored.
 			 */
 			if (strncmp(pt->id, "frame-", 6) != 0 &&
 			    described(sc, li, o0, q))

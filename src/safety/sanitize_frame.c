@@ -26,6 +26,7 @@
 #include <strings.h>
 
 #include "safety/sanitize_frame.h"
+#include "base/xmalloc.h"
 
 /* Heading words of a section about attacks rather than a step. */
 static const char *const section_words[] = {
@@ -103,13 +104,37 @@ sanitize_frame_heading(const char *p, size_t n)
 	return i < n && p[i] == ' ';
 }
 
+size_t *
+sanitize_frame_sections(const char *text, size_t len, size_t nlines)
+{
+	size_t		*v = xreallocarray(NULL, nlines ? nlines : 1,
+			    sizeof *v), i, at = 0;
+	const char	*p = text, *e = text + len, *nl;
+	int		 fence = 0;
+
+	for (i = 0; i < nlines; i++) {
+		v[i] = at;
+		nl = memchr(p, '\n', (size_t)(e - p));
+		if (sanitize_frame_fence(p, (size_t)((nl ? nl : e) - p)))
+			fence = !fence;
+		else if (!fence && sanitize_frame_heading(p, (size_t)((nl ?
+		    nl : e) - p)))
+			at = (size_t)(p - text) + 1;
+		if (nl == NULL)
+			break;
+		p = nl + 1;
+	}
+	for (i++; i < nlines; i++)
+		v[i] = at;
+	return v;
+}
+
 int
 sanitize_frame_described(const char *text, size_t len, size_t line_start,
-    size_t line_end, size_t hit, int quoted, const char *heading,
-    size_t hlen)
+    size_t line_end, size_t hit, int quoted, size_t section)
 {
-	const char	*p;
-	size_t		 m, lead;
+	const char	*p, *heading = NULL, *nl;
+	size_t		 m, lead, hlen = 0;
 
 	if (line_start > len)
 		return 0;
@@ -134,6 +159,11 @@ sanitize_frame_described(const char *text, size_t len, size_t line_start,
 	    p[lead] <= '9')))
 		return 1;
 	/* 1. the section's heading */
+	if (section > 0 && section <= len) {
+		heading = text + section - 1;
+		nl = memchr(heading, '\n', len - (section - 1));
+		hlen = (size_t)((nl != NULL ? nl : text + len) - heading);
+	}
 	return heading != NULL && has_word(heading, hlen, section_words,
 	    sizeof section_words / sizeof *section_words, 0);
 }

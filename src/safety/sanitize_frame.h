@@ -11,12 +11,20 @@
  * Nonzero when the line [line_start, line_end) of text, holding a hit
  * at offset hit (quoted: the hit is a "quotation" on its line), describes the hit
  * rather than orders it: a negation leads the line, the hit is a quoted
- * list item or table cell, or the section's heading (heading, hlen bytes;
- * NULL: none) is about detection, attacks, tests or refusal.
+ * list item or table cell, or the section's heading (section: the
+ * heading's offset + 1 from sanitize_frame_sections(), 0 none) is about detection, attacks, tests or refusal.
  */
 int	 sanitize_frame_described(const char *text, size_t len,
 	    size_t line_start, size_t line_end, size_t hit, int quoted,
-	    const char *heading, size_t hlen);
+	    size_t section);
+
+/*
+ * For each of the nlines lines of text (split at '\n'), the offset + 1 of
+ * the heading of its section (0: none), read once from the top: only from
+ * there is it known which lines are in a fence. A new array (free it).
+ */
+size_t	*sanitize_frame_sections(const char *text, size_t len,
+	    size_t nlines);
 
 /*
  * Whether the line p (n bytes, no newline) opens or closes a code fence
