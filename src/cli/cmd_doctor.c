@@ -419,6 +419,9 @@ check_roots(struct doctor *d, cJSON *o)
 			    scan->roots[i].problem);
 		cJSON_AddItemToArray(a, r);
 	}
+	/* A scan capped by limits.max_entries: how many it skipped. */
+	cJSON_AddBoolToObject(o, "scan_capped", scan->capped);
+	cJSON_AddNumberToObject(o, "scan_skipped", (double)scan->skipped);
 	a = cJSON_AddArrayToObject(o, "scan_problems");
 	for (i = 0; i < scan->problems.n; i++) {
 		cJSON_AddItemToArray(a, cJSON_CreateString(

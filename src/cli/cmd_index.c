@@ -291,6 +291,12 @@ cmd_index(struct cmd_ctx *ctx, int argc, char **argv)
 			printf("mini-index: %s updated\n", ctx->cfg->mini_path);
 		sanitize_free(san);
 	}
+	/* The search cache: the first search after an index only loads. */
+	if (engine_warm(ctx->cfg, &cause) != 0) {
+		cmd_warn("search cache: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
 	for (i = 0; i < rep.warnings.n; i++) {
 		/* A configured key that did not load is a setup problem. */
 		if (strcmp(rep.warnings.v[i].rule, "signer-key-invalid") == 0)

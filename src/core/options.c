@@ -126,8 +126,8 @@ const struct options_entry options_table[] = {
 	    "Bundled files listed per skill; the rest are counted and "
 	    "reported."),
 	INT("limits.max_entries", max_entries, "100000", 1, 100000000,
-	    "Directory entries visited in one scan before it stops and "
-	    "reports the cap."),
+	    "Skills, agents and commands one scan indexes; the rest are "
+	    "counted, skipped and reported (the scan is then incomplete)."),
 	INT("limits.max_depth", max_depth, "32", 1, 1024,
 	    "Directory depth below a root at which the scan stops descending "
 	    "and reports the cap."),

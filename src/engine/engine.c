@@ -172,6 +172,20 @@ out:
 	return rv;
 }
 
+int
+engine_warm(const struct config *cfg, char **cause)
+{
+	struct engine	*e;
+	int		 rv;
+
+	/* Opened as the CLI's search opens it, so the cache key matches. */
+	if ((rv = engine_open(cfg, ENGINE_LEAN | ENGINE_QUIET, &e,
+	    cause)) != 0)
+		return rv;
+	engine_free(e);
+	return 0;
+}
+
 /* ENGINE_BACKGROUND: the serve-time rescan, off the answering path. */
 static void *
 first_rescan(void *arg)

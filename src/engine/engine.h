@@ -63,6 +63,14 @@ int	 engine_open(const struct config *cfg, int flags, struct engine **out,
 void	 engine_free(struct engine *);
 
 /*
+ * Builds the search index of what the store holds and saves its cache
+ * beside index.db, unless a current cache is there already: `index` calls
+ * it so that the first search after an index run loads, never builds.
+ * Returns 0 or an enum sr_status with *cause (a warning for the caller).
+ */
+int	 engine_warm(const struct config *cfg, char **cause);
+
+/*
  * Telemetry (opt-in): with telemetry.enabled, engine_open() opens the log
  * (and engine_reload() and friends record index events). Searches and
  * loads are recorded by their caller (DESIGN §2: only the caller knows

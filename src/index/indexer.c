@@ -41,7 +41,7 @@ const struct validate_rule indexer_rules[] = {
 	{ "scan-symlink-loop", SEV_INFO,
 	  "a directory was reached a second time (symlink cycle), not walked again" },
 	{ "scan-depth-limit", SEV_WARN, "directories deeper than limits.max_depth were not walked" },
-	{ "scan-entries-limit", SEV_WARN, "the walk stopped at limits.max_entries" },
+	{ "scan-entries-limit", SEV_WARN, "more skills, agents and commands than limits.max_entries: the rest were skipped" },
 	{ "scan-root-missing", SEV_WARN,
 	  "a configured root (not a default one) does not exist; until it is "
 	  "found or removed from paths, entries the scan did not see are kept "

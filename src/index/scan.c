@@ -337,8 +337,23 @@ add_item(struct walker *w, const char *full, const char *real,
 		free(ns);
 		return;
 	}
-	res->items = xreallocarray(res->items, res->n_items + 1,
-	    sizeof *res->items);
+	/*
+	 * limits.max_entries counts what a user counts: skills, agents and
+	 * commands kept, not the files and folders walked past. The walk
+	 * goes on past the cap only to count what it skips.
+	 */
+	if (res->n_items >= (size_t)w->cfg->max_entries) {
+		free(fallback);
+		free(ns);
+		res->skipped++;
+		w->entries_hit = 1;
+		return;
+	}
+	if (res->n_items == res->items_cap) {
+		res->items_cap = res->items_cap ? res->items_cap * 2 : 64;
+		res->items = xreallocarray(res->items, res->items_cap,
+		    sizeof *res->items);
+	}
 	it = &res->items[res->n_items++];
 	it->path = xstrdup(full);
 	it->realpath = xstrdup(real);
@@ -427,15 +442,7 @@ walk_dir(struct walker *w, const char *dir, const char *real, const char *rel,
 	}
 
 	for (i = 0; i < n; i++) {
-		if (w->entries_hit)
-			break;
-		if (++w->res->entries_seen > (size_t)w->cfg->max_entries) {
-			w->entries_hit = 1;
-			findings_add(&w->res->problems, "scan-entries-limit",
-			    SEV_WARN, 0, "%s: stopped after %d entries "
-			    "(limits.max_entries)", dir, w->cfg->max_entries);
-			break;
-		}
+		w->res->entries_seen++;
 		type = (unsigned char)types[i];
 		if (type != DT_DIR && type != DT_LNK && type != DT_UNKNOWN &&
 		    !maybe_entry(names[i]))
@@ -502,6 +509,43 @@ walk_dir(struct walker *w, const char *dir, const char *real, const char *rel,
 }
 
 /*
+ * The finding of a walk that reached limits.max_entries: how many entries
+ * it kept and how many it skipped (the first root that overflowed names
+ * the place). One finding per result, updated by later walks into it.
+ */
+static void
+report_cap(const struct config *cfg, struct scan_result *res)
+{
+	struct finding	*f;
+	const char	*where = "";
+	size_t		 i;
+	char		*msg;
+
+	if (res->skipped == 0)
+		return;
+	res->capped = 1;
+	for (i = 0; i < res->n_roots; i++)
+		if (res->roots[i].exists) {
+			where = res->roots[i].path;
+			break;
+		}
+	xasprintf(&msg, "%s: %zu entries indexed, %zu skipped: more skills, "
+	    "agents and commands than limits.max_entries (%d)", where,
+	    res->n_items, res->skipped, cfg->max_entries);
+	for (i = 0; i < res->problems.n; i++) {
+		f = &res->problems.v[i];
+		if (strcmp(f->rule, "scan-entries-limit") == 0) {
+			free(f->message);
+			f->message = msg;
+			return;
+		}
+	}
+	findings_add(&res->problems, "scan-entries-limit", SEV_WARN, 0, "%s",
+	    msg);
+	free(msg);
+}
+
+/*
  * Sets up w to walk root number i of res: its canonical path goes to real
  * (PATH_MAX bytes). Returns the relative name of the root's top.
  */
@@ -548,10 +592,9 @@ scan_walk(const struct config *cfg, struct scan_result *res)
 		idset_done(&w.dirs);
 		if (w.entries_hit || w.depth_hit)
 			res->capped = 1;
-		if (w.entries_hit)
-			break;
 	}
 	idset_done(&files);
+	report_cap(cfg, res);
 	for (i = 0; i < res->n_items; i++) {
 		idx = (size_t)(uintptr_t)res->items[i].root - 1;
 		res->items[i].root = &res->roots[idx];
@@ -626,6 +669,7 @@ scan_walk_under(const struct config *cfg, struct scan_result *res,
 	}
 	walk_focus(&w, r->path, real, base, 0, 0, comps.v, comps.n);
 	strlist_done(&comps);
+	report_cap(cfg, res);
 	idset_done(&w.dirs);
 	idset_done(&files);
 	for (i = first; i < res->n_items; i++) {

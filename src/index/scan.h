@@ -55,7 +55,9 @@ struct scan_result {
 	size_t			 n_roots;
 	struct scan_item	*items;
 	size_t			 n_items;
-	size_t			 entries_seen;
+	size_t			 items_cap;
+	size_t			 entries_seen;	/* directory entries looked at */
+	size_t			 skipped;	/* past limits.max_entries */
 	int			 capped;	/* a limit stopped the walk */
 	struct findings		 problems;	/* line 0; message names the path */
 };

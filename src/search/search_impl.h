@@ -1,5 +1,5 @@
 /*
- * Private to the search modules (search.c, search_cache.c,
+ * Private to the search modules (search.c, search_query.c, search_cache.c,
  * search_update.c): the layout of an index and the helpers they share.
  * Nothing else includes this header; callers use search.h. The index
  * owns every pointer below unless its comment says borrowed; a loaded
@@ -146,6 +146,60 @@ int	 search_select(const struct search_index *x,
  * is gone its entries may be too, so a build takes them while they are
  * all alive and an update finds winners again from the copy.
  */
-void	 search_update_base_keys(struct search_index *b);
+void	 search_base_keys(struct search_index *b);
+
+/*
+ * Shared by the build (search.c) and the query (search_query.c): the
+ * same tokens, hashes, idf and centring on both sides, so a query scores
+ * against the index exactly as it was built.
+ */
+#define SEARCH_QUERY_TERMS	64	/* distinct query terms kept */
+#define SEARCH_QUERY_BYTES	4096	/* longer queries are cut */
+#define SEARCH_QUERY_GRAMS	512	/* distinct query n-grams kept */
+#define GRAM_N			4
+#define MIN_GRAM		0.03	/* evidence without a shared term */
+#define MIN_COSINE		0.2
+#define PFX_LEN			5
+
+/* The builtin vector space of a dense index (search_index.fb). */
+struct fallback {
+	struct embedder	*emb;
+	float		*vec;		/* ndocs * emb->dim, centred */
+	float		*mean;
+	double		*norm;		/* ndocs squared centred norms */
+	double		 norm_center;
+};
+
+struct bm25_posting;
+struct skill;
+
+/* The bm25 index of part p (0: own or base, 1: overlay), or NULL. */
+const struct bm25 *search_part_bm(const struct search_index *x, int p,
+	    int which);
+/* The number of part p's first doc in x (0, or nbase for the overlay). */
+uint32_t search_part_off(const struct search_index *x, int p);
+/* The sat of posting po of b, against x's collection statistics. */
+float	 search_post_sat(const struct search_index *x, int which,
+	    const struct bm25 *b, const struct bm25_posting *po);
+/* The idf of tok (or hash h) in x; its term ids per part go to tid. */
+double	 search_term_idf(const struct search_index *x, int which,
+	    const char *tok, uint64_t h, long *tid, double maxidf);
+/* The hash of a normalised name with separators dropped. */
+uint64_t search_compact_hash(const char *raw);
+/* The text an entry is embedded from (allocated). */
+char	*search_embed_text(const struct skill *s);
+/* The hash of a character n-gram (len bytes). */
+uint64_t search_gram_hash(const char *t, size_t len);
+/* Centring of raw vectors on a mean (see search.c). */
+void	 search_center_vec(const struct search_index *x, float *v);
+void	 search_center_with(const struct search_index *x, const float *mean,
+	    int dim, float *v);
+double	 search_centred_sq(const float *v, const float *mean, float c,
+	    int dim);
+double	*search_centred_norms(const float *vec, const float *ovec,
+	    uint32_t nbase, uint32_t n, const float *mean, int dim,
+	    double center);
+void	 search_raw_mean(const struct search_index *x, const float *vec,
+	    float *mean, int dim);
 
 #endif

@@ -34,25 +34,6 @@ in_ptrs(const struct skill *const *v, size_t n, const struct skill *s)
 	return n > 0 && bsearch(&s, v, n, sizeof(*v), ptr_cmp) != NULL;
 }
 
-void
-search_update_base_keys(struct search_index *b)
-{
-	uint32_t	 d;
-
-	if (b->bkeys != NULL)
-		return;
-	b->bkeys = xreallocarray(NULL, b->ndocs + 1, 2 * sizeof(*b->bkeys));
-	for (d = 0; d < b->ndocs; d++) {
-		if (b->docs[d].shadowed || b->dsk[d]->path == NULL)
-			continue;
-		b->bkeys[2 * b->nbkeys] = xstrdup(b->dsk[d]->path);
-		b->bkeys[2 * b->nbkeys + 1] = (char *)(uintptr_t)d;
-		b->nbkeys++;
-	}
-	if (b->nbkeys > 1)
-		qsort(b->bkeys, b->nbkeys, 2 * sizeof(*b->bkeys), search_path_cmp);
-}
-
 /* The live, unshadowed doc at path: the overlay's first, then the base's. */
 static int32_t
 find_winner(const struct search_index *x, const char *path)
@@ -138,7 +119,7 @@ search_index_update(const struct search_index *old,
 		return rv != SR_OK ? rv : SR_USAGE;
 	}
 	if (old->base == NULL)
-		search_update_base_keys(base);	/* a loaded index: on its first update */
+		search_base_keys(base);	/* a loaded index: on its first update */
 	__atomic_add_fetch(&base->refs, 1, __ATOMIC_RELAXED);
 	x->base = base;
 	x->derived = 1;

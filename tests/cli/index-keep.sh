@@ -19,21 +19,29 @@ for s in zz1 zz2 zz3; do skill "$R" $s; done
 conf "$R" 20
 status 0 "three skills under the cap: exit 0" "$SR" index
 
-# 30 junk files sort before the skills: the walk stops before reaching them.
+# limits.max_entries counts skills, agents and commands, not files: 30
+# junk files beside three skills under a cap of 20 are no cap at all.
 i=0
 while [ $i -lt 30 ]; do : >"$R/a$i.txt"; i=$((i + 1)); done
+status 0 "30 other files do not count toward limits.max_entries" "$SR" index
+rm -f "$R"/a*.txt
+# A cap of 2 over three skills: the third (zz3) is skipped, not removed.
+conf "$R" 2
 set +e; "$SR" index --json >"$T/cap.json" 2>"$T/cap.err"; s=$?; set -e
 is "$s" 1 "a capped scan exits 1"
-is "$(json 'j.removed+","+j.kept+","+j.total+","+j.complete' <"$T/cap.json")" "0,3,3,false" \
+is "$(json 'j.removed+","+j.kept+","+j.total+","+j.complete' <"$T/cap.json")" "0,1,3,false" \
     "a capped scan removes nothing it did not reach and reports them kept"
 contains "$(cat "$T/cap.err")" "scan-entries-limit" "stderr names the limit"
-contains "$(cat "$T/cap.err")" "3 entries not reached were kept" "stderr says what was kept"
+contains "$(cat "$T/cap.err")" "2 entries indexed, 1 skipped" "stderr says how many were indexed and skipped"
+contains "$(cat "$T/cap.err")" "1 entries not reached were kept" "stderr says what was kept"
 is "$("$SR" list --json | json 'j.length')" 3 "the capped run left the three skills searchable"
-rm -rf "$R/zz3"
+rm -rf "$R/zz1"
+skill "$R" aa0
 set +e; out=$("$SR" index 2>&1); set -e
-contains "$out" "1 removed, 2 kept from the last run" "a file really gone is removed even by a capped scan"
-rm -f "$R"/a*.txt
-skill "$R" zz3
+contains "$out" "1 removed, 1 kept from the last run" "a file really gone is removed even by a capped scan"
+rm -rf "$R/aa0"
+skill "$R" zz1
+conf "$R" 20
 status 0 "under the cap again: exit 0" "$SR" index
 is "$("$SR" index --json | json 'j.complete+","+j.kept+","+j.total')" "true,0,3" "a complete scan keeps nothing extra"
 

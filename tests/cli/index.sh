@@ -6,11 +6,15 @@ install_tree
 
 status 0 "index exits 0" "$SR" index
 contains "$(cat "$T/.out")" "entries indexed" "index prints a summary"
+cache=$(find "$XDG_DATA_HOME" -name 'index.db.search' | head -n 1)
+[ -s "$cache" ]; ok $? "index builds the search cache: the first search loads it"
+m1=$(stat -c %i "$cache")
 "$SR" index --json >"$T/i1.json"
 is "$(json 'j.total' <"$T/i1.json")" 9 "index --json: 9 entries (8 winners + 1 shadowed)"
 is "$(json 'j.indexed' <"$T/i1.json")" 0 "second run parses nothing"
 is "$(json 'j.unchanged' <"$T/i1.json")" 9 "second run reuses every entry"
 is "$(json 'j.written' <"$T/i1.json")" false "second run does not rewrite index.db"
+is "$(stat -c %i "$cache")" "$m1" "a current search cache is not rebuilt"
 is "$(json 'j.by_kind.agent+","+j.by_kind.command' <"$T/i1.json")" "1,1" "by_kind counts agents and commands"
 is "$(json 'j.by_tier.USER+","+j.by_tier.UNTRUSTED' <"$T/i1.json")" "8,1" "by_tier: home skills USER, the clone UNTRUSTED"
 is "$(json 'j.rejected.length' <"$T/i1.json")" 1 "one file rejected"

@@ -73,6 +73,18 @@ count_rule(const struct scan_result *res, const char *rule)
 	return n;
 }
 
+/* The message of the first finding of rule, or "". */
+static const char *
+rule_message(const struct scan_result *res, const char *rule)
+{
+	size_t	 i;
+
+	for (i = 0; i < res->problems.n; i++)
+		if (strcmp(res->problems.v[i].rule, rule) == 0)
+			return res->problems.v[i].message;
+	return "";
+}
+
 static void
 test_classify(void)
 {
@@ -104,6 +116,7 @@ test_walk(void)
 	struct scan_result	 res;
 	const struct scan_item	*it;
 	char			*root, *other;
+	size_t			 total_items;
 
 	mkfile("root/alpha/SKILL.md");
 	mkfile("root/.curated/beta/SKILL.md");
@@ -159,6 +172,7 @@ test_walk(void)
 	ok(find(&res, "deep/a/b/c/d/SKILL.md") != NULL, "walk: deep skills under the default depth");
 	ok(find(&res, "loop/alpha/SKILL.md") == NULL, "walk: a symlink cycle is not followed");
 	is_int(res.roots[0].n_found, 8, "walk: entries counted per root");
+	total_items = res.n_items;
 	it = find(&res, "root/fifo/SKILL.md");
 	ok(it != NULL && it->special != NULL && strcmp(it->special, "a FIFO") == 0,
 	    "walk: a FIFO named SKILL.md is an item marked special");
@@ -182,7 +196,19 @@ test_walk(void)
 	scan_roots(cfg, NULL, &res);
 	scan_walk(cfg, &res);
 	ok(count_rule(&res, "scan-entries-limit") > 0, "caps: scan-entries-limit reported");
-	ok(res.entries_seen <= 6, "caps: the walk stops at max_entries");
+	ok(res.n_items == 5, "caps: max_entries counts entries kept, not files");
+	ok(res.skipped > 0 && res.n_items + res.skipped == total_items,
+	    "caps: every entry past the cap is counted as skipped");
+	ok(count_rule(&res, "scan-entries-limit") == 1,
+	    "caps: one scan-entries-limit finding");
+	{
+		char	 want[64];
+
+		snprintf(want, sizeof want, "5 entries indexed, %zu skipped",
+		    res.skipped);
+		ok(strstr(rule_message(&res, "scan-entries-limit"), want) != NULL,
+		    "caps: the finding says how many were indexed and skipped");
+	}
 	ok(res.capped && !scan_complete(&res), "caps: an entries cap marks the scan incomplete");
 	scan_result_done(&res);
 
