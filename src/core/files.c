@@ -281,9 +281,81 @@ files_utf8_cut(const char *s, size_t len, size_t n)
 	return n;
 }
 
+/* The longest prefix of s[0..n) that does not end inside a character. */
+static size_t
+utf8_whole(const char *s, size_t n)
+{
+	unsigned char	 c;
+	size_t		 i = n, need;
+
+	while (i > 0 && n - i < 3 && ((unsigned char)s[i - 1] & 0xc0) == 0x80)
+		i--;
+	if (i == 0)
+		return n;
+	c = (unsigned char)s[i - 1];
+	need = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ?
+	    3 : (c & 0xf8) == 0xf0 ? 4 : 1;
+	return n - (i - 1) >= need ? n : i - 1;
+}
+
+/*
+ * The head and the tail of fd (st_size over max), max/2 bytes each cut on
+ * UTF-8 boundaries and joined by a newline: what a scan reads of a file
+ * padded past its cap, so that padding cannot hide the payload.
+ */
+static void
+read_ends(int fd, const struct stat *st, size_t max, char **out, size_t *len)
+{
+	size_t	 head = max / 2, tail = max - head, got, skip = 0;
+	off_t	 at;
+	ssize_t	 n;
+	char	*b;
+
+	b = xmalloc(max + 2);
+	for (got = 0; got < head; got += (size_t)n) {
+		if ((n = pread(fd, b + got, head - got, (off_t)got)) <= 0)
+			break;
+	}
+	head = utf8_whole(b, got);
+	b[head] = '\n';
+	at = st->st_size - (off_t)tail;
+	for (got = 0; got < tail; got += (size_t)n) {
+		if ((n = pread(fd, b + head + 1 + got, tail - got,
+		    at + (off_t)got)) <= 0)
+			break;
+	}
+	while (skip < got && ((unsigned char)b[head + 1 + skip] & 0xc0) ==
+	    0x80)
+		skip++;
+	memmove(b + head + 1, b + head + 1 + skip, got - skip);
+	*len = head + 1 + got - skip;
+	b[*len] = '\0';
+	*out = b;
+}
+
+static int	read_below(const char *, const char *, size_t, size_t, int,
+		    char **, size_t *, int64_t *, char **);
+
 int
 files_read(const char *dir, const char *relpath, size_t relpath_len,
     size_t max, char **out, size_t *len, char **cause)
+{
+	return read_below(dir, relpath, relpath_len, max, 0, out, len, NULL,
+	    cause);
+}
+
+int
+files_read_ends(const char *dir, const char *relpath, size_t max,
+    char **out, size_t *len, int64_t *size, char **cause)
+{
+	return read_below(dir, relpath, strlen(relpath), max, 1, out, len,
+	    size, cause);
+}
+
+static int
+read_below(const char *dir, const char *relpath, size_t relpath_len,
+    size_t max, int ends, char **out, size_t *len, int64_t *size,
+    char **cause)
 {
 	struct strlist	 parts;
 	struct stat	 st;
@@ -376,14 +448,17 @@ files_read(const char *dir, const char *relpath, size_t relpath_len,
 		rv = SR_REFUSED;
 		goto out;
 	}
-	if ((size_t)st.st_size > max) {
+	if (size != NULL)
+		*size = (int64_t)st.st_size;
+	if ((size_t)st.st_size > max && ends)
+		read_ends(fd, &st, max, out, len);
+	else if ((size_t)st.st_size > max) {
 		xasprintf(cause, "'%s' is %lld bytes, over limits.max_related_kb "
 		    "(%zu KiB): refused", relpath, (long long)st.st_size,
 		    max / 1024);
 		rv = SR_REFUSED;
 		goto out;
-	}
-	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == -1 ||
+	} else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == -1 ||
 	    buf_read_fd(fd, &st, max, out, len) == -1) {
 		rv = errno == EFBIG ? SR_REFUSED : SR_IO;
 		xasprintf(cause, "'%s': %s", relpath, strerror(errno));

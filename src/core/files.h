@@ -6,6 +6,7 @@
 #define SR_FILES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -28,6 +29,14 @@ cJSON	*files_list(const char *dir, int max, int *truncated);
  */
 int	 files_read(const char *dir, const char *relpath, size_t relpath_len,
 	    size_t max, char **out, size_t *len, char **cause);
+
+/*
+ * files_read() for a scan: a file over max bytes is not refused but read
+ * as its head and its tail (max/2 bytes each, joined by a newline); *size
+ * gets the file's whole size, so *len < *size says it was not read whole.
+ */
+int	 files_read_ends(const char *dir, const char *relpath, size_t max,
+	    char **out, size_t *len, int64_t *size, char **cause);
 
 /*
  * Opens rel below the directory dirfd for reading, following no symlink
