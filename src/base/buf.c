@@ -154,21 +154,18 @@ fail:
 }
 
 int
-buf_read_file(const char *path, size_t max, char **out, size_t *len)
+buf_read_fd(int fd, const struct stat *st, size_t max, char **out, size_t *len)
 {
 	struct buf	 b;
-	struct stat	 st;
 	char		 tmp[65536];
 	ssize_t		 n;
-	int		 fd, saved;
+	int		 saved;
 
 	*out = NULL;
 	*len = 0;
-	if ((fd = buf_open_regular(path, &st)) == -1)
-		return -1;
-	if (max != 0 && (size_t)st.st_size > max) {
+	if (max != 0 && (size_t)st->st_size > max) {
 		errno = EFBIG;
-		goto fail;
+		return -1;
 	}
 	buf_init(&b, max);
 	for (;;) {
@@ -179,25 +176,36 @@ buf_read_file(const char *path, size_t max, char **out, size_t *len)
 			saved = errno;
 			buf_done(&b);
 			errno = saved;
-			goto fail;
+			return -1;
 		}
 		if (n == 0)
 			break;
 		if (buf_add(&b, tmp, (size_t)n) == -1) {
 			buf_done(&b);
 			errno = EFBIG;
-			goto fail;
+			return -1;
 		}
 	}
-	close(fd);
 	*len = b.len;
 	*out = buf_take(&b);
 	return 0;
-fail:
+}
+
+int
+buf_read_file(const char *path, size_t max, char **out, size_t *len)
+{
+	struct stat	 st;
+	int		 fd, rv, saved;
+
+	*out = NULL;
+	*len = 0;
+	if ((fd = buf_open_regular(path, &st)) == -1)
+		return -1;
+	rv = buf_read_fd(fd, &st, max, out, len);
 	saved = errno;
 	close(fd);
 	errno = saved;
-	return -1;
+	return rv;
 }
 
 const char *

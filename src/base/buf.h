@@ -67,6 +67,10 @@ int	 buf_open_regular(const char *path, struct stat *st);
  */
 int	 buf_read_file(const char *path, size_t max, char **out, size_t *len);
 
+/* The same for an open regular file fd, st its fstat(): the caller closes fd. */
+int	 buf_read_fd(int fd, const struct stat *st, size_t max, char **out,
+	    size_t *len);
+
 /*
  * Words err from buf_read_file(path): strerror(err), or for BUF_ENOTREG
  * "not a regular file (a FIFO)" naming what path is. Returns a static

@@ -2,6 +2,7 @@
  * Text pipeline: normalisation, tokens, stop-words, stemming, name parts.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -708,4 +709,32 @@ text_char_ngrams(const struct strlist *words, int n, struct strlist *out,
 		    add_ngram, &nl);
 	}
 	return out->n - before;
+}
+
+char *
+text_escape_controls(const char *s)
+{
+	const unsigned char	*p = (const unsigned char *)(s != NULL ? s : "");
+	struct buf		 b;
+
+	buf_init(&b, 0);
+	for (; *p != '\0'; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			buf_printf(&b, "\\x%02x", *p);
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			buf_printf(&b, "\\u%04x", p[1]);
+			p++;
+		} else
+			buf_addc(&b, (char)*p);
+	}
+	return buf_take(&b);
+}
+
+void
+text_fputs_safe(const char *s, FILE *fp)
+{
+	char	*e = text_escape_controls(s);
+
+	fputs(e, fp);
+	free(e);
 }

@@ -16,6 +16,7 @@
 #define SR_TEXT_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "base/strlist.h"
@@ -118,5 +119,16 @@ size_t	 text_utf8_valid(const char *s, size_t n);
  * already (nothing to replace).
  */
 char	*text_utf8_scrub(const char *s);
+
+/*
+ * The one escape for human-readable output: a new string (free it), s
+ * (NULL: "") with control characters spelt out, C0 and DEL as \xNN and
+ * C1 as \u00NN. Names, paths and excerpts are a skill author's and must
+ * never drive the terminal (clear it, set its title, forge a row).
+ */
+char	*text_escape_controls(const char *s);
+
+/* Writes text_escape_controls(s) to fp. */
+void	 text_fputs_safe(const char *s, FILE *fp);
 
 #endif

@@ -16,6 +16,8 @@
 #include "index/indexer.h"
 #include "tier1/miniindex.h"
 #include "safety/sanitize.h"
+#include "base/text.h"
+#include "base/xmalloc.h"
 #include "base/status.h"
 #include "telemetry/telemetry.h"
 #include "core/validate.h"
@@ -33,7 +35,11 @@ print_rejects(const struct index_report *rep, int skipped)
 			continue;
 		if (n++ == 0)
 			printf("%s:\n", skipped ? "skipped" : "rejected");
-		printf("  %s\n    %s: %s\n", r->path, r->rule, r->reason);
+		printf("  ");
+		text_fputs_safe(r->path, stdout);
+		printf("\n    %s: ", r->rule);
+		text_fputs_safe(r->reason, stdout);
+		printf("\n");
 	}
 }
 
@@ -54,10 +60,18 @@ print_warnings(const struct index_report *rep, int max)
 		}
 		if (n++ == 0)
 			printf("warnings:\n");
-		if (tab != NULL)
-			printf("  %.*s\n    %s (%s): %s\n",
-			    (int)(tab - f->message), f->message, f->rule,
-			    severity_name(f->sev), tab + 1);
+		if (tab != NULL) {
+			char	*where = xstrndup(f->message,
+			    (size_t)(tab - f->message));
+
+			printf("  ");
+			text_fputs_safe(where, stdout);
+			printf("\n    %s (%s): ", f->rule,
+			    severity_name(f->sev));
+			text_fputs_safe(tab + 1, stdout);
+			printf("\n");
+			free(where);
+		}
 	}
 }
 
@@ -67,10 +81,12 @@ print_problems(const struct index_report *rep)
 {
 	size_t	 i;
 
-	for (i = 0; i < rep->scan.problems.n; i++)
-		fprintf(stderr, "skills-radar: %s: %s\n",
-		    rep->scan.problems.v[i].rule,
-		    rep->scan.problems.v[i].message);
+	for (i = 0; i < rep->scan.problems.n; i++) {
+		fprintf(stderr, "skills-radar: %s: ",
+		    rep->scan.problems.v[i].rule);
+		text_fputs_safe(rep->scan.problems.v[i].message, stderr);
+		fputc('\n', stderr);
+	}
 }
 
 static void
@@ -458,7 +474,9 @@ cmd_validate(struct cmd_ctx *ctx, int argc, char **argv)
 
 			if (s->n_flags == 0)
 				continue;
-			printf("flagged: %s\n    %s (%s, %s)\n", s->path,
+			printf("flagged: ");
+			text_fputs_safe(s->path, stdout);
+			printf("\n    %s (%s, %s)\n",
 			    s->flag_ids, severity_name((enum severity)
 			    s->max_flag_sev), tier_name(s->trust));
 		}

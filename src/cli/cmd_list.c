@@ -16,6 +16,7 @@
 #include "engine/engine.h"
 #include "core/files.h"
 #include "core/skill.h"
+#include "base/text.h"
 #include "base/status.h"
 
 
@@ -24,6 +25,7 @@ print_table(cJSON *arr, int width)
 {
 	cJSON		*it;
 	const char	*name, *kind, *trust, *desc, *sh, *signer;
+	char		*ename, *esh;
 	int		 n = 0, left, k;
 
 	cJSON_ArrayForEach(it, arr) {
@@ -37,7 +39,10 @@ print_table(cJSON *arr, int width)
 		desc = cJSON_GetStringValue(cJSON_GetObjectItem(it,
 		    "description"));
 		sh = cJSON_GetStringValue(cJSON_GetObjectItem(it, "shadowed_by"));
-		printf("%-32s %-7s %-9s ", name, kind, trust);
+		/* Names and paths are the author's: escaped (text.h). */
+		ename = text_escape_controls(name);
+		printf("%-32s %-7s %-9s ", ename, kind, trust);
+		free(ename);
 		left = width - 52;
 		if (cJSON_IsTrue(cJSON_GetObjectItem(it, "user_only"))) {
 			printf("[user-only] ");
@@ -52,11 +57,15 @@ print_table(cJSON *arr, int width)
 		}
 		if ((signer = cJSON_GetStringValue(cJSON_GetObjectItem(it,
 		    "signer"))) != NULL) {
-			printf("[signed: %s] ", signer);
+			printf("[signed: ");
+			text_fputs_safe(signer, stdout);
+			printf("] ");
 			left -= 11 + (int)strlen(signer);
 		}
 		if (sh != NULL) {
-			printf("[shadowed by %s]", sh);
+			esh = text_escape_controls(sh);
+			printf("[shadowed by %s]", esh);
+			free(esh);
 			left = 0;
 		}
 		cmd_print_cut(desc != NULL ? desc : "", left);

@@ -24,6 +24,7 @@
 #include <cjson/cJSON.h>
 
 #include "index/assess.h"
+#include "base/text.h"
 #include "base/buf.h"
 #include "cli/cmd.h"
 #include "core/config.h"
@@ -331,17 +332,7 @@ scan_doc(const struct scan_run *r, int fail_on, int worst, int status)
 static void
 print_safe(const char *s)
 {
-	const unsigned char	*p = (const unsigned char *)s;
-
-	for (; *p != '\0'; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			printf("\\x%02x", *p);
-		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
-			printf("\\u%04x", p[1]);
-			p++;
-		} else
-			putchar(*p);
-	}
+	text_fputs_safe(s, stdout);
 }
 
 /* One line of the text report, every byte of it through print_safe(). */

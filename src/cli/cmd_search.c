@@ -93,6 +93,7 @@ static void
 print_table(cJSON *res, int width, const struct config *cfg)
 {
 	cJSON	*arr, *m, *sh, *it;
+	char	*ename;
 	int	 rank = 0, left, nw = 8, l;
 
 	arr = cJSON_GetObjectItem(res, "matches");
@@ -101,24 +102,33 @@ print_table(cJSON *res, int width, const struct config *cfg)
 			nw = l > 32 ? 32 : l;
 	cJSON_ArrayForEach(m, arr) {
 		rank++;
+		/* Names and paths are the author's: escaped (text.h). */
+		ename = text_escape_controls(shown_name(m));
 		printf("%2d %5.3f %-*s %-7s %-9s ", rank,
 		    cJSON_GetNumberValue(cJSON_GetObjectItem(m, "score")),
-		    nw, shown_name(m), jstr(m, "kind"), jstr(m, "trust"));
+		    nw, ename, jstr(m, "kind"), jstr(m, "trust"));
+		free(ename);
 		/* rank, score, name, kind, trust and their separators */
 		l = (int)strlen(shown_name(m));
 		left = width - (28 + (l > nw ? l : nw));
 		if (cJSON_GetStringValue(cJSON_GetObjectItem(m, "signer")) !=
 		    NULL) {
-			printf("[signed: %s] ", jstr(m, "signer"));
+			printf("[signed: ");
+			text_fputs_safe(jstr(m, "signer"), stdout);
+			printf("] ");
 			left -= 11 + (int)strlen(jstr(m, "signer"));
 		}
 		left -= cmd_print_risk(m);
 		cmd_print_cut(jstr(m, "description"), left);
 		printf("\n");
 		sh = cJSON_GetObjectItem(m, "shadowed");
-		cJSON_ArrayForEach(it, sh)
-			printf("      also: %s (%s, %s)\n", jstr(it, "path"),
-			    jstr(it, "trust"), jstr(it, "scope"));
+		cJSON_ArrayForEach(it, sh) {
+			printf("      also: ");
+			text_fputs_safe(jstr(it, "path"), stdout);
+			printf(" (%s, ", jstr(it, "trust"));
+			text_fputs_safe(jstr(it, "scope"), stdout);
+			printf(")\n");
+		}
 		if ((it = cJSON_GetObjectItem(m, "explain")) != NULL)
 			print_explain(it);
 	}

@@ -87,6 +87,7 @@
 
 #include "cli/cmd.h"
 #include "core/config.h"
+#include "base/text.h"
 #include "base/pgdsn.h"
 #include "core/skill.h"
 #include "telemetry/stats.h"
@@ -245,10 +246,7 @@ print_wrapped(const char *text, int indent)
 static void
 print_safe(const char *s)
 {
-	const unsigned char	*p;
-
-	for (p = (const unsigned char *)s; *p != '\0'; p++)
-		putchar(*p < 0x20 || *p == 0x7f ? '?' : *p);
+	text_fputs_safe(s, stdout);
 }
 
 static void

@@ -4,16 +4,117 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#if defined(__linux__) && defined(__has_include)
+#if __has_include(<linux/openat2.h>)
+#include <sys/syscall.h>
+#include <linux/openat2.h>
+#define HAVE_OPENAT2_CALL 1
+#endif
+#endif
 
 #include "base/buf.h"
 #include "core/files.h"
 #include "base/status.h"
 #include "core/trust.h"
 #include "base/xmalloc.h"
+
+/* The walk behind files_open_beneath() where openat2() is missing. */
+static int
+open_walk(int dirfd, const char *rel)
+{
+	const char	*p = rel, *slash;
+	char		 comp[NAME_MAX + 1];
+	size_t		 n;
+	int		 cur = dirfd, next, saved;
+
+	for (;;) {
+		while (*p == '/')
+			p++;
+		slash = strchr(p, '/');
+		n = slash != NULL ? (size_t)(slash - p) : strlen(p);
+		if (n > NAME_MAX) {
+			errno = ENAMETOOLONG;
+			goto fail;
+		}
+		memcpy(comp, p, n);
+		comp[n] = '\0';
+		if (strcmp(comp, "..") == 0) {
+			errno = EXDEV;
+			goto fail;
+		}
+		while (slash != NULL && slash[1] == '/')
+			slash++;
+		if (slash == NULL || slash[1] == '\0')
+			break;
+		if (n > 0 && strcmp(comp, ".") != 0) {
+			next = openat(cur, comp, O_RDONLY | O_DIRECTORY |
+			    O_NOFOLLOW | O_CLOEXEC);
+			if (next == -1)
+				goto fail;
+			if (cur != dirfd)
+				close(cur);
+			cur = next;
+		}
+		p = slash + 1;
+	}
+	next = openat(cur, n > 0 ? comp : ".", O_RDONLY | O_NOFOLLOW |
+	    O_CLOEXEC | O_NONBLOCK);
+	saved = errno;
+	if (cur != dirfd)
+		close(cur);
+	errno = saved;
+	return next;
+fail:
+	saved = errno;
+	if (cur != dirfd)
+		close(cur);
+	errno = saved;
+	return -1;
+}
+
+int
+files_open_beneath(int dirfd, const char *rel)
+{
+#ifdef HAVE_OPENAT2_CALL
+	struct open_how	 how;
+	long		 fd;
+
+	memset(&how, 0, sizeof how);
+	how.flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
+	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+	    RESOLVE_NO_MAGICLINKS;
+	fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof how);
+	if (fd >= 0 || (errno != ENOSYS && errno != EPERM &&
+	    errno != EINVAL && errno != E2BIG))
+		return (int)fd;
+#endif
+	return open_walk(dirfd, rel);
+}
+
+int
+files_open_resolved(const char *path)
+{
+	int	 root, fd, saved;
+
+	if (path == NULL || path[0] != '/') {
+		errno = EINVAL;
+		return -1;
+	}
+	if ((root = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return -1;
+	fd = files_open_beneath(root, path + 1);
+	saved = errno;
+	close(root);
+	errno = saved;
+	return fd;
+}
 
 static int
 cmpstr(const void *a, const void *b)
@@ -180,15 +281,87 @@ files_utf8_cut(const char *s, size_t len, size_t n)
 	return n;
 }
 
+/* The longest prefix of s[0..n) that does not end inside a character. */
+static size_t
+utf8_whole(const char *s, size_t n)
+{
+	unsigned char	 c;
+	size_t		 i = n, need;
+
+	while (i > 0 && n - i < 3 && ((unsigned char)s[i - 1] & 0xc0) == 0x80)
+		i--;
+	if (i == 0)
+		return n;
+	c = (unsigned char)s[i - 1];
+	need = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ?
+	    3 : (c & 0xf8) == 0xf0 ? 4 : 1;
+	return n - (i - 1) >= need ? n : i - 1;
+}
+
+/*
+ * The head and the tail of fd (st_size over max), max/2 bytes each cut on
+ * UTF-8 boundaries and joined by a newline: what a scan reads of a file
+ * padded past its cap, so that padding cannot hide the payload.
+ */
+static void
+read_ends(int fd, const struct stat *st, size_t max, char **out, size_t *len)
+{
+	size_t	 head = max / 2, tail = max - head, got, skip = 0;
+	off_t	 at;
+	ssize_t	 n;
+	char	*b;
+
+	b = xmalloc(max + 2);
+	for (got = 0; got < head; got += (size_t)n) {
+		if ((n = pread(fd, b + got, head - got, (off_t)got)) <= 0)
+			break;
+	}
+	head = utf8_whole(b, got);
+	b[head] = '\n';
+	at = st->st_size - (off_t)tail;
+	for (got = 0; got < tail; got += (size_t)n) {
+		if ((n = pread(fd, b + head + 1 + got, tail - got,
+		    at + (off_t)got)) <= 0)
+			break;
+	}
+	while (skip < got && ((unsigned char)b[head + 1 + skip] & 0xc0) ==
+	    0x80)
+		skip++;
+	memmove(b + head + 1, b + head + 1 + skip, got - skip);
+	*len = head + 1 + got - skip;
+	b[*len] = '\0';
+	*out = b;
+}
+
+static int	read_below(const char *, const char *, size_t, size_t, int,
+		    char **, size_t *, int64_t *, char **);
+
 int
 files_read(const char *dir, const char *relpath, size_t relpath_len,
     size_t max, char **out, size_t *len, char **cause)
+{
+	return read_below(dir, relpath, relpath_len, max, 0, out, len, NULL,
+	    cause);
+}
+
+int
+files_read_ends(const char *dir, const char *relpath, size_t max,
+    char **out, size_t *len, int64_t *size, char **cause)
+{
+	return read_below(dir, relpath, strlen(relpath), max, 1, out, len,
+	    size, cause);
+}
+
+static int
+read_below(const char *dir, const char *relpath, size_t relpath_len,
+    size_t max, int ends, char **out, size_t *len, int64_t *size,
+    char **cause)
 {
 	struct strlist	 parts;
 	struct stat	 st;
 	char		 realdir[PATH_MAX], real[PATH_MAX], *full = NULL;
 	size_t		 i;
-	int		 rv = 0;
+	int		 rv = 0, dfd = -1, fd = -1, err;
 
 	*out = NULL;
 	*len = 0;
@@ -240,7 +413,25 @@ files_read(const char *dir, const char *relpath, size_t relpath_len,
 		rv = SR_REFUSED;
 		goto out;
 	}
-	if (stat(real, &st) == -1) {
+	/*
+	 * What was checked above is a name; what is read is the file opened
+	 * once, below the folder, following no symlink: a folder swapped
+	 * for a symlink in between is refused, not followed.
+	 */
+	if ((dfd = open(realdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
+	    (fd = files_open_beneath(dfd, relpath)) == -1) {
+		err = errno;
+		if (err == ELOOP || err == EXDEV || err == ENOTDIR)
+			xasprintf(cause, "'%s' is or passes through a symlink, "
+			    "which may lead outside the skill folder: refused",
+			    relpath);
+		else
+			xasprintf(cause, "no file '%s' in this skill (%s)",
+			    relpath, strerror(err));
+		rv = err == ENOENT ? SR_NOTFOUND : SR_REFUSED;
+		goto out;
+	}
+	if (fstat(fd, &st) == -1) {
 		xasprintf(cause, "%s: %s", relpath, strerror(errno));
 		rv = SR_IO;
 		goto out;
@@ -257,18 +448,20 @@ files_read(const char *dir, const char *relpath, size_t relpath_len,
 		rv = SR_REFUSED;
 		goto out;
 	}
-	if ((size_t)st.st_size > max) {
+	if (size != NULL)
+		*size = (int64_t)st.st_size;
+	if ((size_t)st.st_size > max && ends)
+		read_ends(fd, &st, max, out, len);
+	else if ((size_t)st.st_size > max) {
 		xasprintf(cause, "'%s' is %lld bytes, over limits.max_related_kb "
 		    "(%zu KiB): refused", relpath, (long long)st.st_size,
 		    max / 1024);
 		rv = SR_REFUSED;
 		goto out;
-	}
-	if (buf_read_file(real, max, out, len) == -1) {
-		rv = errno == EFBIG || errno == BUF_ENOTREG ? SR_REFUSED :
-		    SR_IO;
-		xasprintf(cause, "'%s': %s", relpath, buf_strerror(real,
-		    errno));
+	} else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == -1 ||
+	    buf_read_fd(fd, &st, max, out, len) == -1) {
+		rv = errno == EFBIG ? SR_REFUSED : SR_IO;
+		xasprintf(cause, "'%s': %s", relpath, strerror(errno));
 		goto out;
 	}
 	if (!files_is_text(*out, *len)) {
@@ -280,6 +473,10 @@ files_read(const char *dir, const char *relpath, size_t relpath_len,
 		rv = SR_REFUSED;
 	}
 out:
+	if (fd != -1)
+		close(fd);
+	if (dfd != -1)
+		close(dfd);
 	free(full);
 	strlist_done(&parts);
 	return rv;

@@ -6,6 +6,7 @@
 #define SR_FILES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -28,6 +29,30 @@ cJSON	*files_list(const char *dir, int max, int *truncated);
  */
 int	 files_read(const char *dir, const char *relpath, size_t relpath_len,
 	    size_t max, char **out, size_t *len, char **cause);
+
+/*
+ * files_read() for a scan: a file over max bytes is not refused but read
+ * as its head and its tail (max/2 bytes each, joined by a newline); *size
+ * gets the file's whole size, so *len < *size says it was not read whole.
+ */
+int	 files_read_ends(const char *dir, const char *relpath, size_t max,
+	    char **out, size_t *len, int64_t *size, char **cause);
+
+/*
+ * Opens rel below the directory dirfd for reading, following no symlink
+ * in any component and never leaving dirfd (openat2() RESOLVE_BENEATH |
+ * RESOLVE_NO_SYMLINKS where the kernel has it, else a walk of openat()
+ * O_NOFOLLOW). Returns the descriptor (non-blocking; any type: fstat() it)
+ * or -1 with errno: ELOOP, ENOTDIR or EXDEV for a symlink or a "..".
+ */
+int	 files_open_beneath(int dirfd, const char *rel);
+
+/*
+ * Opens the absolute, already resolved path (a struct skill's realpath)
+ * without following a symlink in any component: one that became a symlink
+ * since it was resolved fails as files_open_beneath() does.
+ */
+int	 files_open_resolved(const char *path);
 
 /* 1 when data is valid UTF-8 without NUL bytes. */
 int	 files_is_text(const char *data, size_t len);

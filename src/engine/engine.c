@@ -6,8 +6,11 @@
  */
 #include "autoconfig.h"
 
+#include <sys/stat.h>
+
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -897,6 +900,41 @@ engine_served_done(struct engine_served *sv)
 	findings_init(&sv->findings);
 }
 
+/*
+ * The file a skill was indexed from, opened by the path the index resolved
+ * without following a symlink: a SKILL.md (or a folder above it) turned
+ * into a symlink since is refused (ELOOP), never followed to what it
+ * points at.
+ */
+static int
+read_served(const struct skill *s, size_t max, char **raw, size_t *len)
+{
+	struct stat	 st;
+	int		 fd, rv, saved;
+
+	*raw = NULL;
+	*len = 0;
+	if (s->realpath == NULL || s->realpath[0] != '/')
+		return buf_read_file(s->path, max, raw, len);
+	if ((fd = files_open_resolved(s->realpath)) == -1)
+		return -1;
+	rv = -1;
+	if (fstat(fd, &st) == -1)
+		goto out;
+	if (!S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : BUF_ENOTREG;
+		goto out;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == -1)
+		goto out;
+	rv = buf_read_fd(fd, &st, max, raw, len);
+out:
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return rv;
+}
+
 int
 engine_served(struct engine *e, const struct skill *s, int allow_untrusted,
     struct engine_served *sv, char **cause)
@@ -915,7 +953,7 @@ engine_served(struct engine *e, const struct skill *s, int allow_untrusted,
 		return rv;
 	max = e->cfg->allow_large ? CONFIG_LARGE_MAX :
 	    (size_t)e->cfg->max_skill_size_kb * 1024;
-	if (buf_read_file(s->path, max, &raw, &len) == -1) {
+	if (read_served(s, max, &raw, &len) == -1) {
 		err = errno;
 		if (err == EFBIG && e->cfg->allow_large)
 			xasprintf(cause, "%s: over %zu MiB, the limit for a "
@@ -925,10 +963,15 @@ engine_served(struct engine *e, const struct skill *s, int allow_untrusted,
 			xasprintf(cause, "%s: over limits.max_skill_size_kb; "
 			    "set limits.allow_large to load it in pages",
 			    s->path);
+		else if (err == ELOOP || err == ENOTDIR || err == EXDEV)
+			xasprintf(cause, "%s: became a symlink (or sits below "
+			    "one) since it was indexed and is not followed: "
+			    "refused (re-run 'skills-radar index')", s->path);
 		else
 			xasprintf(cause, "%s: %s (re-run 'skills-radar "
 			    "index')", s->path, buf_strerror(s->path, err));
-		return err == EFBIG || err == BUF_ENOTREG ? SR_REFUSED :
+		return err == EFBIG || err == BUF_ENOTREG || err == ELOOP ||
+		    err == ENOTDIR || err == EXDEV ? SR_REFUSED :
 		    err == ENOENT ? SR_NOTFOUND : SR_IO;
 	}
 	if ((rv = engine_sanitizer_get(e, &san, cause)) != 0)

@@ -435,13 +435,22 @@ scan_one(const struct sanitizer *san, const struct assess_limits *l,
 	struct codescan_caps	 caps;
 	char	*text = NULL, *cause = NULL;
 	size_t	 len;
+	int64_t	 size = 0;
 
 	if (binary_name(rel) || *total >= l->max_total)
 		return;
-	if (files_read(dir, rel, strlen(rel), l->max_file, &text, &len,
+	/* Padding past the cap must not hide a payload: head and tail. */
+	if (files_read_ends(dir, rel, l->max_file, &text, &len, &size,
 	    &cause) != 0) {
 		free(cause);
 		return;
+	}
+	if (size > (int64_t)l->max_file) {
+		findings_add(out, "file-over-cap", SEV_WARN, 0, "%s: %lld "
+		    "bytes, over limits.max_related_kb (%zu KiB): only its "
+		    "first and last %zu KiB were scanned", rel,
+		    (long long)size, l->max_file / 1024, l->max_file / 2048);
+		findings_set_file(out, out->n - 1, rel);
 	}
 	if (*total + len > l->max_total)
 		len = files_utf8_cut(text, len, l->max_total - *total);

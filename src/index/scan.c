@@ -44,6 +44,7 @@ scan_result_done(struct scan_result *res)
 		free(res->roots[i].problem);
 	}
 	free(res->roots);
+	idset_done(&res->root_ids);
 	for (i = 0; i < res->n_items; i++) {
 		free(res->items[i].path);
 		free(res->items[i].realpath);
@@ -68,16 +69,12 @@ strip_slashes(const char *p)
 	return s;
 }
 
-static int
-same_real(const char *a, const char *b)
-{
-	char	 ra[PATH_MAX], rb[PATH_MAX];
-
-	if (realpath(a, ra) == NULL || realpath(b, rb) == NULL)
-		return strcmp(a, b) == 0;
-	return strcmp(ra, rb) == 0;
-}
-
+/*
+ * Adds a root unless it is one already: the same directory (dev/ino, as
+ * realpath() would tell, in a hash set: a SKILL_PATHS glob over 100k
+ * folders must not compare them pairwise) or, for a root that does not
+ * exist, the same path.
+ */
 void
 scan_add_root(struct scan_result *res, const char *path, int is_project,
     int is_example)
@@ -86,12 +83,23 @@ scan_add_root(struct scan_result *res, const char *path, int is_project,
 	struct stat		 st;
 	char			*p;
 	size_t			 i;
+	int			 exists, err = 0;
 
 	p = strip_slashes(path);
-	for (i = 0; i < res->n_roots; i++) {
-		if (same_real(res->roots[i].path, p)) {
+	if ((exists = stat(p, &st) == 0) && S_ISDIR(st.st_mode)) {
+		if (!idset_add(&res->root_ids, (uint64_t)st.st_dev,
+		    (uint64_t)st.st_ino)) {
 			free(p);
 			return;
+		}
+	} else {
+		err = errno;
+		for (i = 0; i < res->n_roots; i++) {
+			if (!res->roots[i].exists &&
+			    strcmp(res->roots[i].path, p) == 0) {
+				free(p);
+				return;
+			}
 		}
 	}
 	res->roots = xreallocarray(res->roots, res->n_roots + 1,
@@ -101,9 +109,9 @@ scan_add_root(struct scan_result *res, const char *path, int is_project,
 	r->path = p;
 	r->is_project = is_project;
 	r->is_example = is_example;
-	if (stat(p, &st) == -1) {
+	if (!exists) {
 		r->exists = 0;
-		xasprintf(&r->problem, "%s", strerror(errno));
+		xasprintf(&r->problem, "%s", strerror(err));
 	} else if (!S_ISDIR(st.st_mode)) {
 		r->exists = 0;
 		r->problem = xstrdup("not a directory");

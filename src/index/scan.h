@@ -24,6 +24,7 @@
 
 #include "core/finding.h"
 #include "core/skill.h"
+#include "base/idset.h"
 #include "base/strlist.h"
 
 struct config;
@@ -53,6 +54,7 @@ struct scan_item {
 struct scan_result {
 	struct scan_root	*roots;
 	size_t			 n_roots;
+	struct idset		 root_ids;	/* dev/ino of the roots that exist */
 	struct scan_item	*items;
 	size_t			 n_items;
 	size_t			 items_cap;

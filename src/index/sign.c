@@ -28,6 +28,7 @@
 
 #include <sodium.h>
 
+#include "base/text.h"
 #include "base/buf.h"
 #include "core/config.h"
 #include "index/sign.h"
@@ -276,6 +277,16 @@ skip_name(const char *rel)
 	    strcmp(rel, SIGN_SIGNATURE) == 0;
 }
 
+/* 1 when name holds a C0 control character or DEL. */
+static int
+has_control(const char *name)
+{
+	for (; *name != '\0'; name++)
+		if ((unsigned char)*name < 0x20 || *name == 0x7f)
+			return 1;
+	return 0;
+}
+
 static int
 walk_dir(struct walk *w, const char *rel, int depth)
 {
@@ -312,6 +323,18 @@ walk_dir(struct walk *w, const char *rel, int depth)
 		}
 		if (lstat(path, &st) != 0)
 			continue;	/* gone meanwhile */
+		if (has_control(de->d_name)) {
+			/*
+			 * One manifest line a file: a newline in a name would
+			 * split it. Refused when signing and verifying alike.
+			 */
+			w->why = "a name with a newline or another control "
+			    "character, which a manifest line cannot hold "
+			    "(rename it)";
+			w->where = text_escape_controls(sub);
+			rv = -1;
+			break;
+		}
 		if (S_ISLNK(st.st_mode)) {
 			/* A link is followed only while it stays inside. */
 			if (realpath(path, real) == NULL ||

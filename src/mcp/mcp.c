@@ -469,7 +469,9 @@ response_json(const cJSON *id, cJSON *result, int code, const char *message)
 	cJSON	*o = cJSON_CreateObject(), *e;
 
 	cJSON_AddStringToObject(o, "jsonrpc", "2.0");
-	if (id != NULL && (cJSON_IsString(id) || cJSON_IsNumber(id)))
+	if (cJSON_IsNumber(id) && id->valuestring != NULL)
+		cJSON_AddItemToObject(o, "id", cJSON_CreateRaw(id->valuestring));
+	else if (id != NULL && (cJSON_IsString(id) || cJSON_IsNumber(id)))
 		cJSON_AddItemToObject(o, "id", cJSON_Duplicate(id, 0));
 	else
 		cJSON_AddNullToObject(o, "id");
@@ -723,6 +725,122 @@ has_nul_escape(const char *t, size_t len)
 	return 0;
 }
 
+/*
+ * ---- ids echoed as received ----
+ * cJSON keeps a number as a double: an id of 9007199254740991 would come
+ * back as 9.00719925474099e+15. The text of each numeric "id" (of the
+ * message, or of each member of a batch) is kept on its cJSON item, in
+ * valuestring (unused for numbers; cJSON_Delete() frees it, and
+ * cJSON_Duplicate() copies it), and response_json() echoes that text.
+ */
+
+/* Past the string at p (at its opening quote). */
+static const char *
+skip_string(const char *p, const char *end)
+{
+	for (p++; p < end && *p != '"'; p++)
+		if (*p == '\\')
+			p++;
+	return p < end ? p + 1 : end;
+}
+
+/* Past the JSON value at p (the parser has accepted the whole text). */
+static const char *
+skip_value(const char *p, const char *end)
+{
+	int	 depth = 0;
+
+	if (p < end && *p == '"')
+		return skip_string(p, end);
+	if (p < end && (*p == '{' || *p == '[')) {
+		while (p < end) {
+			if (*p == '"') {
+				p = skip_string(p, end);
+				continue;
+			}
+			if (*p == '{' || *p == '[')
+				depth++;
+			else if ((*p == '}' || *p == ']') && --depth == 0)
+				return p + 1;
+			p++;
+		}
+		return end;
+	}
+	while (p < end && *p != ',' && *p != '}' && *p != ']' &&
+	    !isspace((unsigned char)*p))
+		p++;
+	return p;
+}
+
+static const char *
+skip_space(const char *p, const char *end)
+{
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/* The object at p: keeps the text of its numeric "id" on item; past it. */
+static const char *
+stash_object_id(cJSON *item, const char *p, const char *end)
+{
+	const char	*k, *ke, *v;
+	cJSON		*id = cJSON_GetObjectItemCaseSensitive(item, "id");
+
+	p = skip_space(p, end);
+	if (p >= end || *p != '{')
+		return skip_value(p, end);
+	for (p++;;) {
+		p = skip_space(p, end);
+		if (p >= end || *p != '"')
+			break;
+		k = p;
+		ke = skip_string(p, end);
+		p = skip_space(ke, end);
+		if (p >= end || *p != ':')
+			break;
+		v = skip_space(p + 1, end);
+		p = skip_value(v, end);
+		/* The first "id" is the one cJSON returns. */
+		if (ke - k == 4 && memcmp(k, "\"id\"", 4) == 0 &&
+		    cJSON_IsNumber(id) && id->valuestring == NULL && p > v &&
+		    (*v == '-' || isdigit((unsigned char)*v)))
+			id->valuestring = xstrndup(v, (size_t)(p - v));
+		if (ke - k == 4 && memcmp(k, "\"id\"", 4) == 0)
+			id = NULL;
+		p = skip_space(p, end);
+		if (p >= end || *p != ',')
+			break;
+		p++;
+	}
+	return p < end && *p == '}' ? p + 1 : p;
+}
+
+static void
+stash_ids(cJSON *msg, const char *text, size_t len)
+{
+	const char	*p = skip_space(text, text + len), *end = text + len;
+	cJSON		*it;
+
+	if (cJSON_IsObject(msg)) {
+		stash_object_id(msg, p, end);
+		return;
+	}
+	if (!cJSON_IsArray(msg) || p >= end || *p != '[')
+		return;
+	p++;
+	cJSON_ArrayForEach(it, msg) {
+		if (cJSON_IsObject(it))
+			p = stash_object_id(it, p, end);
+		else
+			p = skip_value(skip_space(p, end), end);
+		p = skip_space(p, end);
+		if (p >= end || *p != ',')
+			break;
+		p++;
+	}
+}
+
 int
 mcp_text_check(const char *text, size_t len, const char **why)
 {
@@ -771,6 +889,7 @@ mcp_handle(struct mcp_server *srv, struct mcp_session *sess,
 		return response_text(NULL, NULL, MCP_PARSE_ERROR, "Parse "
 		    "error: trailing data after the JSON value");
 	}
+	stash_ids(msg, text, len);
 	if (code != 0) {
 		/* Valid JSON, but C strings would end at the NUL. */
 		id = cJSON_IsObject(msg) ?

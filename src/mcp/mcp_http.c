@@ -651,11 +651,43 @@ session_free(struct http_session *s)
 }
 
 /*
+ * With the table full and no session long idle: the least recently used
+ * idle session of the client holding the most, when it holds more than
+ * mine + 1 (the asker's count). A few addresses filling the table (a
+ * loopback has 2^24) then cannot lock everyone else out: a newcomer takes
+ * the place of the greediest client's oldest idle session. SESSION_MAX
+ * when there is none. Called with slock held.
+ */
+static size_t
+heaviest_idle(struct mcp_http *h, size_t mine)
+{
+	struct http_session	*a, *b;
+	size_t			 i, j, n, most = mine + 1, pick = SESSION_MAX;
+
+	for (i = 0; i < SESSION_MAX; i++) {
+		if ((a = h->sessions[i]) == NULL || a->dead || a->refs != 0)
+			continue;
+		for (n = 0, j = 0; j < SESSION_MAX; j++)
+			if ((b = h->sessions[j]) != NULL && !b->dead &&
+			    peer_eq(&a->peer, &b->peer))
+				n++;
+		if (n > most || (n == most && pick != SESSION_MAX &&
+		    peer_eq(&a->peer, &h->sessions[pick]->peer) &&
+		    a->used < h->sessions[pick]->used)) {
+			most = n;
+			pick = i;
+		}
+	}
+	return pick;
+}
+
+/*
  * A new session for a client at p, in *out. Returns 0, or the HTTP status
  * that refuses it: 429 when p already holds SESSION_PER_CLIENT sessions,
- * 503 when the table is full. Only a session idle for SESSION_EVICT_S
- * makes room: a client initializing in a loop must not end the sessions
- * of others.
+ * 503 when the table is full. A session idle for SESSION_EVICT_S makes
+ * room first, then an idle one of the client holding the most
+ * (heaviest_idle()): a client initializing in a loop must not end the
+ * sessions of others, nor a few clients shut out the rest.
  */
 static unsigned int
 session_new(struct mcp_http *h, const struct http_peer *p,
@@ -703,8 +735,10 @@ session_new(struct mcp_http *h, const struct http_peer *p,
 		session_free(s);
 		return MHD_HTTP_TOO_MANY_REQUESTS;
 	}
+	if (slot == SESSION_MAX && lru == SESSION_MAX)
+		lru = heaviest_idle(h, mine);
 	if (slot == SESSION_MAX && lru != SESSION_MAX) {
-		session_free(h->sessions[lru]);	/* long idle: make room */
+		session_free(h->sessions[lru]);	/* idle: make room */
 		h->sessions[lru] = NULL;
 		slot = lru;
 	}
@@ -719,16 +753,28 @@ session_new(struct mcp_http *h, const struct http_peer *p,
 	return 0;
 }
 
+/*
+ * The session id, held (session_put() it), when the client at p created
+ * it; NULL otherwise, with *foreign set when the id is another client
+ * address's: a session id seen on the wire does not let anyone else use
+ * or end it.
+ */
 static struct http_session *
-session_get(struct mcp_http *h, const char *id)
+session_get(struct mcp_http *h, const char *id, const struct http_peer *p,
+    int *foreign)
 {
 	struct http_session	*s = NULL;
 	size_t			 i;
 
+	*foreign = 0;
 	pthread_mutex_lock(&h->slock);
 	for (i = 0; i < SESSION_MAX; i++)
 		if (h->sessions[i] != NULL && !h->sessions[i]->dead &&
 		    strcmp(h->sessions[i]->id, id) == 0) {
+			if (!peer_eq(&h->sessions[i]->peer, p)) {
+				*foreign = 1;
+				break;
+			}
 			s = h->sessions[i];
 			s->refs++;
 			s->used = time(NULL);
@@ -736,6 +782,18 @@ session_get(struct mcp_http *h, const char *id)
 		}
 	pthread_mutex_unlock(&h->slock);
 	return s;
+}
+
+/* The refusal of a session id session_get() did not give. */
+static enum MHD_Result
+reply_no_session(struct MHD_Connection *c, int foreign)
+{
+	if (foreign)
+		return reply_rpc_error(c, MHD_HTTP_FORBIDDEN,
+		    MCP_INVALID_REQUEST, "Forbidden: this session belongs "
+		    "to another client address");
+	return reply_rpc_error(c, MHD_HTTP_NOT_FOUND, MCP_INVALID_REQUEST,
+	    "Session not found: initialize a new session");
 }
 
 static void
@@ -816,7 +874,7 @@ route_mcp_post(struct mcp_http *h, struct MHD_Connection *c,
 	char			*resp;
 	const char		*why;
 	unsigned int		 status;
-	int			 info = 0, is_init, code;
+	int			 info = 0, is_init, code, foreign;
 	enum MHD_Result		 rv;
 
 	ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
@@ -873,11 +931,10 @@ route_mcp_post(struct mcp_http *h, struct MHD_Connection *c,
 			    MCP_INVALID_REQUEST, "Bad Request: Mcp-Session-Id "
 			    "header is required (send initialize first)");
 		}
-		if ((s = session_get(h, sid)) == NULL) {
+		conn_peer(c, &peer);
+		if ((s = session_get(h, sid, &peer, &foreign)) == NULL) {
 			cJSON_Delete(msg);
-			return reply_rpc_error(c, MHD_HTTP_NOT_FOUND,
-			    MCP_INVALID_REQUEST, "Session not found: "
-			    "initialize a new session");
+			return reply_no_session(c, foreign);
 		}
 		pthread_mutex_lock(&s->lock);
 		resp = mcp_handle_json(h->srv, &s->s, msg, &info);
@@ -901,7 +958,9 @@ static enum MHD_Result
 route_mcp_delete(struct mcp_http *h, struct MHD_Connection *c)
 {
 	struct http_session	*s;
+	struct http_peer	 peer;
 	const char		*sid;
+	int			 foreign;
 
 	if (h->cfg->stateless)
 		return reply_405(c, "POST");
@@ -910,9 +969,9 @@ route_mcp_delete(struct mcp_http *h, struct MHD_Connection *c)
 		return reply_rpc_error(c, MHD_HTTP_BAD_REQUEST,
 		    MCP_INVALID_REQUEST, "Bad Request: Mcp-Session-Id header "
 		    "is required");
-	if ((s = session_get(h, sid)) == NULL)
-		return reply_rpc_error(c, MHD_HTTP_NOT_FOUND,
-		    MCP_INVALID_REQUEST, "Session not found");
+	conn_peer(c, &peer);
+	if ((s = session_get(h, sid, &peer, &foreign)) == NULL)
+		return reply_no_session(c, foreign);
 	session_put(h, s, 1);
 	return reply(c, MHD_HTTP_OK, NULL, NULL, NULL);
 }
@@ -921,7 +980,9 @@ static enum MHD_Result
 route_mcp_get(struct mcp_http *h, struct MHD_Connection *c)
 {
 	struct http_session	*s;
+	struct http_peer	 peer;
 	const char		*sid;
+	int			 foreign;
 
 	if (!h->cfg->stateless) {
 		sid = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
@@ -930,9 +991,9 @@ route_mcp_get(struct mcp_http *h, struct MHD_Connection *c)
 			return reply_rpc_error(c, MHD_HTTP_BAD_REQUEST,
 			    MCP_INVALID_REQUEST, "Bad Request: "
 			    "Mcp-Session-Id header is required");
-		if ((s = session_get(h, sid)) == NULL)
-			return reply_rpc_error(c, MHD_HTTP_NOT_FOUND,
-			    MCP_INVALID_REQUEST, "Session not found");
+		conn_peer(c, &peer);
+		if ((s = session_get(h, sid, &peer, &foreign)) == NULL)
+			return reply_no_session(c, foreign);
 		session_put(h, s, 0);
 		/* No server-initiated messages yet: no stream to open. */
 		return reply_405(c, "POST, DELETE");

@@ -311,7 +311,8 @@ tool_validate(const struct tool_def *t, const cJSON *args, char **cause)
 				return SR_USAGE;
 			}
 			if (v->valuedouble < a->min || v->valuedouble > a->max) {
-				if (a->max == INT_MAX)
+				if (a->max == INT_MAX && v->valuedouble <
+				    a->min)
 					xasprintf(cause, "%s: '%s' must be at "
 					    "least %ld (got %.0f)", t->name,
 					    a->name, a->min, v->valuedouble);

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
@@ -839,6 +840,12 @@ telemetry_open(const struct config *cfg, const char *session,
 	*out = NULL;
 	if (cfg == NULL || !cfg->telemetry_enabled)
 		return 0;
+	/*
+	 * A file-size limit (ulimit -f) must not kill the search whose events
+	 * these are: ignored, write() fails with EFBIG and the batch is
+	 * counted lost like one on a full disk.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	t = xcalloc(1, sizeof *t);
 	t->backend = cfg->telemetry_backend;
 	t->mode = cfg->store_queries;

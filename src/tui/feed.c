@@ -3,6 +3,8 @@
  */
 #include "autoconfig.h"
 
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -41,6 +43,7 @@ struct feed {
 	int			 have_cur;
 	enum tui_stats_state	 state;		/* last reported */
 	int			 reported;
+	struct stat		 opened;	/* the SQLite file db has open */
 };
 
 struct feed_worker {
@@ -228,6 +231,23 @@ range_slid(const struct feed *f, enum tui_range range)
 	return clock_wall() - f->snap_time > tick;
 }
 
+/*
+ * 1 when the stats.db path no longer names the file opened (deleted, or
+ * replaced by another: a new dev/ino), so the dashboard does not show a
+ * deleted file for ever.
+ */
+static int
+replaced(const struct feed *f)
+{
+	struct stat	 st;
+
+	if (f->opened.st_ino == 0)
+		return 0;
+	if (stat(f->path, &st) != 0)
+		return 1;
+	return st.st_dev != f->opened.st_dev || st.st_ino != f->opened.st_ino;
+}
+
 int
 feed_poll(struct feed *f, enum tui_range range, int force,
     struct feed_result *res)
@@ -237,6 +257,15 @@ feed_poll(struct feed *f, enum tui_range range, int force,
 	int		 rv;
 
 	memset(res, 0, sizeof *res);
+	if (f->db != NULL && !f->o.stats_pg && replaced(f)) {
+		/* Deleted or replaced: what db shows is no longer the file. */
+		stats_close(f->db);
+		f->db = NULL;
+		if (f->have_cur)
+			stats_snap_done(&f->cur);
+		f->have_cur = 0;
+		f->version = -1;
+	}
 	if (f->db == NULL) {
 		rv = f->o.stats_pg ? stats_open_pg(f->path, &f->db, &cause) :
 		    stats_open(f->path, &f->db, &cause);
@@ -250,6 +279,8 @@ feed_poll(struct feed *f, enum tui_range range, int force,
 			f->db = NULL;
 			return report_state(f, TS_ERROR, cause, res);
 		}
+		if (f->o.stats_pg || stat(f->path, &f->opened) != 0)
+			memset(&f->opened, 0, sizeof f->opened);
 		force = 1;
 	}
 	v = stats_data_version(f->db);

@@ -81,6 +81,18 @@ else
 	skip_n 20 "full disk: needs root and mount -t tmpfs"
 fi
 
+# --- a file-size limit (ulimit -f): SIGXFSZ must not kill search (issue 32) -
+XDG_DATA_HOME="$T/fsize"
+export XDG_DATA_HOME
+check "file-size limit: index" "$SR" index
+set +e
+(ulimit -f 1 && exec "$SR" search pdf) >"$T/.out" 2>&1
+s=$?
+set -e
+is "$s" 0 "file-size limit: search is not killed by SIGXFSZ"
+contains "$(cat "$T/.out")" "Read and fill PDF forms" "file-size limit: search still answers"
+contains "$(cat "$T/.out")" "stats.db" "file-size limit: the telemetry loss is reported"
+
 # --- a read-only directory (not root: root may write anyway) ------------------
 if [ "$(id -u)" != 0 ]; then
 	prepare "$T/ro" "read-only directory"

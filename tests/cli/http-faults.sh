@@ -94,6 +94,49 @@ rest=$(curl -s -m 10 -w ' %{http_code}' -H 'Content-Type: application/json' \
     --data-binary '{"query":"pdf\u0000forms"}' "http://127.0.0.1:$port/tools/search_skills" || true)
 contains "$rest" "U+0000" "REST: a NUL in the query is refused, saying why"
 contains "$rest" " 400" "... with 400"
+
+# Four addresses filling the session table (64 each, every loopback
+# address is one) must not shut out a fifth client; a session id is
+# bound to the address that opened it (issue 32).
+cat >"$T/fill.mjs" <<'EOJ'
+import http from "node:http";
+const [port, init] = [Number(process.argv[2]), process.argv[3]];
+function post(from, body, sid, method = "POST") {
+	return new Promise((res) => {
+		const headers = { "Content-Type": "application/json",
+		    "Accept": "application/json, text/event-stream" };
+		if (sid) headers["Mcp-Session-Id"] = sid;
+		const r = http.request({ host: "127.0.0.1", port, path: "/mcp", method,
+		    localAddress: from, headers }, (x) => {
+			let t = ""; x.on("data", (d) => t += d);
+			x.on("end", () => res({ status: x.statusCode, sid: x.headers["mcp-session-id"], body: t }));
+		});
+		r.on("error", (e) => res({ status: "error " + e.code }));
+		r.end(body);
+	});
+}
+const counts = {};
+let first;
+for (const a of ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"])
+	for (let i = 0; i < 64; i++) {
+		const r = await post(a, init);
+		counts[r.status] = (counts[r.status] || 0) + 1;
+		if (!first && r.sid) first = r.sid;
+	}
+const fifth = await post("127.0.0.6", init);
+const list = '{"jsonrpc":"2.0","id":2,"method":"tools/list"}';
+const other = await post("127.0.0.7", list, fifth.sid);
+const del = await post("127.0.0.7", "", fifth.sid, "DELETE");
+const own = await post("127.0.0.6", list, fifth.sid);
+console.log(JSON.stringify({ fill: counts, fifth: fifth.status, other: other.status,
+    otherBody: other.body, del: del.status, own: own.status }));
+EOJ
+out=$(node "$T/fill.mjs" "$port" "$INIT" 2>&1 || true)
+contains "$out" '"fifth":200' "a fifth client gets a session when four addresses fill the table"
+contains "$out" '"other":403' "a session id used from another address is refused"
+contains "$out" 'another client address' "... saying why"
+contains "$out" '"del":403' "DELETE of another address's session is refused"
+contains "$out" '"own":200' "the session still works from its own address"
 kill $spid 2>/dev/null || true
 wait $spid 2>/dev/null || true
 

@@ -87,4 +87,17 @@ rm -rf "$HOME/.claude" "$XDG_CONFIG_HOME/skills-radar"
 "$SR" index >"$T/ex.txt" 2>&1
 contains "$(cat "$T/ex.txt")" "from the bundled examples" "no skills at all: the bundled examples are indexed"
 contains "$("$SR" list 2>/dev/null)" "git-commit-messages" "the examples are listed"
+# A SKILL_PATHS glob over many folders: roots are deduplicated by a hash
+# of their dev/ino, not compared pairwise (issue 32). 3000 roots took
+# about 2 minutes when every pair was realpath()ed; now well under 1 s.
+mkdir -p "$T/many"
+(cd "$T/many" && i=0 && while [ $i -lt 3000 ]; do mkdir "d$i"; i=$((i+1)); done)
+mkdir -p "$T/many/d7/wide"
+printf -- '---\nname: wide\ndescription: One skill among many roots.\n---\nBody.\n' >"$T/many/d7/wide/SKILL.md"
+start=$(date +%s)
+SKILL_PATHS="$T/many/*:$T/many/d7:$T/many/d7/" "$SR" index --json >"$T/many.json" 2>/dev/null || true
+took=$(( $(date +%s) - start ))
+ok "$([ "$took" -lt 30 ]; echo $?)" "3000 glob roots index in under 30 s (took ${took} s)"
+is "$(SKILL_PATHS="$T/many/*:$T/many/d7" "$SR" list --json | json 'j.filter(e=>e.name=="wide").length')" 1 \
+	"a root named twice is walked once"
 done_testing

@@ -30,4 +30,21 @@ status 2 "--kind with a bad value" "$SR" list --kind plugin
 contains "$(cat "$T/.out")" "not one of skill, agent, command" "the message names the valid kinds"
 status 2 "--tier with a bad value" "$SR" list --tier sudo
 status 2 "stray argument" "$SR" list extra
+
+# Terminal escapes in a name or a folder are spelt out, never printed raw
+# (issue 32): ESC clears the screen or forges a row, BEL ends a title.
+ESC=$(printf '\033')
+BEL=$(printf '\007')
+E="$HOME/.claude/skills/evil${ESC}[2J${BEL}"
+mkdir -p "$E" "$HOME/.claude/skills/forged"
+printf -- '---\ndescription: A folder named with terminal escapes in it.\n---\nBody\n' >"$E/SKILL.md"
+printf -- '---\nname: "forged\\u001b[32m TRUSTED"\ndescription: A name with terminal escapes in it.\n---\nBody\n' \
+	>"$HOME/.claude/skills/forged/SKILL.md"
+"$SR" index >/dev/null 2>&1
+for c in "list" "list --all" "search terminal escapes" "validate $E $HOME/.claude/skills/forged"; do
+	out=$($SR $c 2>&1 || true)
+	lacks "$out" "$ESC" "${c%% /*} prints no raw ESC"
+	lacks "$out" "$BEL" "${c%% /*} prints no raw BEL"
+done
+contains "$("$SR" list 2>&1)" 'evil\x1b[2J\x07' "list spells the escapes out"
 done_testing

@@ -84,4 +84,20 @@ is "$("$SR" load --json beta | json 'j.files.length+","+j.files_truncated')" "1,
 status 4 "read of an unknown skill" "$SR" read nosuch references/guide.md
 status 4 "read of an agent: no bundled files" "$SR" read reviewer x.md
 status 2 "read needs NAME and PATH" "$SR" read beta
+
+# symlinks are not followed on the way to a served file (issue 32)
+B="$HOME/.claude/skills/beta"
+mkdir -p "$B/inner" "$T/away"
+echo "inside text" >"$B/inner/in.md"
+echo "AWS_SECRET_ACCESS_KEY=outside" >"$T/away/in.md"
+ln -s inner "$B/linked"
+status 6 "read refuses a path through a symlinked folder" "$SR" read beta linked/in.md
+contains "$(cat "$T/.out")" "symlink" "the refusal names the symlink"
+is "$("$SR" read beta inner/in.md)" "inside text" "the real folder still reads"
+printf -- '---\nname: alpha\ndescription: Stolen.\n---\nAWS_SECRET_ACCESS_KEY=outside\n' >"$T/away/cred.md"
+mv "$HOME/.claude/skills/alpha/SKILL.md" "$T/alpha.md"
+ln -s "$T/away/cred.md" "$HOME/.claude/skills/alpha/SKILL.md"
+status 6 "load refuses a SKILL.md that became a symlink after indexing" "$SR" load alpha
+lacks "$(cat "$T/.out")" "AWS_SECRET" "the symlink's target is not served"
+contains "$(cat "$T/.out")" "symlink" "the refusal says why"
 done_testing

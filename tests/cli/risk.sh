@@ -153,4 +153,29 @@ check "index after the migration" "$SR" index
 is "$("$SR" list --json | json "$flagged(j.find(e=>e.name==\"hostile-desc\").risk.severity)")" true \
 	"the next index assesses the old entry"
 
+# 11. Padding past limits.max_related_kb does not hide a payload (issue 32).
+P="$T/pad/skills"
+mkdir -p "$P"
+cp -R "$R/script-attack" "$P/padded-attack"
+{ head -n 3 "$R/script-attack/scripts/setup.sh"
+  i=0; while [ $i -lt 3000 ]; do echo "# padding padding padding padding padding padding"; i=$((i+1)); done
+  tail -n +4 "$R/script-attack/scripts/setup.sh"; } >"$P/padded-attack/scripts/setup.sh"
+cat >"$XDG_CONFIG_HOME/skills-radar/config.yaml" <<EOC
+paths:
+  - $P
+scan:
+  project_roots: false
+limits:
+  max_related_kb: 64
+EOC
+check "index the padded skill" "$SR" index
+"$SR" list --json >"$T/pad.json"
+is "$(json "$flagged(j.find(e=>e.path.includes(\"/pad/\")).risk.severity)" <"$T/pad.json")" true \
+	"a script padded past max_related_kb still scores warn or high"
+"$SR" load --json script-attack >"$T/pad-load.json"
+is "$(json 'j.warnings.some(w=>w.id=="file-over-cap"&&w.file=="scripts/setup.sh")' <"$T/pad-load.json")" true \
+	"the cap is a finding of its own, naming the file"
+status 0 "scan of the padded folder" "$SR" scan --sarif --fail-on never "$P/padded-attack"
+contains "$(cat "$T/.out")" "file-over-cap" "scan shows the file was not read whole"
+
 done_testing

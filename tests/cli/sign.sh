@@ -122,4 +122,19 @@ out=$("$SR" index --json 2>&1 || true)
 contains "$out" "trust.signers entry 1 (eve=" "index reports the key that did not load"
 contains "$out" "neither a minisign public key nor an existing .pub file" "... and why"
 
+# A newline in a file name would split its manifest line: refused, and
+# the same way by sign and by --verify (issue 32).
+config "alice=$K/a.pub"
+mkdir -p "$R/nl"
+printf -- '---\nname: nl\ndescription: A folder with a newline in a file name.\n---\nBody.\n' >"$R/nl/SKILL.md"
+printf 'x\n' >"$R/nl/$(printf 'two\nlines.md')"
+status 6 "sign refuses a file name with a newline" "$SR" sign --key "$K/a.key" "$R/nl"
+contains "$(cat "$T/.out")" "two\\x0alines.md" "the refusal names the file, escaped"
+is "$(ls "$R/nl" | grep -c SKILL.sha256 || true)" 0 "no manifest is written"
+rm -f "$R/nl/two"*
+check "the folder signs once the name is fixed" "$SR" sign --key "$K/a.key" "$R/nl"
+printf 'x\n' >"$R/nl/$(printf 'two\nlines.md')"
+status 1 "--verify refuses it the same way" "$SR" sign --verify "$R/nl"
+contains "$(cat "$T/.out")" "newline" "--verify says why"
+
 done_testing

@@ -322,6 +322,11 @@ start 100 30
 wait_for "no stats.db yet"; ok $? "no stats.db: the dashboard waits"
 "$MKSTATS" "$T/stats.db" <"$TD/data/events.sql"
 wait_for "miss 20% of 5" 30; ok $? "stats.db appears: the dashboard shows it"
+# Deleted while shown: noticed (its dev/ino is gone), not shown for ever.
+rm -f "$T/stats.db" "$T/stats.db-wal" "$T/stats.db-shm"
+wait_for "no stats.db yet" 30; ok $? "stats.db deleted: the dashboard notices"
+"$MKSTATS" "$T/stats.db" <"$TD/data/events.sql"
+wait_for "miss 20% of 5" 30; ok $? "stats.db back: the dashboard reopens it"
 keys q
 wait_exit
 done_testing

@@ -304,6 +304,48 @@ test_framing(void)
 	mcp_session_done(&s);
 }
 
+/* Ids come back as sent, and an offset past INT_MAX is refused as such. */
+static void
+test_ids(void)
+{
+	static const char *ids[] = { "9007199254740991",
+	    "-12345678901234567890123", "7.50", "1E3" };
+	struct mcp_session	 s;
+	char			 msg[256], want[64], *out;
+	size_t			 i;
+
+	mcp_session_init(&s, MCP_SESSION_STRICT);
+	initialize(&s);
+	for (i = 0; i < sizeof ids / sizeof *ids; i++) {
+		snprintf(msg, sizeof msg, "{\"id\" : %s ,\"jsonrpc\":\"2.0\","
+		    "\"method\":\"ping\"}", ids[i]);
+		snprintf(want, sizeof want, "\"id\":%s,", ids[i]);
+		out = mcp_handle(srv, &s, msg, strlen(msg), NULL);
+		ok(out != NULL && strstr(out, want) != NULL, "id %s echoed "
+		    "as received", ids[i]);
+		if (out != NULL && strstr(out, want) == NULL)
+			diag("got %s", out);
+		free(out);
+	}
+	snprintf(msg, sizeof msg, "[{\"jsonrpc\":\"2.0\",\"id\":{\"id\":1},"
+	    "\"method\":\"ping\"},{\"method\":\"ping\",\"jsonrpc\":\"2.0\","
+	    "\"id\":9007199254740993}]");
+	out = mcp_handle(srv, &s, msg, strlen(msg), NULL);
+	ok(out != NULL && strstr(out, "\"id\":9007199254740993,") != NULL,
+	    "a batch member's id is echoed as received");
+	free(out);
+	snprintf(msg, sizeof msg, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":"
+	    "\"tools/call\",\"params\":{\"name\":\"load_skill\",\"arguments\":"
+	    "{\"name\":\"x\",\"offset\":4294967296}}}");
+	out = mcp_handle(srv, &s, msg, strlen(msg), NULL);
+	if (!ok(out != NULL && strstr(out, "at least") == NULL &&
+	    strstr(out, "2147483647") != NULL, "offset 4294967296: refused "
+	    "with its range, not \"must be at least 0\"") && out != NULL)
+		diag("got %s", out);
+	free(out);
+	mcp_session_done(&s);
+}
+
 static void
 test_init(void)
 {
@@ -539,6 +581,7 @@ main(void)
 	ok(1, "engine and server open over tests/data/mcp");
 	test_framing();
 	test_init();
+	test_ids();
 	test_tools();
 	test_resources();
 	test_instructions();
