@@ -27,7 +27,7 @@
 #include "index/indexer.h"
 #include "engine/pipeline.h"
 #include "safety/sanitize.h"
-#include "index/sign.h"
+#include "core/sign.h"
 #include "base/status.h"
 #include "store/store.h"
 #include "telemetry/telemetry.h"
