@@ -33,7 +33,6 @@ tui/tui tui/feed  dashboard: feed.h takes tui.h's range and opts types
 tui/tui tui/panel_events  dashboard: the panels' formatters live in tui.c
 tui/tui tui/panel_loads  dashboard: the panels' formatters live in tui.c
 tui/tui tui/panel_queries  dashboard: the panels' formatters live in tui.c
-mcp/mcp_skills mcp/mcp  h-arch: the request helpers beneath mcp.c
 EOF
 
 # --- the floors --------------------------------------------------------
