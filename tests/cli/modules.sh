@@ -119,6 +119,10 @@ ok "$([ "$(cut -d' ' -f1,2 "$T/calls" | sort -u | wc -l)" -gt 200 ]; echo $?)" \
 allowed "$T/calls" >"$T/calls.ok"
 is "$(loops "$T/calls.ok" | tr '\n' ' ')" "" "the modules' call graph has no circle"
 is "$(up "$T/calls.ok" | tr '\n' ';')" "" "no call reaches up a floor"
+# Retrieval (the pipeline) does not reach into telemetry: the engine
+# applies the usage boost it learned (pipeline_boost).
+is "$(grep '^engine/pipeline telemetry/' "$T/calls" "$T/incl" | tr '\n' ';')" "" \
+	"the retrieval pipeline calls nothing in telemetry"
 # Every exception still hides something: without its line the check fails.
 n=$(grep -c . "$T/allow")
 i=1
