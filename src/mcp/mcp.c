@@ -823,12 +823,6 @@ mcp_server_engine(struct mcp_server *srv)
 	return srv->engine;
 }
 
-const char *
-mcp_server_instructions(struct mcp_server *srv)
-{
-	return srv->view->instructions;
-}
-
 void
 mcp_session_init(struct mcp_session *s, int flags)
 {

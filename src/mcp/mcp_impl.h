@@ -99,14 +99,6 @@ const char *mcp_param_string(struct mcp_req *, const char *name);
  */
 int	 mcp_param_cursor(struct mcp_req *, size_t total, size_t *off);
 
-/*
- * Fills v->skills (sorted by name) with the skills served as skill://
- * resources: winning, model-invocable SKILL.md skills the load policy
- * admits, whose frontmatter names and describes them. Each entry owns its
- * parsed frontmatter (cJSON_Delete it with the view).
- */
-void	 mcp_skills_collect(struct mcp_server *, struct mcp_view *);
-
 /* The method handlers of mcp_skills.c, for mcp.c's method table. */
 int	 mcp_resources_list(struct mcp_req *);
 int	 mcp_resources_templates(struct mcp_req *);

@@ -95,7 +95,7 @@ mskill_cmp(const void *a, const void *b)
  * invocable SKILL.md skills the load policy admits, whose frontmatter
  * names them and describes them (SEP-2640 requires both, verbatim).
  */
-void
+static void
 mcp_skills_collect(struct mcp_server *srv, struct mcp_view *v)
 {
 	const struct skill_set	*set = engine_snap_skills(v->snap);

@@ -17,6 +17,8 @@
 #include "store/store_backend.h"
 #include "base/xmalloc.h"
 
+static int	 store_meta_int(struct store *, const char *key, int64_t *out);
+
 /* ---- opening ----------------------------------------------------------- */
 
 int
@@ -150,7 +152,7 @@ store_changes(struct store *st, int64_t since, struct skill_set *up,
 	return rv;
 }
 
-int
+static int
 store_meta_int(struct store *st, const char *key, int64_t *out)
 {
 	char	*v = st->ops->meta_get(st, key);

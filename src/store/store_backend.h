@@ -241,11 +241,6 @@ void	 store_olds_add(struct store_olds *, const char *path,
 	    const char *rowhash);
 void	 store_olds_done(struct store_olds *);
 
-/* Parses a JSON list column into l (plain lists without cJSON). */
-void	 store_list_parse(struct strlist *l, const char *text);
-
-int	 store_meta_int(struct store *, const char *key, int64_t *out);
-
 /*
  * Adds one STORE_COUNTS_SQL row (its text columns: trust, winner 0/1,
  * user-only 0/1, flagged 0/1 (risk at warn or above), count) to c, so

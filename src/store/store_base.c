@@ -177,7 +177,7 @@ list_add_plain(struct strlist *l, const char *t)
 	}
 }
 
-void
+static void
 store_list_parse(struct strlist *l, const char *text)
 {
 	cJSON	*a, *it;

@@ -67,7 +67,7 @@ static const enum tui_range range_next[RANGE_COUNT] = {
 	[RANGE_7D] = RANGE_ALL, [RANGE_ALL] = RANGE_1H
 };
 
-const char *
+static const char *
 tui_range_name(enum tui_range r)
 {
 	if ((int)r < 0 || r >= RANGE_COUNT)

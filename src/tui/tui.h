@@ -165,8 +165,7 @@ int	 tui_run(const struct config *, const struct tui_opts *, char **cause);
 /* Prints one frame to stdout. Returns an sr_status. */
 int	 tui_once(const struct config *, const struct tui_opts *, char **cause);
 
-/* "all", "1h", "24h", "7d"; tui_range_parse returns -1 when unknown. */
-const char	*tui_range_name(enum tui_range);
+/* "all", "1h", "24h", "7d" into a range; -1 when unknown. */
 int		 tui_range_parse(const char *);
 
 /*
