@@ -79,7 +79,7 @@ buf_addc(struct buf *b, int c)
 	return buf_add(b, &ch, 1);
 }
 
-int
+static int
 buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
 	va_list	 ap2;

@@ -30,7 +30,6 @@ int	 buf_addstr(struct buf *, const char *);
 int	 buf_addc(struct buf *, int);
 int	 buf_printf(struct buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
-int	 buf_vprintf(struct buf *, const char *, va_list);
 /* Returns the contents (never NULL) and resets the buffer. */
 char	*buf_take(struct buf *);
 

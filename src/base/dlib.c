@@ -41,7 +41,14 @@ dlib_open(struct dlib *l)
 	}
 }
 
-int
+/*
+ * Loads l once (thread safe; later calls answer what the first found):
+ * dlopen()s l->soname and stores the address of each symbol into l->api.
+ * Returns 0, or SR_IO with *cause (when not NULL, allocated): "cannot
+ * load <what> (<dlerror>): install <pkg>", or "<soname> has no <symbol>:
+ * too old".
+ */
+static int
 dlib_get(struct dlib *l, char **cause)
 {
 	int	 rv = 0;

@@ -29,13 +29,4 @@ struct dlib {
 	char			*error;		/* why loading failed, or NULL */
 };
 
-/*
- * Loads l once (thread safe; later calls answer what the first found):
- * dlopen()s l->soname and stores the address of each symbol into l->api.
- * Returns 0, or SR_IO with *cause (when not NULL, allocated): "cannot
- * load <what> (<dlerror>): install <pkg>", or "<soname> has no <symbol>:
- * too old".
- */
-int	 dlib_get(struct dlib *l, char **cause);
-
 #endif

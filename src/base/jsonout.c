@@ -33,7 +33,7 @@ scrub(cJSON *it)
 		scrub(c);
 }
 
-void
+static void
 jsonout_scrub(cJSON *o)
 {
 	if (o != NULL)

@@ -12,9 +12,6 @@
 
 #include <cjson/cJSON.h>
 
-/* Repairs invalid UTF-8 in every string value and key of o, in place. */
-void	 jsonout_scrub(cJSON *o);
-
 /*
  * Scrubs o and prints it (indented when pretty). Returns a new string
  * (free it), NULL for a NULL o. o stays the caller's.

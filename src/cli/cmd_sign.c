@@ -12,7 +12,7 @@
 
 #include "cli/cmd.h"
 #include "core/config.h"
-#include "index/sign.h"
+#include "core/sign.h"
 #include "base/status.h"
 #include "base/strlist.h"
 

@@ -14,6 +14,7 @@
 #include "telemetry/telemetry.h"
 #include "core/config.h"
 #include "base/status.h"
+#include "store/store.h"
 #include "base/xmalloc.h"
 #include "tui/tui.h"
 
@@ -34,6 +35,16 @@ parse_refresh(const char *s)
 	if (!(v >= 0.05 && v <= 3600))
 		return -1;
 	return (int)(v * 1000 + 0.5);
+}
+
+/*
+ * The dashboard's index, read-only through the store dispatcher: the
+ * configured backend (SQLite or PostgreSQL), not always index.db.
+ */
+static int
+open_index(const struct config *cfg, struct store **out, char **cause)
+{
+	return store_open_cfg(cfg, 1, out, cause);
 }
 
 int
@@ -121,6 +132,7 @@ cmd_tui(struct cmd_ctx *ctx, int argc, char **argv)
 	shown = o.stats_pg ? pg_dsn_redact(stats_path) : xstrdup(stats_path);
 	o.stats_shown = shown;
 	o.index_path = ctx->cfg != NULL ? ctx->cfg->index_path : NULL;
+	o.index_open = open_index;
 	o.verbose = ctx->verbose;
 	if (once) {
 		/* Plain text unless --color asks for escapes. */

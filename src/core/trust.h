@@ -10,7 +10,7 @@
 #ifndef SR_TRUST_H
 #define SR_TRUST_H
 
-#include "index/sign.h"
+#include "core/sign.h"
 #include "core/skill.h"
 #include "base/strlist.h"
 

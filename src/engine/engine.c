@@ -30,10 +30,11 @@
 #include "index/indexer.h"
 #include "engine/pipeline.h"
 #include "safety/sanitize.h"
-#include "index/sign.h"
+#include "core/sign.h"
 #include "base/status.h"
 #include "store/store.h"
 #include "telemetry/telemetry.h"
+#include "telemetry/usage.h"
 #include "base/xmalloc.h"
 
 struct telemetry *
@@ -229,6 +230,7 @@ engine_open(const struct config *cfg, int flags, struct engine **out,
 	e = xcalloc(1, sizeof *e);
 	e->cfg = cfg;
 	e->pipe = pipeline_new(cfg);
+	e->usage = usage_new(cfg);
 	sn = xcalloc(1, sizeof *sn);
 	skill_set_init(&sn->set);
 	sn->refs = 1;
@@ -316,6 +318,7 @@ engine_free(struct engine *e)
 	telemetry_close(e->tel);
 	free(e->tel_error);
 	pipeline_free(e->pipe);
+	usage_free(e->usage);
 	store_close(e->st);
 	if (e->cur != NULL)
 		engine_snap_unref(e, e->cur);	/* callers gave theirs back already */
@@ -720,6 +723,14 @@ search_event(struct telemetry_search_event *ev, const struct search_opts *opts,
 	ev->stages = cJSON_GetObjectItem(o, "stages");
 }
 
+/* Learning from use (usage.h), as the pipeline's boost. */
+static void
+apply_usage(void *arg, const struct search_index *idx,
+    const struct search_opts *o, struct search_result *res)
+{
+	usage_apply(arg, idx, o, res, clock_wall());
+}
+
 int
 engine_search(struct engine *e, const struct search_opts *opts, cJSON **out,
     struct telemetry_search_event *ev, char **cause)
@@ -727,19 +738,29 @@ engine_search(struct engine *e, const struct search_opts *opts, cJSON **out,
 	struct engine_snap	*sn;
 	struct search_result	 res;
 	struct pipeline_report	 rep;
+	struct pipeline_boost	 boost;
 	cJSON			*o, *arr, *m, *stages;
 	double			 t0;
 	size_t			 i;
-	int			 rv;
+	int			 rv, use;
 
 	engine_wait_ready(e);
 	*out = NULL;
 	memset(&res, 0, sizeof res);
 	t0 = clock_ms();
 	sn = engine_snap_ref(e);
-	/* The Ollama stages (pipeline.h); with them off, search_run() alone. */
-	if ((rv = pipeline_search(e->pipe, sn->idx, opts, &res, &stages, &rep,
-	    cause)) != 0) {
+	/*
+	 * The Ollama stages (pipeline.h); with them off, search_run() alone.
+	 * The usage boost is the engine's, applied after retrieval and the
+	 * reranker, when the model has learned something.
+	 */
+	boost.pool = USAGE_POOL;
+	boost.apply = apply_usage;
+	boost.arg = e->usage;
+	use = search_select_list(opts->query) == NULL &&
+	    usage_refresh(e->usage, clock_wall(), 0);
+	if ((rv = pipeline_search(e->pipe, sn->idx, opts, use ? &boost : NULL,
+	    &res, &stages, &rep, cause)) != 0) {
 		engine_snap_unref(e, sn);
 		return rv;
 	}

@@ -21,6 +21,7 @@ struct pipeline;
 struct sanitizer;
 struct store;
 struct telemetry;
+struct usage;
 
 /*
  * One immutable state of the index: the entries and the search index
@@ -59,6 +60,7 @@ struct engine {
 	struct sanitizer	*san;		/* compiled on first use */
 	struct telemetry	*tel;		/* NULL: telemetry off */
 	struct pipeline		*pipe;		/* Ollama stages and caches */
+	struct usage		*usage;		/* learning from use; NULL: off */
 	char			*tel_error;
 	pthread_mutex_t		 san_lock;
 	/* ENGINE_BACKGROUND: the first rescan runs on this thread. */

@@ -15,14 +15,12 @@
 #include "llm/rerank.h"
 #include "llm/rewrite.h"
 #include "base/status.h"
-#include "telemetry/usage.h"
 #include "base/xmalloc.h"
 
 struct pipeline {
 	const struct config	*cfg;
 	struct lru		*rewrites;
 	struct lru		*pairs;
-	struct usage		*usage;		/* NULL: telemetry or learning off */
 };
 
 struct pipeline *
@@ -33,7 +31,6 @@ pipeline_new(const struct config *cfg)
 	p->cfg = cfg;
 	p->rewrites = lru_new(cfg->rw_cache > 0 ? (size_t)cfg->rw_cache : 0);
 	p->pairs = lru_new(cfg->rr_cache > 0 ? (size_t)cfg->rr_cache : 0);
-	p->usage = usage_new(cfg);
 	return p;
 }
 
@@ -44,7 +41,6 @@ pipeline_free(struct pipeline *p)
 		return;
 	lru_free(p->rewrites);
 	lru_free(p->pairs);
-	usage_free(p->usage);
 	free(p);
 }
 
@@ -326,34 +322,33 @@ embedder_stage(const struct config *cfg, const struct search_index *idx,
 
 int
 pipeline_search(struct pipeline *p, const struct search_index *idx,
-    const struct search_opts *o, struct search_result *res, cJSON **stages,
-    struct pipeline_report *rep, char **cause)
+    const struct search_opts *o, const struct pipeline_boost *boost,
+    struct search_result *res, cJSON **stages, struct pipeline_report *rep,
+    char **cause)
 {
 	const struct config	*cfg = p->cfg;
 	const char		*qs = o->query != NULL ? o->query : "";
 	cJSON			*st = NULL, *rw = NULL, *emb;
 	char			*rewritten = NULL;
-	int			 do_rw, do_rr, use, k, rv;
+	int			 do_rw, do_rr, sel, use, k, rv;
 
 	*stages = NULL;
 	memset(rep, 0, sizeof(*rep));
 	qs += strspn(qs, " \t\r\n");
 	/* select:a,b names skills exactly: nothing to rewrite or rerank */
-	do_rw = stage_on(o->rewrite, cfg->rw_enabled) &&
-	    strncmp(qs, "select:", 7) != 0;
-	do_rr = stage_on(o->rerank, cfg->rr_enabled) &&
-	    strncmp(qs, "select:", 7) != 0;
-	/* learning from use: after calibration, over a pool (usage.h) */
-	use = strncmp(qs, "select:", 7) != 0 && usage_refresh(p->usage,
-	    clock_wall(), 0);
+	sel = search_select_list(qs) != NULL;
+	do_rw = stage_on(o->rewrite, cfg->rw_enabled) && !sel;
+	do_rr = stage_on(o->rerank, cfg->rr_enabled) && !sel;
+	/* the caller's boost (learning from use): after calibration, over a pool */
+	use = boost != NULL && !sel;
 	if (!do_rw && !do_rr && !use && strcmp(cfg->embedder, "builtin") == 0)
 		return search_run(idx, o, res, cause);
 
 	k = o->top_k;
 	if (do_rr && k >= 1 && k <= SEARCH_TOP_K_MAX && cfg->rr_pool > k)
 		k = cfg->rr_pool;
-	if (use && k >= 1 && k <= SEARCH_TOP_K_MAX && k < USAGE_POOL)
-		k = USAGE_POOL;
+	if (use && k >= 1 && k <= SEARCH_TOP_K_MAX && k < boost->pool)
+		k = boost->pool;
 	if (do_rw && *qs != '\0' && o->top_k >= 1 &&
 	    o->top_k <= SEARCH_TOP_K_MAX)
 		rw = run_rewriter(p, o->query, &rewritten);
@@ -372,7 +367,7 @@ pipeline_search(struct pipeline *p, const struct search_index *idx,
 		    res, &rep->reranked));
 	}
 	if (use) {
-		usage_apply(p->usage, idx, o, res, clock_wall());
+		boost->apply(boost->arg, idx, o, res);
 		sort_matches(res->v, res->n);
 	}
 	truncate_result(res, (size_t)o->top_k, cfg->miss_threshold);

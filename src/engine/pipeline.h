@@ -12,6 +12,9 @@
  *             (rerank.h); final = weight * score/10 + (1 - weight) *
  *             fused, so it stays a calibrated score in [0, 1]; a
  *             candidate that could not be scored keeps its fused score.
+ *   boost     the caller's (the engine applies learning from use,
+ *             usage.h, this way): over a pool of boost->pool results,
+ *             after the reranker and before the cut to top_k.
  *   embedder  reported only: which embedder the index was built with
  *             (indexed_with) and why it is not the configured one, or why
  *             the query could not be embedded (it is then ranked with
@@ -42,13 +45,26 @@ struct pipeline_report {
 };
 
 /*
- * Runs one search through the stages. Returns what search_run() returns
+ * A re-scoring the caller applies after retrieval and the reranker: it
+ * wants pool candidates, and apply re-scores res in place (the pipeline
+ * sorts it again). The pipeline leaves it out of select: queries.
+ */
+struct pipeline_boost {
+	int	  pool;
+	void	(*apply)(void *arg, const struct search_index *,
+		    const struct search_opts *, struct search_result *);
+	void	 *arg;
+};
+
+/*
+ * Runs one search through the stages, with boost (NULL: none). Returns what search_run() returns
  * (errors are the query's own: bad top_k, empty query); on success fills
  * *res (search_result_done()), sets *stages to a new object (NULL when no
  * stage was involved; cJSON_Delete() it) and *rep.
  */
 int	 pipeline_search(struct pipeline *, const struct search_index *,
-	    const struct search_opts *, struct search_result *res,
-	    cJSON **stages, struct pipeline_report *rep, char **cause);
+	    const struct search_opts *, const struct pipeline_boost *boost,
+	    struct search_result *res, cJSON **stages,
+	    struct pipeline_report *rep, char **cause);
 
 #endif

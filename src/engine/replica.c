@@ -236,25 +236,3 @@ replica_stop(struct replica *r)
 	free(r->name);
 	free(r);
 }
-
-int64_t
-replica_counter(struct replica *r)
-{
-	int64_t	 c;
-
-	pthread_mutex_lock(&r->lock);
-	c = r->counter;
-	pthread_mutex_unlock(&r->lock);
-	return c;
-}
-
-int
-replica_connected(struct replica *r)
-{
-	int	 up;
-
-	pthread_mutex_lock(&r->lock);
-	up = r->up == 1;
-	pthread_mutex_unlock(&r->lock);
-	return up;
-}

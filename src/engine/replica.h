@@ -45,8 +45,4 @@ int	 replica_start(struct engine *, const struct config *, int64_t since,
 	    struct replica **out, char **cause);
 void	 replica_stop(struct replica *);
 
-/* The counter applied last, and whether the connection is up. */
-int64_t	 replica_counter(struct replica *);
-int	 replica_connected(struct replica *);
-
 #endif

@@ -25,7 +25,7 @@
 #include "core/frontmatter.h"
 #include "index/import.h"
 #include "base/sha256.h"
-#include "index/sign.h"
+#include "core/sign.h"
 #include "core/skill.h"
 #include "base/status.h"
 #include "core/trust.h"

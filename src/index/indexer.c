@@ -647,7 +647,7 @@ indexer_digest_entry(const struct skill *s)
 	return h;
 }
 
-uint64_t
+static uint64_t
 indexer_digest_reject(const struct store_reject *r)
 {
 	char		*line;

@@ -97,7 +97,6 @@ void	 indexer_precedence(struct skill_set *);
  * subtracts the lines it drops and adds the ones it writes.
  */
 uint64_t indexer_digest_entry(const struct skill *);
-uint64_t indexer_digest_reject(const struct store_reject *);
 char	*indexer_digest_str(uint64_t);
 int	 indexer_digest_parse(const char *, uint64_t *);
 

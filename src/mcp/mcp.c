@@ -3,7 +3,8 @@
  * method table (the shape of redis's command table), sessions, the
  * per-message view of the index, initialize and the instructions text,
  * and the tool methods. The tools themselves are in mcp_tools.c; the
- * resources and the SEP-2640 skills extension in mcp_skills.c.
+ * resources and the SEP-2640 skills extension in mcp_skills.c; the
+ * request helpers both use in mcp_req.c.
  */
 #include "autoconfig.h"
 
@@ -45,75 +46,6 @@ struct mcp_method {
 	int		(*fn)(struct mcp_req *);
 	int		 flags;
 };
-
-/* ---- small helpers ------------------------------------------------------ */
-
-int
-mcp_req_error(struct mcp_req *r, int code, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	free(r->message);
-	va_start(ap, fmt);
-	xvasprintf(&r->message, fmt, ap);
-	va_end(ap);
-	r->code = code;
-	return -1;
-}
-
-const cJSON *
-mcp_param(const struct mcp_req *r, const char *name)
-{
-	if (r->params == NULL)
-		return NULL;
-	return cJSON_GetObjectItemCaseSensitive(r->params, name);
-}
-
-/* A required string parameter, or NULL after mcp_req_error(). */
-const char *
-mcp_param_string(struct mcp_req *r, const char *name)
-{
-	const cJSON	*v = mcp_param(r, name);
-
-	if (v == NULL) {
-		mcp_req_error(r, MCP_INVALID_PARAMS, "missing required parameter "
-		    "'%s'", name);
-		return NULL;
-	}
-	if (!cJSON_IsString(v) || v->valuestring == NULL) {
-		mcp_req_error(r, MCP_INVALID_PARAMS, "parameter '%s' must be a "
-		    "string", name);
-		return NULL;
-	}
-	return v->valuestring;
-}
-
-/*
- * Reads an optional pagination cursor (a decimal offset we handed out).
- * Returns 0 with *off set, or -1 after mcp_req_error().
- */
-int
-mcp_param_cursor(struct mcp_req *r, size_t total, size_t *off)
-{
-	const cJSON	*v = mcp_param(r, "cursor");
-	char		*end;
-	unsigned long	 n;
-
-	*off = 0;
-	if (v == NULL || cJSON_IsNull(v))
-		return 0;
-	if (!cJSON_IsString(v) || v->valuestring[0] == '\0')
-		return mcp_req_error(r, MCP_INVALID_PARAMS, "cursor must be a "
-		    "string returned as nextCursor");
-	errno = 0;
-	n = strtoul(v->valuestring, &end, 10);
-	if (errno != 0 || *end != '\0' || !isdigit((unsigned char)
-	    v->valuestring[0]) || n > total)
-		return mcp_req_error(r, MCP_INVALID_PARAMS, "invalid cursor '%s': "
-		    "pass back a nextCursor value unchanged", v->valuestring);
-	*off = n;
-	return 0;
-}
 
 int
 mcp_version_supported(const char *v)
@@ -234,22 +166,6 @@ view_new(struct mcp_server *srv)
 	    srv->cfg->instructions_budget);
 	pthread_mutex_init(&v->skills_lock, NULL);
 	v->refs = 1;
-	return v;
-}
-
-/*
- * Returns v with its skills collected: the first caller parses the
- * frontmatter, any other thread asking meanwhile waits for it.
- */
-struct mcp_view *
-mcp_view_skills(struct mcp_server *srv, struct mcp_view *v)
-{
-	pthread_mutex_lock(&v->skills_lock);
-	if (!v->collected) {
-		mcp_skills_collect(srv, v);
-		v->collected = 1;
-	}
-	pthread_mutex_unlock(&v->skills_lock);
 	return v;
 }
 
@@ -1024,12 +940,6 @@ struct engine *
 mcp_server_engine(struct mcp_server *srv)
 {
 	return srv->engine;
-}
-
-const char *
-mcp_server_instructions(struct mcp_server *srv)
-{
-	return srv->view->instructions;
 }
 
 void

@@ -88,8 +88,6 @@ int	 mcp_server_unready(struct mcp_server *, char **cause);
 
 /* The borrowed engine (valid while the server lives). */
 struct engine *mcp_server_engine(struct mcp_server *);
-/* The initialize instructions text (borrowed, valid while the server lives). */
-const char *mcp_server_instructions(struct mcp_server *);
 
 void	 mcp_session_init(struct mcp_session *, int flags);
 void	 mcp_session_done(struct mcp_session *);

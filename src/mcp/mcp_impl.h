@@ -98,16 +98,6 @@ const char *mcp_param_string(struct mcp_req *, const char *name);
  * list of total items: 0 with *off set, or -1 after mcp_req_error().
  */
 int	 mcp_param_cursor(struct mcp_req *, size_t total, size_t *off);
-/* v with its skills collected (the first caller collects them). */
-struct mcp_view *mcp_view_skills(struct mcp_server *, struct mcp_view *);
-
-/*
- * Fills v->skills (sorted by name) with the skills served as skill://
- * resources: winning, model-invocable SKILL.md skills the load policy
- * admits, whose frontmatter names and describes them. Each entry owns its
- * parsed frontmatter (cJSON_Delete it with the view).
- */
-void	 mcp_skills_collect(struct mcp_server *, struct mcp_view *);
 
 /* The method handlers of mcp_skills.c, for mcp.c's method table. */
 int	 mcp_resources_list(struct mcp_req *);

@@ -95,7 +95,7 @@ mskill_cmp(const void *a, const void *b)
  * invocable SKILL.md skills the load policy admits, whose frontmatter
  * names them and describes them (SEP-2640 requires both, verbatim).
  */
-void
+static void
 mcp_skills_collect(struct mcp_server *srv, struct mcp_view *v)
 {
 	const struct skill_set	*set = engine_snap_skills(v->snap);
@@ -128,11 +128,27 @@ mcp_skills_collect(struct mcp_server *srv, struct mcp_view *v)
 		qsort(v->skills, v->nskills, sizeof *v->skills, mskill_cmp);
 }
 
+/*
+ * Returns v with its skills collected: the first caller parses the
+ * frontmatter, any other thread asking meanwhile waits for it.
+ */
+static struct mcp_view *
+view_skills(struct mcp_server *srv, struct mcp_view *v)
+{
+	pthread_mutex_lock(&v->skills_lock);
+	if (!v->collected) {
+		mcp_skills_collect(srv, v);
+		v->collected = 1;
+	}
+	pthread_mutex_unlock(&v->skills_lock);
+	return v;
+}
+
 static const struct mcp_skill *
 skill_by_name(struct mcp_server *srv, struct mcp_view *view, const char *name,
     size_t len)
 {
-	struct mcp_view	*v = mcp_view_skills(srv, view);
+	struct mcp_view	*v = view_skills(srv, view);
 	size_t		 lo = 0, hi = v->nskills, mid;
 	int		 c;
 
@@ -304,7 +320,7 @@ int
 mcp_resources_list(struct mcp_req *r)
 {
 	struct mcp_server	*srv = r->srv;
-	struct mcp_view		*v = mcp_view_skills(srv, r->view);
+	struct mcp_view		*v = view_skills(srv, r->view);
 	cJSON			*arr, *o;
 	char			*uri;
 	size_t			 off, i;
@@ -455,7 +471,7 @@ int
 mcp_skills_list(struct mcp_req *r)
 {
 	struct mcp_server	*srv = r->srv;
-	struct mcp_view		*v = mcp_view_skills(srv, r->view);
+	struct mcp_view		*v = view_skills(srv, r->view);
 	cJSON			*arr, *e;
 	char			*cause = NULL;
 	size_t			 off, i, n = 0;

@@ -130,4 +130,12 @@ int	 search_index_build_params(const struct skill_set *set,
 #include "search/search_cache.h"
 #include "search/search_update.h"
 
+/*
+ * The one parse of the "select:" prefix: the list after it (leading
+ * blanks skipped), or NULL when q is not a select query. SEARCH_SELECT
+ * writes one.
+ */
+#define SEARCH_SELECT	"select:"
+const char	*search_select_list(const char *q);
+
 #endif

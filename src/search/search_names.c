@@ -73,6 +73,17 @@ select_add(struct search_result *res, const struct skill *s, size_t max)
 	res->n++;
 }
 
+const char *
+search_select_list(const char *q)
+{
+	size_t	 n = sizeof SEARCH_SELECT - 1;
+
+	if (q == NULL)
+		return NULL;
+	q += strspn(q, " \t\r\n");
+	return strncmp(q, SEARCH_SELECT, n) == 0 ? q + n : NULL;
+}
+
 int
 search_select(const struct search_index *x, const struct search_opts *o,
     const char *list, struct search_result *res)

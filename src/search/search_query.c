@@ -1051,7 +1051,7 @@ int
 search_run(const struct search_index *x, const struct search_opts *o,
     struct search_result *res, char **cause)
 {
-	const char	*qs;
+	const char	*qs, *sel;
 	int		 rv;
 
 	memset(res, 0, sizeof(*res));
@@ -1073,8 +1073,8 @@ search_run(const struct search_index *x, const struct search_opts *o,
 		return SR_USAGE;
 	}
 	res->total = x->total;
-	if (strncmp(qs, "select:", 7) == 0)
-		rv = search_select(x, o, qs + 7, res);
+	if ((sel = search_select_list(qs)) != NULL)
+		rv = search_select(x, o, sel, res);
 	else {
 		struct search_opts oo = *o;
 

@@ -1,7 +1,8 @@
 /*
  * Private to the store: what a backend provides (store_sqlite.c,
- * store_pg.c) and the helpers they share (store.c). A backend's handle
- * starts with struct store; the ops table is its only entry point. Text
+ * store_pg.c) and the helpers they share (store_base.c, a layer beneath
+ * both and the dispatcher store.c). A backend's handle starts with
+ * struct store; the ops table is its only entry point. Text
  * rows: every entry column as a string (NULL for SQL NULL) in the order
  * of STORE_ENTRY_COLS, which both backends bind and read the same way.
  * The name column holds the name as the author wrote it (skill_display());
@@ -239,11 +240,6 @@ struct skill *store_row_skill(const struct store_in *);
 void	 store_olds_add(struct store_olds *, const char *path,
 	    const char *rowhash);
 void	 store_olds_done(struct store_olds *);
-
-/* Parses a JSON list column into l (plain lists without cJSON). */
-void	 store_list_parse(struct strlist *l, const char *text);
-
-int	 store_meta_int(struct store *, const char *key, int64_t *out);
 
 /*
  * Adds one STORE_COUNTS_SQL row (its text columns: trust, winner 0/1,

@@ -30,6 +30,7 @@ struct store_pg {
 };
 
 static const struct store_ops pg_ops;
+static void	 pg_close(struct store *);
 
 #define PG(st)	((struct store_pg *)(st))
 
@@ -179,12 +180,12 @@ store_open_pg(const char *dsn, struct store **out, char **cause)
 	st->conn = PQconnectdb(dsn);
 	if (st->conn == NULL || PQstatus(st->conn) != CONNECTION_OK) {
 		rv = pg_fail(st, "cannot connect", NULL, cause);
-		store_close(&st->base);
+		pg_close(&st->base);
 		return rv;
 	}
 	PQsetNoticeProcessor(st->conn, no_notice, NULL);
 	if ((rv = migrate(st, cause)) != 0) {
-		store_close(&st->base);
+		pg_close(&st->base);
 		return rv;
 	}
 	*out = &st->base;

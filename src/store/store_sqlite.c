@@ -33,6 +33,7 @@ struct store_sqlite {
 };
 
 static const struct store_ops sqlite_ops;
+static void	 sq_close(struct store *);
 
 static const char *migrations[] = {
 	STORE_SCHEMA_V1("INTEGER PRIMARY KEY", "INTEGER"),
@@ -177,7 +178,7 @@ store_open(const char *path, int readonly, struct store **out, char **cause)
 		flags |= SQLITE_OPEN_CREATE;
 	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
 		rv = db_fail(st, "cannot open", cause);
-		store_close(&st->base);
+		sq_close(&st->base);
 		return rv;
 	}
 	sqlite3_busy_timeout(st->db, 5000);
@@ -185,7 +186,7 @@ store_open(const char *path, int readonly, struct store **out, char **cause)
 	    (rv = exec(st, "PRAGMA synchronous=NORMAL", cause)) != 0 ||
 	    (rv = migrate(st, cause)) != 0) {
 		if (!sqlro_fallback(st->db) || open_snapshot(st) != 0) {
-			store_close(&st->base);
+			sq_close(&st->base);
 			return rv;
 		}
 		if (cause != NULL) {

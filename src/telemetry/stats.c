@@ -184,12 +184,6 @@ stats_open_pg(const char *dsn, struct stats_db **out, char **cause)
 	return 0;
 }
 
-int
-stats_is_pg(const struct stats_db *d)
-{
-	return d != NULL && sqlq_is_pg(d->db);
-}
-
 void
 stats_close(struct stats_db *d)
 {

@@ -140,8 +140,6 @@ int	 stats_open(const char *path, struct stats_db **out, char **cause);
  */
 int	 stats_open_pg(const char *dsn, struct stats_db **out, char **cause);
 
-/* 1 when d reads PostgreSQL. */
-int	 stats_is_pg(const struct stats_db *);
 void	 stats_close(struct stats_db *);
 
 /* PRAGMA data_version: changes when another connection wrote. */

@@ -7,7 +7,6 @@
  */
 #include "autoconfig.h"
 
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -97,8 +96,6 @@ const char telemetry_schema_sql[] =
 	"   AND s.ts <= NEW.ts AND s.ts >= NEW.ts - 86400"
 	"  ORDER BY s.ts DESC, s.id DESC LIMIT 1;"
 	" END;\n";
-
-const char *const tm_kind_names[] = { "search", "load", "index" };
 
 struct telemetry {
 	int		 backend;	/* enum telemetry_backend */
@@ -247,58 +244,6 @@ exec_open(sqlite3 *db, const char *path, const char *sql, char **cause)
 			nap.tv_nsec *= 2;
 	}
 	return exec(db, path, sql, cause);
-}
-
-static void
-hexify(const uint8_t *p, size_t n, char *out)
-{
-	static const char	 hx[] = "0123456789abcdef";
-	size_t			 i;
-
-	for (i = 0; i < n; i++) {
-		out[2 * i] = hx[p[i] >> 4];
-		out[2 * i + 1] = hx[p[i] & 0xf];
-	}
-	out[2 * n] = '\0';
-}
-
-int
-tm_unhex(const char *s, uint8_t *out, size_t n)
-{
-	size_t	 i;
-	int	 hi, lo;
-
-	if (s == NULL || strlen(s) != 2 * n)
-		return -1;
-	for (i = 0; i < n; i++) {
-		hi = s[2 * i] <= '9' ? s[2 * i] - '0' : s[2 * i] - 'a' + 10;
-		lo = s[2 * i + 1] <= '9' ? s[2 * i + 1] - '0' :
-		    s[2 * i + 1] - 'a' + 10;
-		if (hi < 0 || hi > 15 || lo < 0 || lo > 15)
-			return -1;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return 0;
-}
-
-/* 32 random bytes from the kernel, hex encoded. */
-int
-tm_random_key(char out[65])
-{
-	uint8_t	 k[32];
-	size_t	 got = 0;
-	ssize_t	 r;
-
-	while (got < sizeof k) {
-		r = getrandom(k + got, sizeof k - got, 0);
-		if (r == -1 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		got += (size_t)r;
-	}
-	hexify(k, sizeof k, out);
-	return 0;
 }
 
 /* Reads the schema version and, when there, the hash key; no lock kept. */
@@ -1017,7 +962,7 @@ query_hash(const struct telemetry *t, const char *msg)
 	sha256_update(&c, pad, sizeof pad);
 	sha256_update(&c, inner, sizeof inner);
 	sha256_final(&c, d);
-	hexify(d, 8, hex);
+	tm_hex(d, 8, hex);
 	xasprintf(&s, "hmac:%s", hex);
 	return s;
 }

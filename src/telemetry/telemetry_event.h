@@ -1,6 +1,7 @@
 /*
  * One telemetry event as the writer queue holds it (private to the
- * telemetry writers: telemetry.c and telemetry_pg.c). Every string is
+ * telemetry writers: telemetry.c and telemetry_pg.c), and the helpers
+ * both writers share (telemetry_event.c, beneath them). Every string is
  * owned by the event; NULL stores SQL NULL.
  */
 #ifndef SR_TELEMETRY_EVENT_H
@@ -49,6 +50,9 @@ struct tm_event {
 	" found, latency_ms);\n" \
 	"CREATE INDEX IF NOT EXISTS events_replica ON events(replica, ts);\n" \
 	"CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);\n"
+
+/* Writes n bytes as 2n lowercase hex digits and a NUL into out. */
+void	 tm_hex(const unsigned char *p, size_t n, char *out);
 
 /* Decodes 2n lowercase hex digits into out; -1 when s is not that. */
 int	 tm_unhex(const char *s, unsigned char *out, size_t n);

@@ -31,9 +31,6 @@ int	 tm_pg_new(const char *dsn, struct tm_pg **out, char **cause);
  */
 int	 tm_pg_ready(struct tm_pg *, uint8_t key[32], char **cause);
 
-/* 1 while the last call found the server reachable. */
-int	 tm_pg_connected(const struct tm_pg *);
-
 /*
  * Appends v[0..n) and adds dropped to meta.write_failures in one
  * transaction (n may be 0). 0; -1 with *cause: nothing was written and
@@ -56,9 +53,6 @@ int	 tm_pg_meta_set(struct tm_pg *, const char *key, const char *value,
 
 void	 tm_pg_free(struct tm_pg *);
 
-
-/* The schema, for tests: every statement of the current version. */
-extern const char telemetry_pg_schema_sql[];
 
 #define TELEMETRY_PG_SCHEMA_VERSION	2
 

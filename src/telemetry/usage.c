@@ -705,7 +705,7 @@ has_required(const char *q)
  * return, with score 0 before rescoring: the USAGE_ADD with the most
  * evidence, and only those whose learned score alone would beat the
  * weakest result retrieved (a full pool, else any). They are found by
- * uid in idx ("select:"), so shadowed and hidden entries stay out.
+ * uid in idx (SEARCH_SELECT), so shadowed and hidden entries stay out.
  */
 static void
 add_learned(struct usage *u, const struct search_index *idx,
@@ -745,7 +745,7 @@ add_learned(struct usage *u, const struct search_index *idx,
 	if (n == 0)
 		return;
 	buf_init(&b, 0);
-	buf_addstr(&b, "select:");
+	buf_addstr(&b, SEARCH_SELECT);
 	for (i = 0; i < n; i++)
 		buf_printf(&b, "%s%s", i ? "," : "", u->sk[best[i]].uid);
 	memset(&so, 0, sizeof(so));

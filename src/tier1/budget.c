@@ -61,7 +61,13 @@ js_prefix(const char *s, size_t max)
 	return i;
 }
 
-char *
+
+/*
+ * The name Claude Code lists an entry under ("plugin:name" for a plugin
+ * skill, "dir:name" for a nested command), allocated; NULL for entries it
+ * does not list (agents, shadowed, disable-model-invocation).
+ */
+static char *
 budget_native_name(const struct skill *s)
 {
 	char	*n;

@@ -53,11 +53,4 @@ cJSON	*budget_report(const struct skill_set *set, const struct config *cfg,
 /* Prints the report as text (a section of doctor's output). */
 void	 budget_print(FILE *fp, const cJSON *report);
 
-/*
- * The name Claude Code lists an entry under ("plugin:name" for a plugin
- * skill, "dir:name" for a nested command), allocated; NULL for entries it
- * does not list (agents, shadowed, disable-model-invocation).
- */
-char	*budget_native_name(const struct skill *);
-
 #endif

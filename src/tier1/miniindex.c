@@ -137,7 +137,12 @@ miniindex_level_name(enum miniindex_level l)
 	return level_names[l];
 }
 
-int
+
+/*
+ * Returns 1 when the entry belongs in the mini-index: a winner (not
+ * shadowed) the model may invoke (no disable-model-invocation).
+ */
+static int
 miniindex_eligible(const struct skill *s)
 {
 	return s != NULL && s->shadowed_by == NULL &&

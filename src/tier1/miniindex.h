@@ -90,12 +90,6 @@ int	 miniindex_group_from_name(const char *);
 const char *miniindex_level_name(enum miniindex_level);
 
 /*
- * Returns 1 when the entry belongs in the mini-index: a winner (not
- * shadowed) the model may invoke (no disable-model-invocation).
- */
-int	 miniindex_eligible(const struct skill *);
-
-/*
  * Builds the Tier-1 text for the eligible entries of set within
  * opts->budget estimated tokens. Returns the text (never NULL; free() it);
  * *tokens_out (may be NULL) gets its estimated tokens and *info (may be

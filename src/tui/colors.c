@@ -89,12 +89,6 @@ colors_set_scheme(enum color_scheme s)
 	cur_scheme = s;
 }
 
-enum color_scheme
-colors_scheme(void)
-{
-	return cur_scheme;
-}
-
 static const struct color_spec *
 spec(int elem)
 {

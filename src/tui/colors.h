@@ -45,7 +45,6 @@ enum color_scheme {
 
 /* Picks the scheme used by colors_sgr() and colors_attr(). */
 void		 colors_set_scheme(enum color_scheme);
-enum color_scheme colors_scheme(void);
 
 /*
  * The ANSI SGR parameters for an element in the current scheme, e.g.

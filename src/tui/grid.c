@@ -233,19 +233,6 @@ grid_put_right(struct grid *g, int y, int x, const char *s, int maxw,
 	return grid_put(g, y, x + maxw - w, s, w, color, 0);
 }
 
-int
-grid_printf(struct grid *g, int y, int x, int maxw, int color,
-    const char *fmt, ...)
-{
-	char	 tmp[1024];
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	return grid_put(g, y, x, tmp, maxw, color, 0);
-}
-
 void
 grid_copy_cols(struct grid *dst, int y, int x, const struct grid *src,
     int sy, int ncols)

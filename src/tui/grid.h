@@ -50,9 +50,6 @@ int	 grid_put(struct grid *, int y, int x, const char *s, int maxw,
 /* Like grid_put, right-aligned so the text ends at column x + maxw. */
 int	 grid_put_right(struct grid *, int y, int x, const char *s, int maxw,
 	    int color);
-/* printf into grid_put (no ellipsis); text beyond 1 KiB is cut. */
-int	 grid_printf(struct grid *, int y, int x, int maxw, int color,
-	    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /* Cut text ends with "~" instead of "…" (a locale that is not UTF-8). */
 void	 grid_set_ascii(int);

@@ -67,7 +67,7 @@ static const enum tui_range range_next[RANGE_COUNT] = {
 	[RANGE_7D] = RANGE_ALL, [RANGE_ALL] = RANGE_1H
 };
 
-const char *
+static const char *
 tui_range_name(enum tui_range r)
 {
 	if ((int)r < 0 || r >= RANGE_COUNT)
@@ -297,11 +297,11 @@ load_index(struct tui_model *m)
 	m->index_sig = index_signature(m->opts.index_path);
 	count_paths(m);
 
-	if (m->opts.index_path == NULL) {
+	if (m->opts.index_path == NULL || m->opts.index_open == NULL) {
 		m->index_state = SR_NOTFOUND;
 		return;
 	}
-	rv = store_open(m->opts.index_path, 1, &st, &cause);
+	rv = m->opts.index_open(m->cfg, &st, &cause);
 	if (rv == 0)
 		rv = store_count(st, &c, &cause);
 	m->index_state = rv;
@@ -337,7 +337,7 @@ tui_vocab(struct tui *t)
 	if (m->opts.index_path == NULL || m->index_state != 0)
 		return NULL;
 	skill_set_init(&set);
-	if (store_open(m->opts.index_path, 1, &st, &cause) == 0 &&
+	if (m->opts.index_open(m->cfg, &st, &cause) == 0 &&
 	    store_load(st, &set, &cause) == 0) {
 		m->vocab = vocab_new(&set);
 		m->vocab_sig = m->index_sig;

@@ -4,8 +4,8 @@
  * one frame into a character grid and prints it, without curses.
  *
  * struct tui_model is what the panels show: the index summary (read
- * through store.h on the main thread, re-read when index.db or its WAL
- * changes) and the telemetry snapshot (kept by the feed's worker thread,
+ * through the store dispatcher the command gives, tui_opts.index_open,
+ * on the main thread, re-read when index.db or its WAL changes) and the telemetry snapshot (kept by the feed's worker thread,
  * feed.h, which folds in the new rows when PRAGMA data_version changes). The model owns its strings
  * and its snapshot. Panels borrow the model; pointers into the snapshot
  * stay valid until the next result is applied, which happens only
@@ -22,6 +22,7 @@
 #include "telemetry/stats.h"
 
 struct config;
+struct store;
 struct panel;
 struct feed_worker;
 struct vocab;
@@ -49,6 +50,12 @@ struct tui_opts {
 	const char	*stats_shown;	/* stats_path for messages (no password) */
 	int		 stats_pg;	/* read the fleet's PostgreSQL */
 	const char	*index_path;	/* index.db */
+	/*
+	 * Opens the index read-only through the store dispatcher, for the
+	 * configured backend (the command gives it); NULL: no index.
+	 */
+	int		(*index_open)(const struct config *, struct store **,
+			    char **cause);
 	int		 refresh_ms;	/* poll interval for data_version */
 	int		 color;		/* --once: 1 ANSI escapes */
 	int		 mono;		/* monochrome scheme (NO_COLOR...) */
@@ -158,8 +165,7 @@ int	 tui_run(const struct config *, const struct tui_opts *, char **cause);
 /* Prints one frame to stdout. Returns an sr_status. */
 int	 tui_once(const struct config *, const struct tui_opts *, char **cause);
 
-/* "all", "1h", "24h", "7d"; tui_range_parse returns -1 when unknown. */
-const char	*tui_range_name(enum tui_range);
+/* "all", "1h", "24h", "7d" into a range; -1 when unknown. */
 int		 tui_range_parse(const char *);
 
 /*

@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "core/config.h"
 #include "engine/pipeline.h"
 #include "search/search.h"
@@ -180,6 +181,14 @@ out:
 	return rv;
 }
 
+/* The usage model as the engine gives it to the pipeline (engine.c). */
+static void
+apply_usage(void *arg, const struct search_index *idx,
+    const struct search_opts *o, struct search_result *res)
+{
+	usage_apply(arg, idx, o, res, clock_wall());
+}
+
 /* The learned path: pipeline_search() with the usage model active. */
 static void
 bench_learned(const struct skill_set *set, const struct search_index *ix,
@@ -190,6 +199,8 @@ bench_learned(const struct skill_set *set, const struct search_index *ix,
 	struct search_result	 r;
 	struct search_opts	 o;
 	struct pipeline_report	 rep;
+	struct pipeline_boost	 boost;
+	struct usage		*u;
 	cJSON			*stages;
 	char			*cause = NULL, path[] = "/tmp/sr-bench-usage.XXXXXX";
 	const char		*env = getenv("BENCH_PAIRS");
@@ -207,14 +218,19 @@ bench_learned(const struct skill_set *set, const struct search_index *ix,
 	free(cfg->telemetry_path);
 	cfg->telemetry_path = xstrdup(path);
 	p = pipeline_new(cfg);
+	u = usage_new(cfg);
+	boost.pool = USAGE_POOL;
+	boost.apply = apply_usage;
+	boost.arg = u;
 	memset(&o, 0, sizeof(o));
 	o.top_k = 5;
 	o.kind = -1;
 	for (i = 0; i < nq; i++) {
 		o.query = qs[i];
 		t0 = bench_now_ms();
-		if (pipeline_search(p, ix, &o, &r, &stages, &rep, &cause) !=
-		    SR_OK) {
+		if (pipeline_search(p, ix, &o, usage_refresh(u,
+		    clock_wall(), 0) ? &boost : NULL, &r, &stages,
+		    &rep, &cause) != SR_OK) {
 			free(cause);
 			cause = NULL;
 		}
@@ -228,6 +244,7 @@ bench_learned(const struct skill_set *set, const struct search_index *ix,
 	    set->n, npairs > 0 ? npairs : 5000, first, lat[nq / 2],
 	    lat[(nq * 99) / 100 < nq ? (nq * 99) / 100 : nq - 1]);
 	pipeline_free(p);
+	usage_free(u);
 out:
 	unlink(path);
 	config_free(cfg);

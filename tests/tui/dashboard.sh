@@ -71,6 +71,14 @@ lacks "$(NO_COLOR=1 frame 100 30)" "$(printf '\033')" "NO_COLOR: no escapes"
 out=$(frame 100 30 --db "$T/none.db")
 contains "$out" "no stats.db yet" "no stats.db: the panels say so"
 contains "$out" "Trust tier breakdown" "no stats.db: the index is still shown"
+# The index is opened through the store dispatcher, for the configured
+# backend: with store.backend postgres it is not index.db's counts.
+printf 'store:\n  backend: postgres\n' >"$T/pg.yaml"
+cat "$T/off.yaml" >>"$T/pg.yaml"
+out=$(SKILLS_RADAR_DSN= SKILLS_RADAR_CONFIG="$T/pg.yaml" frame 100 30 --db "$T/none.db")
+contains "$out" "store.backend is postgres but there is no store.dsn" \
+	"store.backend postgres: the dashboard asks that store, not index.db"
+lacks "$out" "6 skills" "store.backend postgres: index.db's counts are not shown"
 sed 's/enabled: true/enabled: false/' "$T/config.yaml" >"$T/off.yaml"
 out=$(SKILLS_RADAR_CONFIG="$T/off.yaml" frame 100 30 --db "$T/none.db")
 contains "$out" "telemetry is off" "telemetry disabled: the panels say so"

@@ -673,7 +673,7 @@ test_pipeline(struct fake *f)
 	so.query = "sfdp mrof";		/* the fake rewrites to "pdfs form" */
 	so.top_k = 2;
 	so.kind = -1;
-	is_int(pipeline_search(p, idx, &so, &res, &st, &rep, &cause), 0,
+	is_int(pipeline_search(p, idx, &so, NULL, &res, &st, &rep, &cause), 0,
 	    "pipeline: replace + rerank");
 	ok(st != NULL && cJSON_IsTrue(cJSON_GetObjectItem(
 	    cJSON_GetObjectItem(st, "rewriter"), "ran")), "pipeline: the "
@@ -691,7 +691,7 @@ test_pipeline(struct fake *f)
 	cfg->rr_weight = 1;
 	so.query = "pdf forms";
 	so.rewrite = SEARCH_STAGE_OFF;
-	is_int(pipeline_search(p, idx, &so, &res, &st, &rep, &cause), 0,
+	is_int(pipeline_search(p, idx, &so, NULL, &res, &st, &rep, &cause), 0,
 	    "pipeline: weight 1");
 	ok(cJSON_GetObjectItem(st, "rewriter") == NULL,
 	    "pipeline: --no-rewrite leaves the rewriter out");
@@ -707,7 +707,7 @@ test_pipeline(struct fake *f)
 	so.rewrite = SEARCH_STAGE_CONFIG;
 	so.rerank = SEARCH_STAGE_OFF;
 	so.query = "lqs slow";		/* raw finds sql-tuning via "slow" */
-	is_int(pipeline_search(p, idx, &so, &res, &st, &rep, &cause), 0,
+	is_int(pipeline_search(p, idx, &so, NULL, &res, &st, &rep, &cause), 0,
 	    "pipeline: expand");
 	ok(res.n > 0 && strcmp(res.v[0].skill->name, "sql-tuning") == 0,
 	    "pipeline: expand finds it");
@@ -716,7 +716,7 @@ test_pipeline(struct fake *f)
 	cJSON_Delete(st);
 	search_result_done(&res);
 	so.rewrite = SEARCH_STAGE_OFF;
-	is_int(pipeline_search(p, idx, &so, &res, &st, &rep, &cause), 0,
+	is_int(pipeline_search(p, idx, &so, NULL, &res, &st, &rep, &cause), 0,
 	    "pipeline: every stage off");
 	ok(st == NULL, "pipeline: no stages reported when none ran");
 	search_result_done(&res);
@@ -731,7 +731,7 @@ test_pipeline(struct fake *f)
 	p = pipeline_new(cfg);
 	so.query = "pdf forms";
 	so.rewrite = so.rerank = SEARCH_STAGE_CONFIG;
-	is_int(pipeline_search(p, idx, &so, &res, &st, &rep, &cause), 0,
+	is_int(pipeline_search(p, idx, &so, NULL, &res, &st, &rep, &cause), 0,
 	    "fail-open: the search returns");
 	so.rewrite = so.rerank = SEARCH_STAGE_OFF;
 	is_int(search_run(idx, &so, &plain, &cause), 0, "fail-open: plain");

@@ -31,7 +31,7 @@
 #include "base/text.h"
 #include "base/buf.h"
 #include "core/config.h"
-#include "index/sign.h"
+#include "core/sign.h"
 #include "base/status.h"
 #include "base/xmalloc.h"
 
