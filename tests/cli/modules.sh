@@ -109,6 +109,8 @@ for o in */*.o; do
 	[ -f "$o" ] || continue
 	m=${o%.o}
 	d=${m%%/*}; m=${m#*/}; m=${m#*-}	# automake's target_ prefix
+	# an object left from a file since moved or removed is not the code
+	[ -f "$TOP_SRCDIR/src/$d/$m.c" ] || continue
 	nm -P "$o" | awk -v m="$d/$m" 'NF >= 2 { print m, $2, $1 }'
 done >"$T/nm"
 calls "$T/nm" >"$T/calls"
