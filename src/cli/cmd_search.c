@@ -133,7 +133,7 @@ print_table(cJSON *res, int width, const struct config *cfg)
 	    cJSON_GetObjectItem(res, "total_skills")));
 }
 
-int
+static int
 cmd_search(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -257,3 +257,10 @@ fail:
 	}
 	return cmd_fail(rv, cause);
 }
+
+const struct cmd_entry cmd_search_entry = {
+	"search", cmd_search, CMD_NEEDS_CONFIG,
+	"[--top-k N] [--tag T]... [--kind K] [--explain] [--json] "
+	"[--rewrite|--no-rewrite] [--rerank|--no-rerank] QUERY",
+	"search skills by intent"
+};

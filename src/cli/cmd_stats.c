@@ -384,8 +384,8 @@ print_text(const struct report *r)
 	} else
 		printf("Range: all events\n");
 	if (!r->enabled)
-		printf("Note: telemetry.enabled is false: no new events are "
-		    "being recorded.\n");
+		printf("Note: telemetry is off: no new events are being "
+		    "recorded ('skills-radar telemetry on' switches it on).\n");
 	if (s->total == 0) {
 		printf("\nNo events yet%s. Run a few searches (through an MCP "
 		    "client or 'skills-radar search') first.\n",
@@ -721,7 +721,7 @@ reset_learning(const struct config *cfg, const char *db_path,
 	return 0;
 }
 
-int
+static int
 cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -741,7 +741,7 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 	struct strlist		 names;
 	struct vocab		*vocab = NULL;
 	const char		*db_path = NULL, *since_arg = NULL, *open_as;
-	char			*cause = NULL, *cfgpath, *shown;
+	char			*cause = NULL, *shown;
 	long			 limit = 10;
 	int			 ch, stop, json = 0, rv, pg, reset = 0;
 
@@ -818,13 +818,16 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 			free(shown);
 			return SR_NOTFOUND;
 		}
-		cfgpath = cfg->source != NULL ? xstrdup(cfg->source) :
-		    config_default_path(ctx->config_path);
-		cmd_warn("telemetry is disabled (telemetry.enabled: false in "
-		    "%s): nothing has been recorded. Set telemetry.enabled: "
-		    "true to record searches and loads in %s.", cfgpath,
-		    r.db);
-		free(cfgpath);
+		if (cfg->source != NULL)
+			cmd_warn("telemetry is disabled (telemetry.enabled: "
+			    "false in %s): nothing has been recorded. Run "
+			    "'skills-radar telemetry on' to record searches and "
+			    "loads in %s.", cfg->source, r.db);
+		else
+			cmd_warn("telemetry is disabled (the default: there is "
+			    "no config file): nothing has been recorded. Run "
+			    "'skills-radar telemetry on' to record searches and "
+			    "loads in %s.", r.db);
 		if (json) {
 			snap.advice = NULL;
 			cmd_print_json(json_report(&r, "disabled"));
@@ -870,3 +873,10 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 	free(shown);
 	return rv;
 }
+
+const struct cmd_entry cmd_stats_entry = {
+	"stats", cmd_stats, CMD_NEEDS_CONFIG,
+	"[--since 24h|7d|DATE] [--limit N] [--db PATH] [--json] "
+	"[--reset-learning]",
+	"report on the telemetry log"
+};

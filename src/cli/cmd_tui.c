@@ -36,7 +36,7 @@ parse_refresh(const char *s)
 	return (int)(v * 1000 + 0.5);
 }
 
-int
+static int
 cmd_tui(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -138,3 +138,10 @@ cmd_tui(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_fail(rv, cause);
 	return SR_OK;
 }
+
+const struct cmd_entry cmd_tui_entry = {
+	"tui", cmd_tui, CMD_NEEDS_CONFIG,
+	"[--once] [--color|--no-color] [--range 1h|24h|7d|all] [--db PATH] "
+	"[--refresh SECONDS]",
+	"live dashboard of searches and loads"
+};

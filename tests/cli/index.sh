@@ -83,4 +83,17 @@ rm -rf "$HOME/.claude" "$XDG_CONFIG_HOME/skills-radar"
 "$SR" index >"$T/ex.txt" 2>&1
 contains "$(cat "$T/ex.txt")" "from the bundled examples" "no skills at all: the bundled examples are indexed"
 contains "$("$SR" list 2>/dev/null)" "git-commit-messages" "the examples are listed"
+# The warnings the summary counts are listed: ten, then all with -v, which
+# may follow the command name (#34).
+mkdir -p "$T/warn"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	mkdir -p "$T/warn/w$i"
+	printf -- '---\nname: other-%s\ndescription: Warned.\n---\nBody.\n' "$i" >"$T/warn/w$i/SKILL.md"
+done
+SKILL_PATHS="$T/warn" "$SR" index >"$T/w.txt" 2>&1
+contains "$(cat "$T/w.txt")" "12 warnings" "index counts the warnings"
+contains "$(cat "$T/w.txt")" "name-mismatch (warn)" "index lists them"
+contains "$(cat "$T/w.txt")" "2 more (-v lists them all" "  ten of them, then says how to see the rest"
+status 0 "index -v: -v after the command" env SKILL_PATHS="$T/warn" "$SR" index --rebuild -v
+is "$(grep -c 'name-mismatch' "$T/.out")" 12 "  lists every warning"
 done_testing

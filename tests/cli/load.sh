@@ -84,4 +84,9 @@ is "$("$SR" load --json beta | json 'j.files.length+","+j.files_truncated')" "1,
 status 4 "read of an unknown skill" "$SR" read nosuch references/guide.md
 status 4 "read of an agent: no bundled files" "$SR" read reviewer x.md
 status 2 "read needs NAME and PATH" "$SR" read beta
+# A CLI user is told the CLI command, not the MCP tool (#34).
+status 4 "a name nothing resembles" "$SR" load zzqq-nothing-like-it
+contains "$(cat "$T/.out")" "skills-radar search" "  points at 'skills-radar search'"
+lacks "$(cat "$T/.out")" "search_skills" "  not at the MCP tool search_skills"
+
 done_testing

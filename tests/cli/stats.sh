@@ -17,7 +17,8 @@ state() { sed -n 's/^[[:space:]]*"state":[[:space:]]*"\([a-z]*\)".*/\1/p' "$1"; 
 # --- telemetry disabled (the default) ------------------------------------
 status 4 "disabled, nothing recorded: exit 4" "$SR" stats
 contains "$(out)" "telemetry is disabled" "disabled: says so"
-contains "$(out)" "telemetry.enabled: true" "disabled: says how to enable it"
+contains "$(out)" "skills-radar telemetry on" "disabled: says how to enable it, in one command"
+lacks "$(out)" "$CONF" "disabled, no config file: names no config.yaml that does not exist (#34)"
 ok "$([ ! -e "$XDG_DATA_HOME/skills-radar" ]; echo $?)" "disabled: stats creates no file or directory"
 set +e; "$SR" stats --json >"$T/d.json" 2>/dev/null; s=$?; set -e
 is "$s:$(state "$T/d.json")" "4:disabled" "disabled --json: state disabled, exit 4"
@@ -88,7 +89,7 @@ if command -v script >/dev/null 2>&1; then
 fi
 printf 'telemetry:\n  enabled: false\n  db_path: %s\n' "$T/fixture.db" >"$CONF"
 status 0 "disabled, with an old log: the report, exit 0" "$SR" stats
-contains "$(out)" "Note: telemetry.enabled is false" "  with a note that nothing new is recorded"
+contains "$(out)" "Note: telemetry is off" "  with a note that nothing new is recorded"
 contains "$(out)" "Events       14" "  and the old events"
 printf 'telemetry:\n  enabled: true\n  db_path: %s\n' "$T/fixture.db" >"$CONF"
 "$SR" stats --since 2025-12-01T00:35 --json --limit 2 >"$T/s.json"
