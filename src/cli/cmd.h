@@ -105,6 +105,12 @@ int	cmd_print_risk(const cJSON *entry);
  */
 struct engine;
 int	cmd_engine_open(struct cmd_ctx *, int flags, struct engine **out);
+/*
+ * The telemetry session of CLI searches and loads: "cli:USER@HOST", the
+ * same for every run of one user, so that a load links to the user's
+ * search before it (stats' conversion; skills-radar(1), TELEMETRY).
+ */
+const char *cmd_cli_session(void);
 /* Prints a cause to stderr as "skills-radar: cause", frees it, returns rv. */
 int	cmd_fail(int rv, char *cause);
 

@@ -130,7 +130,11 @@ cmd_load(struct cmd_ctx *ctx, int argc, char **argv)
 	req.max_bytes = (size_t)max;
 	req.allow_untrusted = allow;
 	rv = engine_load(e, &req, &o, &ev, &cause);
-	/* The caller records the event (DESIGN §2): this process's session. */
+	/*
+	 * The caller records the event (DESIGN §2). Every run is a process
+	 * of its own: the user's CLI session links a load to a search.
+	 */
+	ev.session = cmd_cli_session();
 	telemetry_load(engine_telemetry(e), &ev);
 	engine_free(e);
 	if (rv != 0)

@@ -233,7 +233,11 @@ cmd_search(struct cmd_ctx *ctx, int argc, char **argv)
 		    engine_telemetry_error(e));
 	if ((rv = engine_search(e, &so, &res, &ev, &cause)) != 0)
 		goto fail;
-	/* The caller records the event (DESIGN §2): this process's session. */
+	/*
+	 * The caller records the event (DESIGN §2). Every run is a process
+	 * of its own: the user's CLI session links a load to a search.
+	 */
+	ev.session = cmd_cli_session();
 	telemetry_search(engine_telemetry(e), &ev);
 	if (json)
 		rv = cmd_print_json(res);

@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -250,6 +251,26 @@ cmd_engine_open(struct cmd_ctx *ctx, int flags, struct engine **out)
 	/* -v: the writer says when its database goes away and what it lost. */
 	telemetry_set_verbose(engine_telemetry(*out), ctx->verbose);
 	return SR_OK;
+}
+
+const char *
+cmd_cli_session(void)
+{
+	static char	 sess[160];
+	struct passwd	*pw;
+	char		 host[64];
+
+	if (sess[0] != '\0')
+		return sess;
+	if (gethostname(host, sizeof host) != 0)
+		strcpy(host, "localhost");
+	host[sizeof host - 1] = '\0';
+	if ((pw = getpwuid(getuid())) != NULL && pw->pw_name != NULL)
+		snprintf(sess, sizeof sess, "cli:%s@%s", pw->pw_name, host);
+	else
+		snprintf(sess, sizeof sess, "cli:%lu@%s",
+		    (unsigned long)getuid(), host);
+	return sess;
 }
 
 volatile sig_atomic_t cmd_stop;

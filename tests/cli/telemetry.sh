@@ -89,4 +89,21 @@ is "$st" 0 "a bad telemetry.dsn does not stop a search"
 contains "$out" 'telemetry.dsn (host=/tmp password=*** bogus_key=1): invalid connection option "bogus_key"' \
     "... the warning names telemetry.dsn and libpq's reason"
 lacks "$out" "s3cret" "... and never the password"
+# CLI runs of one user share the session cli:USER@HOST: a load after a
+# search converts it, with the loaded skill's rank (#34).
+cdb="$T/conv.db"
+printf 'telemetry:\n  enabled: true\n  db_path: %s\n' "$cdb" >>"$XDG_CONFIG_HOME/skills-radar/config.yaml.conv"
+cp "$XDG_CONFIG_HOME/skills-radar/config.yaml" "$T/conf.keep"
+sed '/^telemetry:/,$d' "$T/conf.keep" >"$XDG_CONFIG_HOME/skills-radar/config.yaml"
+cat "$XDG_CONFIG_HOME/skills-radar/config.yaml.conv" >>"$XDG_CONFIG_HOME/skills-radar/config.yaml"
+second=$("$SR" search --json "fill pdf forms" | json 'j.matches.length>1?j.matches[1].name:j.matches[0].name')
+"$SR" load "$second" >/dev/null 2>&1
+"$SR" search "zzqx unknown words" >/dev/null 2>&1 || true
+"$SR" load alpha >/dev/null 2>&1
+"$SR" stats --json >"$T/c.json"
+is "$(json 'j.conversion.converted_searches+"/"+j.conversion.searches' <"$T/c.json")" "2/2" \
+	"CLI: each load converts the user's search before it"
+is "$(json 'j.conversion.converted_loads' <"$T/c.json")" 2 "  two converted loads"
+contains "$(json 'JSON.stringify(j.conversion.ranks)' <"$T/c.json")" "none" "  the load after the miss: not in that search's results"
+contains "$("$SR" stats)" "alpha" "  and alpha counts as loaded after a miss"
 done_testing
