@@ -96,6 +96,20 @@ printf 'telemetry:\n  enabled: true\n  db_path: %s\n' "$T/fixture.db" >"$CONF"
 contains "$(tr -d ' \t\n' <"$T/s.json")" '"totals":{"events":6,"search":3,"load":2,"index":1}' \
 	"--since DATE: events from that time on"
 is "$(grep -c '"kind":' "$T/s.json")" 2 "--limit 2: two recent events"
+# Pictures and what they leave out (#34).
+"$SR" stats >"$T/p.txt"
+lacks "$(cat "$T/p.txt")" "[red]" "the badge is words, not '[red]' printed as text"
+contains "$(cat "$T/p.txt")" "(high: above 30 %)" "  saying what red means"
+contains "$(grep 'misses over time' "$T/p.txt")" "█" "a sparkline of the miss rate over time"
+contains "$(grep -A1 '^Top-1 scores' "$T/p.txt" | tail -1)" "^ 0.40 (miss below) and 0.60" "a score histogram, the 0.4 and 0.6 lines marked"
+contains "$(grep 'search p50' "$T/p.txt")" "█" "latency percentiles drawn"
+"$SR" stats --since 2025-12-01T00:40 >"$T/p2.txt"
+lacks "$(cat "$T/p2.txt")" "index  p50" "no index events: no 'index p50 0.0 ms'"
+lacks "$(cat "$T/p2.txt")" "load   p50" "  nor a load line"
+COLUMNS=40 "$SR" stats >"$T/p3.txt"
+is "$(node -e 'const l=require("fs").readFileSync(process.argv[1],"utf8").split("\n");console.log(l.filter(x=>/[\u2581-\u2588\u2591^]/.test(x)&&[...x].length>40).length)' "$T/p3.txt")" 0 \
+	"COLUMNS=40: every picture line fits"
+is "$(grep -c 'Top-1 scores\|misses over time\|log scale' "$T/p3.txt")" 1 "  the histogram stays, the bars and the sparkline go"
 status 0 "--since 24h: every fixture event is older" "$SR" stats --since 24h
 contains "$(out)" "No events yet in this range" "  no events in the range"
 
