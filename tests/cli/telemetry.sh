@@ -106,4 +106,17 @@ is "$(json 'j.conversion.converted_searches+"/"+j.conversion.searches' <"$T/c.js
 is "$(json 'j.conversion.converted_loads' <"$T/c.json")" 2 "  two converted loads"
 contains "$(json 'JSON.stringify(j.conversion.ranks)' <"$T/c.json")" "none" "  the load after the miss: not in that search's results"
 contains "$("$SR" stats)" "alpha" "  and alpha counts as loaded after a miss"
+# store_queries: hash is HMAC-SHA256 (RFC 2104) under meta.query_key:
+# the same digest as Node's crypto for the same key and text.
+if command -v sqlite3 >/dev/null 2>&1; then
+	printf 'telemetry:\n  enabled: true\n  db_path: %s\n  store_queries: hash\n' "$T/hash.db" \
+	    >"$XDG_CONFIG_HOME/skills-radar/config.yaml"
+	"$SR" search "abc" >/dev/null 2>&1 || true
+	k=$(sqlite3 "$T/hash.db" "SELECT value FROM meta WHERE key = 'query_key'")
+	is "$(sqlite3 "$T/hash.db" "SELECT query FROM events WHERE kind = 'search' ORDER BY id DESC LIMIT 1")" \
+	    "$(node -e 'const c=require("crypto");console.log("hmac:"+c.createHmac("sha256",Buffer.from(process.argv[1],"hex")).update("abc").digest("hex").slice(0,16))' "$k")" \
+	    "store_queries: hash is HMAC-SHA256 under meta.query_key"
+else
+	skip_one "sqlite3 not installed"
+fi
 done_testing
