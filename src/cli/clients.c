@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <curl/curl.h>
+
 #include "base/buf.h"
 #include "cli/clients.h"
 #include "base/status.h"
@@ -249,21 +251,11 @@ client_config_path(const char *client, enum client_scope scope, char **path,
 int
 client_check_url(const char *url, char **cause)
 {
-	const char	*p, *host;
+	const char	*p;
+	CURLU		*u;
+	char		*scheme = NULL, *host = NULL;
+	int		 rv = 0;
 
-	if (strncmp(url, "http://", 7) == 0)
-		host = url + 7;
-	else if (strncmp(url, "https://", 8) == 0)
-		host = url + 8;
-	else {
-		xasprintf(cause, "--http: '%s' is not an http:// or https:// "
-		    "URL", url);
-		return SR_USAGE;
-	}
-	if (*host == '\0' || *host == '/' || *host == ':') {
-		xasprintf(cause, "--http: '%s' has no host", url);
-		return SR_USAGE;
-	}
 	for (p = url; *p != '\0'; p++) {
 		if ((unsigned char)*p <= ' ' || *p == 0x7f || *p == '"' ||
 		    *p == '\\') {
@@ -272,7 +264,29 @@ client_check_url(const char *url, char **cause)
 			return SR_USAGE;
 		}
 	}
-	return 0;
+	/* libcurl's URL parser, the one the HTTP client uses. */
+	if ((u = curl_url()) == NULL) {
+		xasprintf(cause, "--http: out of memory");
+		return SR_ERR;
+	}
+	if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) !=
+	    0) {
+		xasprintf(cause, "--http: '%s' is not an http:// or https:// "
+		    "URL", url);
+		rv = SR_USAGE;
+	} else if (strchr("/:", url[url[4] == 's' ? 8 : 7]) != NULL ||
+	    /* libcurl reads http:///x as host x: an empty host here. */
+	    curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
+	    *host == '\0') {
+		xasprintf(cause, "--http: '%s' has no host", url);
+		rv = SR_USAGE;
+	}
+	curl_free(scheme);
+	curl_free(host);
+	curl_url_cleanup(u);
+	return rv;
 }
 
 /* ---- files -------------------------------------------------------------- */

@@ -197,6 +197,8 @@ contains "$(cat "$T/.out")" "claude-code, claude-desktop, cursor, codex, gemini"
 status 2 "bad scope" "$SR" client add cursor --scope global
 status 2 "a URL that is not http(s)" "$SR" client add cursor --http ftp://x/mcp
 status 2 "a URL without host" "$SR" client add cursor --http http:///mcp
+status 2 "a URL libcurl cannot parse (an unclosed IPv6 host)" "$SR" client add cursor --http "http://[::1/mcp"
+status 2 "a port that is not a number" "$SR" client add cursor --http "http://127.0.0.1:80x/mcp"
 status 2 "--http with remove" "$SR" client remove cursor --http http://x/mcp
 status 2 "extra argument" "$SR" client add cursor extra
 status 0 "--help" "$SR" client --help
