@@ -20,7 +20,7 @@ _skills_radar()
 	COMPREPLY=()
 
 	local commands="config-init index list search load read validate scan serve
-	    mini-index stats tui client doctor import sign version"
+	    mini-index stats telemetry tui client doctor import sign help version"
 	local clients="claude-code claude-desktop cursor codex gemini"
 
 	# The command is the first word that is not a global option.
@@ -85,6 +85,8 @@ _skills_radar()
 	import) opts="--name --subpath --ref --dry-run --yes --max-risk --only
 	    --update --remove --list --json --no-index" ;;
 	sign) opts="--key --password-env --comment --verify --signer --json" ;;
+	telemetry) opts="" ;;
+	help) opts="" ;;
 	version) opts="" ;;
 	esac
 	if [[ $cur == -* ]]; then

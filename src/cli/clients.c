@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <curl/curl.h>
+
 #include "base/buf.h"
 #include "cli/clients.h"
 #include "base/status.h"
@@ -249,21 +251,11 @@ client_config_path(const char *client, enum client_scope scope, char **path,
 int
 client_check_url(const char *url, char **cause)
 {
-	const char	*p, *host;
+	const char	*p;
+	CURLU		*u;
+	char		*scheme = NULL, *host = NULL;
+	int		 rv = 0;
 
-	if (strncmp(url, "http://", 7) == 0)
-		host = url + 7;
-	else if (strncmp(url, "https://", 8) == 0)
-		host = url + 8;
-	else {
-		xasprintf(cause, "--http: '%s' is not an http:// or https:// "
-		    "URL", url);
-		return SR_USAGE;
-	}
-	if (*host == '\0' || *host == '/' || *host == ':') {
-		xasprintf(cause, "--http: '%s' has no host", url);
-		return SR_USAGE;
-	}
 	for (p = url; *p != '\0'; p++) {
 		if ((unsigned char)*p <= ' ' || *p == 0x7f || *p == '"' ||
 		    *p == '\\') {
@@ -272,7 +264,29 @@ client_check_url(const char *url, char **cause)
 			return SR_USAGE;
 		}
 	}
-	return 0;
+	/* libcurl's URL parser, the one the HTTP client uses. */
+	if ((u = curl_url()) == NULL) {
+		xasprintf(cause, "--http: out of memory");
+		return SR_ERR;
+	}
+	if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) !=
+	    0) {
+		xasprintf(cause, "--http: '%s' is not an http:// or https:// "
+		    "URL", url);
+		rv = SR_USAGE;
+	} else if (strchr("/:", url[url[4] == 's' ? 8 : 7]) != NULL ||
+	    /* libcurl reads http:///x as host x: an empty host here. */
+	    curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
+	    *host == '\0') {
+		xasprintf(cause, "--http: '%s' has no host", url);
+		rv = SR_USAGE;
+	}
+	curl_free(scheme);
+	curl_free(host);
+	curl_url_cleanup(u);
+	return rv;
 }
 
 /* ---- files -------------------------------------------------------------- */
@@ -1324,6 +1338,65 @@ client_remove(const char *client, enum client_scope scope, const char *name,
 	return rv;
 }
 
+/* 1 when cmd runs here: an executable path, or a name found on $PATH. */
+static int
+runnable(const char *cmd)
+{
+	const char	*path = getenv("PATH"), *p, *colon;
+	char		 cand[PATH_MAX];
+	int		 n;
+
+	if (strchr(cmd, '/') != NULL)
+		return access(cmd, X_OK) == 0;
+	if (path == NULL || *cmd == '\0')
+		return 0;
+	for (p = path; ; p = colon + 1) {
+		colon = strchr(p, ':');
+		n = snprintf(cand, sizeof cand, "%.*s/%s", colon != NULL ?
+		    (int)(colon - p) : (int)strlen(p), p, cmd);
+		if (n > 0 && (size_t)n < sizeof cand && access(cand, X_OK) == 0)
+			return 1;
+		if (colon == NULL)
+			return 0;
+	}
+}
+
+/*
+ * The first variable a header value of e names as ${VAR} or ${env:VAR}
+ * that is unset or empty here (copied into var), or 0.
+ */
+static int
+unset_header_var(const cJSON *e, char *var, size_t size)
+{
+	const cJSON	*h, *it;
+	const char	*v, *at, *name, *end;
+	size_t		 n;
+
+	for (h = e->child; h != NULL; h = h->next) {
+		if (!cJSON_IsObject(h))
+			continue;
+		for (it = h->child; it != NULL; it = it->next) {
+			if ((v = cJSON_GetStringValue(it)) == NULL)
+				continue;
+			for (at = strstr(v, "${"); at != NULL;
+			    at = strstr(at + 2, "${")) {
+				name = at + 2;
+				if (strncmp(name, "env:", 4) == 0)
+					name += 4;
+				if ((end = strchr(name, '}')) == NULL ||
+				    (n = (size_t)(end - name)) == 0 ||
+				    n >= size)
+					continue;
+				memcpy(var, name, n);
+				var[n] = '\0';
+				if (getenv(var) == NULL || *getenv(var) == '\0')
+					return 1;
+			}
+		}
+	}
+	return 0;
+}
+
 /*
  * Checks one server entry (its keys; for JSON, its values too) against
  * what client d takes; adds a sentence per problem to probs.
@@ -1334,7 +1407,7 @@ check_entry(const struct client_def *d, const char *server, const cJSON *e,
 {
 	const cJSON	*it, *type;
 	const char	*want, *tr;
-	char		*m;
+	char		*m, var[128];
 	int		 cmd, url, http;
 
 	if (!cJSON_IsObject(e)) {
@@ -1369,6 +1442,24 @@ check_entry(const struct client_def *d, const char *server, const cJSON *e,
 		xasprintf(&m, "server '%s' is a%s %s server but has '%s', which "
 		    "only %s servers take", server, http ? "n" : "", tr,
 		    it->string, http ? "stdio" : "HTTP");
+		cJSON_AddItemToArray(probs, cJSON_CreateString(m));
+		free(m);
+	}
+	if (!http && cJSON_IsString(it = cJSON_GetObjectItemCaseSensitive(e,
+	    "command")) && !runnable(it->valuestring)) {
+		xasprintf(&m, "server '%s' runs '%s', which %s here: the client "
+		    "cannot start it (give its absolute path; 'skills-radar "
+		    "client add' does when it is not on PATH)", server,
+		    it->valuestring, strchr(it->valuestring, '/') != NULL ?
+		    "is not an executable file" : "is not on PATH");
+		cJSON_AddItemToArray(probs, cJSON_CreateString(m));
+		free(m);
+	}
+	if (http && unset_header_var(e, var, sizeof var)) {
+		xasprintf(&m, "server '%s' sends its token from $%s, which is "
+		    "not set here: the client connects without it and the "
+		    "server refuses (export %s where the client starts)",
+		    server, var, var);
 		cJSON_AddItemToArray(probs, cJSON_CreateString(m));
 		free(m);
 	}

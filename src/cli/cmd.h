@@ -34,26 +34,24 @@ struct cmd_entry {
 	const char	*summary;
 };
 
-int	cmd_config_init(struct cmd_ctx *, int, char **);
-int	cmd_index(struct cmd_ctx *, int, char **);
-int	cmd_list(struct cmd_ctx *, int, char **);
-int	cmd_search(struct cmd_ctx *, int, char **);
-int	cmd_load(struct cmd_ctx *, int, char **);
-int	cmd_read(struct cmd_ctx *, int, char **);
-int	cmd_validate(struct cmd_ctx *, int, char **);
-int	cmd_scan(struct cmd_ctx *, int, char **);
-int	cmd_serve(struct cmd_ctx *, int, char **);
-int	cmd_doctor(struct cmd_ctx *, int, char **);
-int	cmd_client(struct cmd_ctx *, int, char **);
-int	cmd_stats(struct cmd_ctx *, int, char **);
-int	cmd_tui(struct cmd_ctx *, int, char **);
-int	cmd_mini_index(struct cmd_ctx *, int, char **);
-int	cmd_sign(struct cmd_ctx *, int, char **);
-int	cmd_import(struct cmd_ctx *, int, char **);
-int	cmd_version(struct cmd_ctx *, int, char **);
+/* Each command's entry, beside its handler in cmd_*.c. */
+extern const struct cmd_entry cmd_config_init_entry, cmd_index_entry,
+    cmd_list_entry, cmd_search_entry, cmd_load_entry, cmd_read_entry,
+    cmd_validate_entry, cmd_scan_entry, cmd_serve_entry, cmd_doctor_entry,
+    cmd_client_entry, cmd_stats_entry, cmd_telemetry_entry, cmd_tui_entry,
+    cmd_mini_index_entry, cmd_sign_entry, cmd_import_entry;
 
 /* Finds a command's table entry by name, or NULL. */
 const struct cmd_entry *cmd_find(const char *);
+/* The command a mistyped name most likely meant, or NULL. */
+const char *cmd_suggest(const char *);
+/* The list of commands, for --help (stdout) or a usage error (stderr). */
+void	cmd_list_usage(FILE *);
+/*
+ * Sets the context cmd_getopt() counts -v into: -v and --verbose work
+ * after the command name too ("skills-radar index -v").
+ */
+void	cmd_bind(struct cmd_ctx *);
 
 /*
  * Prints "skills-radar NAME: message" and the command's usage line to
@@ -67,7 +65,8 @@ void	cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int	cmd_help(const char *name);
 /*
  * getopt_long() for a command's flags, handling what every command does
- * alike. Returns the next option for the command to handle, or -1 when
+ * alike (-h/--help and -v/--verbose, whether or not optstring and
+ * longopts name them; longopts may be NULL). Returns the next option for the command to handle, or -1 when
  * the flags end; *stop is then -1, or the status the command returns at
  * once: cmd_help()'s for --help (-h), cmd_usage()'s for an unknown option.
  */
@@ -106,6 +105,12 @@ int	cmd_print_risk(const cJSON *entry);
  */
 struct engine;
 int	cmd_engine_open(struct cmd_ctx *, int flags, struct engine **out);
+/*
+ * The telemetry session of CLI searches and loads: "cli:USER@HOST", the
+ * same for every run of one user, so that a load links to the user's
+ * search before it (stats' conversion; skills-radar(1), TELEMETRY).
+ */
+const char *cmd_cli_session(void);
 /* Prints a cause to stderr as "skills-radar: cause", frees it, returns rv. */
 int	cmd_fail(int rv, char *cause);
 

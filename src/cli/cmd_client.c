@@ -87,7 +87,7 @@ verb(enum client_result r)
 	return "not configured in";
 }
 
-int
+static int
 cmd_client(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -209,3 +209,10 @@ cmd_client(struct cmd_ctx *ctx, int argc, char **argv)
 	client_change_done(&ch);
 	return SR_OK;
 }
+
+const struct cmd_entry cmd_client_entry = {
+	"client", cmd_client, CMD_NEEDS_CONFIG,
+	"add|remove CLIENT [--scope user|project] "
+	"[--http URL [--token-env VAR]]",
+	"configure an MCP client to use skills-radar"
+};

@@ -108,7 +108,7 @@ flush_stdout(int failed)
 	return SR_OK;
 }
 
-int
+static int
 cmd_config_init(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -153,3 +153,9 @@ cmd_config_init(struct cmd_ctx *ctx, int argc, char **argv)
 	free(path);
 	return flush_stdout(0);
 }
+
+const struct cmd_entry cmd_config_init_entry = {
+	"config-init", cmd_config_init, 0,
+	"[--force] [--stdout]",
+	"write a commented config file"
+};

@@ -771,7 +771,7 @@ doctor_print(const cJSON *o)
 	printf("%d problem%s\n", problems, problems == 1 ? "" : "s");
 }
 
-int
+static int
 cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -826,3 +826,9 @@ cmd_doctor(struct cmd_ctx *ctx, int argc, char **argv)
 	scan_result_done(&d.scan);
 	return d.problems > 0 ? SR_ERR : SR_OK;
 }
+
+const struct cmd_entry cmd_doctor_entry = {
+	"doctor", cmd_doctor, CMD_NEEDS_CONFIG,
+	"[--context-tokens N] [--json]",
+	"check the setup and report problems"
+};

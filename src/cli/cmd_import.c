@@ -117,6 +117,22 @@ decide(struct import_set *set, const struct import_opts *o)
 	return held;
 }
 
+/*
+ * "warn 2.4": a severity and the score behind it. A score at or below
+ * zero (counter-evidence outweighed the findings, or there were none)
+ * says nothing a reader can use: the severity alone.
+ */
+static void
+risk_cell(char *out, size_t size, const char *prefix, enum severity sev,
+    double score)
+{
+	if (score < 0.05)
+		snprintf(out, size, "%s%s", prefix, severity_name(sev));
+	else
+		snprintf(out, size, "%s%s %.1f", prefix, severity_name(sev),
+		    score);
+}
+
 static void
 print_table(const struct import_set *set, const struct import_opts *o)
 {
@@ -134,13 +150,16 @@ print_table(const struct import_set *set, const struct import_opts *o)
 			action = "remove";
 		} else {
 			if (k->change == IMPORT_CHANGED && k->old_sev >= 0 &&
-			    k->old_sev != (int)k->risk.sev)
-				snprintf(risk, sizeof risk, "%s>%s %.1f",
-				    severity_name((enum severity)k->old_sev),
-				    severity_name(k->risk.sev), k->risk.score);
-			else
-				snprintf(risk, sizeof risk, "%s %.1f",
-				    severity_name(k->risk.sev), k->risk.score);
+			    k->old_sev != (int)k->risk.sev) {
+				char	 was[16];
+
+				snprintf(was, sizeof was, "%s>", severity_name(
+				    (enum severity)k->old_sev));
+				risk_cell(risk, sizeof risk, was, k->risk.sev,
+				    k->risk.score);
+			} else
+				risk_cell(risk, sizeof risk, "", k->risk.sev,
+				    k->risk.score);
 			action = k->change == IMPORT_SAME ? "keep" :
 			    k->accept ? "add" : k->risk.sev >= SEV_HIGH ?
 			    "skip (high)" : "skip";
@@ -342,6 +361,15 @@ run(struct cmd_ctx *ctx, const char *source, const char *update,
 		rv = SR_NOTFOUND;
 		goto out;
 	}
+	if (changes > 0 && !o->yes && !o->interactive) {
+		/* Nobody to ask: registering nothing beats an empty record. */
+		cmd_warn("import: nothing registered: without a terminal to "
+		    "ask on, add the clean skills with --yes (review them "
+		    "first with --dry-run), or run it from a terminal to "
+		    "choose");
+		rv = SR_USAGE;
+		goto out;
+	}
 	if ((rv = import_apply(name, &set, source, subpath, ref, commit,
 	    record, &cause)) != SR_OK) {
 		cmd_warn("import: %s", cause);
@@ -403,7 +431,7 @@ list_collections(int json)
 	return SR_OK;
 }
 
-int
+static int
 cmd_import(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -512,3 +540,12 @@ cmd_import(struct cmd_ctx *ctx, int argc, char **argv)
 	strlist_done(&o.only);
 	return rv;
 }
+
+const struct cmd_entry cmd_import_entry = {
+	"import", cmd_import, CMD_NEEDS_CONFIG,
+	"[--name N] [--subpath P] [--ref R] [--dry-run] [--yes] "
+	"[--max-risk info|warn] [--only NAME]... [--json] [--no-index] SOURCE"
+	" | --update NAME | --remove NAME | --list",
+	"import a skill collection (git URL or folder) as UNTRUSTED, "
+	"after a look at each skill's risk"
+};

@@ -54,7 +54,8 @@ print_warnings(const struct index_report *rep, int max)
 		const char		*tab = strchr(f->message, '\t');
 
 		if (max >= 0 && n >= max) {
-			printf("  ... %zu more (use --json)\n",
+			printf("  ... %zu more (-v lists them all, as does "
+			    "--json)\n",
 			    rep->warnings.n - i);
 			break;
 		}
@@ -234,7 +235,7 @@ index_watch(struct cmd_ctx *ctx)
 	return SR_OK;
 }
 
-int
+static int
 cmd_index(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -326,10 +327,10 @@ cmd_index(struct cmd_ctx *ctx, int argc, char **argv)
 	} else {
 		print_summary(&rep, 1);
 		print_rejects(&rep, 0);
-		if (ctx->verbose) {
+		if (ctx->verbose)
 			print_rejects(&rep, 1);
-			print_warnings(&rep, -1);
-		}
+		/* The summary counts them: the first ten, all with -v. */
+		print_warnings(&rep, ctx->verbose ? -1 : 10);
 		printf("index: %s\n", ctx->cfg->store_backend ==
 		    STORE_BACKEND_POSTGRES ? "postgres" : ctx->cfg->index_path);
 	}
@@ -421,7 +422,7 @@ print_rules_mdoc(void)
 	return SR_OK;
 }
 
-int
+static int
 cmd_validate(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -486,3 +487,15 @@ cmd_validate(struct cmd_ctx *ctx, int argc, char **argv)
 		rv = SR_ERR;
 	return rv;
 }
+
+const struct cmd_entry cmd_index_entry = {
+	"index", cmd_index, CMD_NEEDS_CONFIG,
+	"[--rebuild] [--json] [--watch]",
+	"scan the roots and update the index (--watch: keep it updated)"
+};
+
+const struct cmd_entry cmd_validate_entry = {
+	"validate", cmd_validate, CMD_NEEDS_CONFIG,
+	"[--json] [PATH ...]",
+	"lint skill files without touching the index"
+};

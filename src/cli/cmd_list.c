@@ -75,7 +75,7 @@ print_table(cJSON *arr, int width)
 	fprintf(stderr, "%d entr%s\n", n, n == 1 ? "y" : "ies");
 }
 
-int
+static int
 cmd_list(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -141,3 +141,9 @@ cmd_list(struct cmd_ctx *ctx, int argc, char **argv)
 	engine_free(e);
 	return rv;
 }
+
+const struct cmd_entry cmd_list_entry = {
+	"list", cmd_list, CMD_NEEDS_CONFIG,
+	"[--kind K] [--tier T] [--tag T] [--flagged] [--all] [--json]",
+	"list indexed skills"
+};

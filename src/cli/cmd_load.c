@@ -15,8 +15,30 @@
 #include "engine/engine.h"
 #include "base/status.h"
 #include "telemetry/telemetry.h"
+#include "base/xmalloc.h"
 
 /* Each finding as "FILE:LINE" (a bundled file) or "line N", then the risk. */
+/*
+ * The engine's not-found advice names the MCP tool an agent would call;
+ * on the command line the same step is the search command.
+ */
+static int
+fail_cli(int rv, char *cause)
+{
+	static const char	 mcp[] = "use search_skills to find skills by "
+	    "intent";
+	char			*at, *cli;
+
+	if (cause != NULL && (at = strstr(cause, mcp)) != NULL) {
+		xasprintf(&cli, "%.*srun 'skills-radar search QUERY' to find "
+		    "skills by intent%s", (int)(at - cause), cause,
+		    at + sizeof mcp - 1);
+		free(cause);
+		cause = cli;
+	}
+	return cmd_fail(rv, cause);
+}
+
 static void
 print_warnings(cJSON *o)
 {
@@ -54,7 +76,7 @@ print_content(cJSON *o)
 		fputc('\n', stdout);
 }
 
-int
+static int
 cmd_load(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -108,11 +130,15 @@ cmd_load(struct cmd_ctx *ctx, int argc, char **argv)
 	req.max_bytes = (size_t)max;
 	req.allow_untrusted = allow;
 	rv = engine_load(e, &req, &o, &ev, &cause);
-	/* The caller records the event (DESIGN §2): this process's session. */
+	/*
+	 * The caller records the event (DESIGN §2). Every run is a process
+	 * of its own: the user's CLI session links a load to a search.
+	 */
+	ev.session = cmd_cli_session();
 	telemetry_load(engine_telemetry(e), &ev);
 	engine_free(e);
 	if (rv != 0)
-		return cmd_fail(rv, cause);
+		return fail_cli(rv, cause);
 	if (json)
 		return cmd_print_json(o);
 	print_content(o);
@@ -125,7 +151,7 @@ cmd_load(struct cmd_ctx *ctx, int argc, char **argv)
 	return SR_OK;
 }
 
-int
+static int
 cmd_read(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -155,7 +181,7 @@ cmd_read(struct cmd_ctx *ctx, int argc, char **argv)
 	rv = engine_read(e, argv[optind], argv[optind + 1], &o, &cause);
 	engine_free(e);
 	if (rv != 0)
-		return cmd_fail(rv, cause);
+		return fail_cli(rv, cause);
 	if (json)
 		return cmd_print_json(o);
 	print_content(o);
@@ -163,3 +189,15 @@ cmd_read(struct cmd_ctx *ctx, int argc, char **argv)
 	cJSON_Delete(o);
 	return SR_OK;
 }
+
+const struct cmd_entry cmd_load_entry = {
+	"load", cmd_load, CMD_NEEDS_CONFIG,
+	"[--offset N] [--max-bytes N] [--allow-untrusted] [--json] NAME",
+	"print a skill's sanitised instructions"
+};
+
+const struct cmd_entry cmd_read_entry = {
+	"read", cmd_read, CMD_NEEDS_CONFIG,
+	"[--json] NAME PATH",
+	"print one bundled file of a skill"
+};

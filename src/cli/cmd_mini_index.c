@@ -33,7 +33,7 @@ report(const char *verb, const char *path, const struct miniindex_info *in,
 	printf(" (%s)\n", miniindex_level_name(in->level));
 }
 
-int
+static int
 cmd_mini_index(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -168,3 +168,10 @@ out:
 	engine_free(eng);
 	return rv;
 }
+
+const struct cmd_entry cmd_mini_index_entry = {
+	"mini-index", cmd_mini_index, CMD_NEEDS_CONFIG,
+	"[--output PATH] [--budget TOKENS] [--group-by tags|scope|auto] "
+	"[--check] [--install] [--uninstall] [--stdout]",
+	"write the Tier-1 skill index for CLAUDE.md"
+};

@@ -531,7 +531,7 @@ print_problems(const struct index_report *rep, const struct scan_run *r)
 		    "bundled examples, as index would use them");
 }
 
-int
+static int
 cmd_scan(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -615,3 +615,9 @@ cmd_scan(struct cmd_ctx *ctx, int argc, char **argv)
 	scan_run_done(&r);
 	return rv != 0 ? rv : status;
 }
+
+const struct cmd_entry cmd_scan_entry = {
+	"scan", cmd_scan, CMD_NEEDS_CONFIG,
+	"[--json|--sarif] [--fail-on info|warn|high|never] [PATH ...]",
+	"report each skill's risk and findings (for operators and CI)"
+};

@@ -143,7 +143,7 @@ print_table(cJSON *res, int width, const struct config *cfg)
 	    cJSON_GetObjectItem(res, "total_skills")));
 }
 
-int
+static int
 cmd_search(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -243,7 +243,11 @@ cmd_search(struct cmd_ctx *ctx, int argc, char **argv)
 		    engine_telemetry_error(e));
 	if ((rv = engine_search(e, &so, &res, &ev, &cause)) != 0)
 		goto fail;
-	/* The caller records the event (DESIGN §2): this process's session. */
+	/*
+	 * The caller records the event (DESIGN §2). Every run is a process
+	 * of its own: the user's CLI session links a load to a search.
+	 */
+	ev.session = cmd_cli_session();
 	telemetry_search(engine_telemetry(e), &ev);
 	if (json)
 		rv = cmd_print_json(res);
@@ -267,3 +271,10 @@ fail:
 	}
 	return cmd_fail(rv, cause);
 }
+
+const struct cmd_entry cmd_search_entry = {
+	"search", cmd_search, CMD_NEEDS_CONFIG,
+	"[--top-k N] [--tag T]... [--kind K] [--explain] [--json] "
+	"[--rewrite|--no-rewrite] [--rerank|--no-rerank] QUERY",
+	"search skills by intent"
+};

@@ -413,7 +413,7 @@ serve_stdio(struct serve *s, const sigset_t *orig)
 	return rv;
 }
 
-int
+static int
 cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct serve_options	 opts;
@@ -448,3 +448,10 @@ cmd_serve(struct cmd_ctx *ctx, int argc, char **argv)
 	engine_free(s.e);
 	return rv;
 }
+
+const struct cmd_entry cmd_serve_entry = {
+	"serve", cmd_serve, CMD_NEEDS_CONFIG,
+	"[--transport stdio|http] [--host H] [--port P] [--path P] "
+	"[--stateful|--stateless] [--watch|--no-watch]",
+	"run the MCP server"
+};

@@ -92,7 +92,7 @@ verify(struct cmd_ctx *ctx, int argc, char **argv,
 	return rv;
 }
 
-int
+static int
 cmd_sign(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -171,3 +171,10 @@ cmd_sign(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	return SR_OK;
 }
+
+const struct cmd_entry cmd_sign_entry = {
+	"sign", cmd_sign, CMD_NEEDS_CONFIG,
+	"--key FILE [--password-env VAR] [--comment TEXT] DIR... | "
+	"--verify [--signer NAME=KEY]... [--json] DIR...",
+	"sign skill folders with a minisign key, or check signatures"
+};

@@ -365,13 +365,125 @@ print_event(const struct report *r, const struct stats_event *e)
 	printf("\n");
 }
 
+/* Eighths of a cell, for sparklines (U+2581..U+2588). */
+static const char *const spark[] = { " ", "\u2581", "\u2582", "\u2583",
+    "\u2584", "\u2585", "\u2586", "\u2587", "\u2588" };
+/* The words of a badge: what the miss rate means for the operator. */
+static const char *
+badge_words(int badge)
+{
+	return badge == 2 ? "high: above 30 %" : badge == 1 ?
+	    "watch: 15 to 30 %" : "ok: under 15 %";
+}
+
+/*
+ * The pictures, in as many columns as the terminal has: the miss rate
+ * over the range (a sparkline of STATS_SERIES slices, a blank where no
+ * search fell, the height the slice's miss rate), and the top-1 score
+ * histogram with the miss threshold and 0.6 marked under it. Unicode
+ * blocks only: no colour, so NO_COLOR and a pipe see the same.
+ */
+static void
+print_pictures(const struct report *r)
+{
+	const struct stats_snap	*s = r->s;
+	long long		 max = 0;
+	int			 i, w, lo, hi, pos, n;
+	double			 rate;
+
+	/* The histogram takes 13 + 20 columns, its legend 33 more. */
+	if (s->searches == 0 || (w = cmd_term_width()) < 13 + STATS_HIST)
+		return;
+	n = w - 13 - 30 < STATS_SERIES ? w - 13 - 30 : STATS_SERIES;
+	if (n >= 10) {
+		/* The latest n slices, when the terminal is narrow. */
+		printf("             ");
+		for (i = STATS_SERIES - n; i < STATS_SERIES; i++) {
+			if (s->series_searches[i] == 0) {
+				fputs(" ", stdout);
+				continue;
+			}
+			rate = (double)s->series_misses[i] /
+			    (double)s->series_searches[i];
+			fputs(spark[1 + (int)lround(rate * 7)], stdout);
+		}
+		printf("  misses over time, oldest left\n");
+	}
+	for (i = 0; i < STATS_HIST; i++)
+		if (s->score_hist[i] > max)
+			max = s->score_hist[i];
+	printf("Top-1 scores ");
+	for (i = 0; i < STATS_HIST; i++)
+		fputs(s->score_hist[i] == 0 ? " " : spark[1 + (int)lround(
+		    (double)s->score_hist[i] / (double)max * 7)], stdout);
+	printf("%s\n             ", w >= 13 + STATS_HIST + 27 ?
+	    "  searches by top-1, 0 to 1" : "");
+	/* A caret under the bin where each line starts. */
+	lo = (int)lround(r->q->miss_threshold * STATS_HIST);
+	hi = (int)lround(0.6 * STATS_HIST);
+	for (pos = 0; pos < STATS_HIST; pos++)
+		fputs(pos == lo || pos == hi ? "^" : " ", stdout);
+	if (w >= 13 + STATS_HIST + 30)
+		printf("  ^ %.2f (miss below) and 0.60", r->q->miss_threshold);
+	printf("\n");
+}
+
+/* Cells of v on a log scale from 0.1 ms to max in cols cells. */
+static int
+log_cells(double v, double max, int cols)
+{
+	int	 n;
+
+	if (v <= 0.1 || max <= 0.1)
+		return v > 0 ? 1 : 0;
+	n = (int)lround(log10(v / 0.1) / log10(max / 0.1) * cols);
+	return n < 1 ? 1 : n > cols ? cols : n;
+}
+
+/*
+ * p50 and p95 per kind that has events (none: no "0.0 ms" to mislead),
+ * and a bar on one log scale for all kinds, 0.1 ms to the slowest p95:
+ * solid to p50, shaded on to p95.
+ */
+static void
+print_latency(const struct report *r)
+{
+	const struct stats_snap	*s = r->s;
+	double			 max = 0;
+	int			 k, first = 1, cols, i, n50, n95;
+
+	cols = cmd_term_width() - 52;
+	cols = cols > 30 ? 30 : cols;
+	for (k = 0; k < STATS_NKINDS; k++)
+		if (s->by_kind[k] > 0 && s->p95_ms[k] > max)
+			max = s->p95_ms[k];
+	for (k = 0; k < STATS_NKINDS; k++) {
+		if (s->by_kind[k] == 0)
+			continue;
+		printf("%-12s %-6s p50 %8.1f ms, p95 %8.1f ms", first ?
+		    "Latency" : "", stats_kind_name(k), s->p50_ms[k],
+		    s->p95_ms[k]);
+		if (cols >= 6) {
+			n50 = log_cells(s->p50_ms[k], max, cols);
+			n95 = log_cells(s->p95_ms[k], max, cols);
+			fputs("  ", stdout);
+			for (i = 0; i < n95; i++)
+				fputs(i < n50 ? "\u2588" : "\u2591", stdout);
+		}
+		printf("\n");
+		first = 0;
+	}
+	if (!first && cols >= 6)
+		printf("%52s%s\n", "", "(log scale: \u2588 to p50, \u2591 to "
+		    "p95)");
+}
+
 static void
 print_text(const struct report *r)
 {
 	const struct stats_snap	*s = r->s;
 	char			 a[32], b[32];
 	size_t			 i, n;
-	int			 k;
 
 	printf("%sskills-radar stats%s: ", on(r, "\033[1m"), off(r));
 	print_safe(r->db);
@@ -382,8 +494,8 @@ print_text(const struct report *r)
 	} else
 		printf("Range: all events\n");
 	if (!r->enabled)
-		printf("Note: telemetry.enabled is false: no new events are "
-		    "being recorded.\n");
+		printf("Note: telemetry is off: no new events are being "
+		    "recorded ('skills-radar telemetry on' switches it on).\n");
 	if (s->total == 0) {
 		printf("\nNo events yet%s. Run a few searches (through an MCP "
 		    "client or 'skills-radar search') first.\n",
@@ -398,14 +510,12 @@ print_text(const struct report *r)
 	    "write failures %lld\n", s->total, s->by_kind[STATS_SEARCH],
 	    s->by_kind[STATS_LOAD], s->by_kind[STATS_INDEX],
 	    s->write_failures);
-	for (k = 0; k < STATS_NKINDS; k++)
-		printf("%-12s %-6s p50 %.1f ms, p95 %.1f ms\n",
-		    k == 0 ? "Latency" : "", stats_kind_name(k), s->p50_ms[k],
-		    s->p95_ms[k]);
-	printf("Miss rate    %s%.1f %% [%s]%s of %lld searches (%lld with "
+	print_latency(r);
+	printf("Miss rate    %s%.1f %% (%s)%s of %lld searches (%lld with "
 	    "top-1 < %.2f)\n", on(r, badge_color(s->badge)),
-	    100.0 * s->miss_rate, stats_badge_name(s->badge), off(r),
+	    100.0 * s->miss_rate, badge_words(s->badge), off(r),
 	    s->searches, s->misses, r->q->miss_threshold);
+	print_pictures(r);
 	printf("Conversion   %lld of %lld searches (%.1f %%) led to a load "
 	    "within %.0f s\n", s->conversions, s->searches,
 	    100.0 * s->conversion_rate, r->q->conversion_window_s);
@@ -719,7 +829,7 @@ reset_learning(const struct config *cfg, const char *db_path,
 	return 0;
 }
 
-int
+static int
 cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -739,7 +849,7 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 	struct strlist		 names;
 	struct vocab		*vocab = NULL;
 	const char		*db_path = NULL, *since_arg = NULL, *open_as;
-	char			*cause = NULL, *cfgpath, *shown;
+	char			*cause = NULL, *shown;
 	long			 limit = 10;
 	int			 ch, stop, json = 0, rv, pg, reset = 0;
 
@@ -816,13 +926,16 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 			free(shown);
 			return SR_NOTFOUND;
 		}
-		cfgpath = cfg->source != NULL ? xstrdup(cfg->source) :
-		    config_default_path(ctx->config_path);
-		cmd_warn("telemetry is disabled (telemetry.enabled: false in "
-		    "%s): nothing has been recorded. Set telemetry.enabled: "
-		    "true to record searches and loads in %s.", cfgpath,
-		    r.db);
-		free(cfgpath);
+		if (cfg->source != NULL)
+			cmd_warn("telemetry is disabled (telemetry.enabled: "
+			    "false in %s): nothing has been recorded. Run "
+			    "'skills-radar telemetry on' to record searches and "
+			    "loads in %s.", cfg->source, r.db);
+		else
+			cmd_warn("telemetry is disabled (the default: there is "
+			    "no config file): nothing has been recorded. Run "
+			    "'skills-radar telemetry on' to record searches and "
+			    "loads in %s.", r.db);
 		if (json) {
 			snap.advice = NULL;
 			cmd_print_json(json_report(&r, "disabled"));
@@ -868,3 +981,10 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 	free(shown);
 	return rv;
 }
+
+const struct cmd_entry cmd_stats_entry = {
+	"stats", cmd_stats, CMD_NEEDS_CONFIG,
+	"[--since 24h|7d|DATE] [--limit N] [--db PATH] [--json] "
+	"[--reset-learning]",
+	"report on the telemetry log"
+};

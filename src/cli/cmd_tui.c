@@ -47,7 +47,7 @@ open_index(const struct config *cfg, struct store **out, char **cause)
 	return store_open_cfg(cfg, 1, out, cause);
 }
 
-int
+static int
 cmd_tui(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -150,3 +150,10 @@ cmd_tui(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_fail(rv, cause);
 	return SR_OK;
 }
+
+const struct cmd_entry cmd_tui_entry = {
+	"tui", cmd_tui, CMD_NEEDS_CONFIG,
+	"[--once] [--color|--no-color] [--range 1h|24h|7d|all] [--db PATH] "
+	"[--refresh SECONDS]",
+	"live dashboard of searches and loads"
+};

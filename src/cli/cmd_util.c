@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "base/jsonout.h"
 #include "telemetry/telemetry.h"
 #include "base/status.h"
+#include "base/xmalloc.h"
 
 int
 cmd_usage(const char *name, const char *fmt, ...)
@@ -60,14 +62,56 @@ cmd_help(const char *name)
 	return SR_OK;
 }
 
+static struct cmd_ctx	*bound;
+
+void
+cmd_bind(struct cmd_ctx *ctx)
+{
+	bound = ctx;
+}
+
 int
 cmd_getopt(const char *name, int argc, char **argv, const char *optstring,
     const struct option *longopts, int *stop)
 {
-	int	 ch;
+	static const struct option common[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "verbose", no_argument, NULL, 'v' },
+	};
+	struct option	*lo;
+	char		*os;
+	size_t		 n = 0, m, k, i;
+	int		 ch;
 
 	*stop = -1;
-	if ((ch = getopt_long(argc, argv, optstring, longopts, NULL)) == -1)
+	/* The command's flags, then -h and -v where it does not use them. */
+	while (longopts != NULL && longopts[n].name != NULL)
+		n++;
+	lo = xcalloc(n + 3, sizeof *lo);
+	if (n > 0)
+		memcpy(lo, longopts, n * sizeof *lo);
+	for (i = 0, m = n; i < 2; i++) {
+		for (k = 0; k < n; k++) {
+			if (strcmp(lo[k].name, common[i].name) == 0)
+				break;
+		}
+		if (k == n)
+			lo[m++] = common[i];
+	}
+	xasprintf(&os, "%s%s%s", optstring, strchr(optstring, 'h') == NULL ?
+	    "h" : "", strchr(optstring, 'v') == NULL ? "v" : "");
+	for (;;) {
+		ch = getopt_long(argc, argv, os, lo, NULL);
+		if (ch == 'v' && strchr(optstring, 'v') == NULL) {
+			if (bound != NULL)
+				bound->verbose++;
+			continue;
+		}
+		break;
+	}
+	free(os);
+	free(lo);
+	if (ch == -1)
 		return -1;
 	if (ch == 'h')
 		*stop = cmd_help(name);
@@ -207,6 +251,26 @@ cmd_engine_open(struct cmd_ctx *ctx, int flags, struct engine **out)
 	/* -v: the writer says when its database goes away and what it lost. */
 	telemetry_set_verbose(engine_telemetry(*out), ctx->verbose);
 	return SR_OK;
+}
+
+const char *
+cmd_cli_session(void)
+{
+	static char	 sess[160];
+	struct passwd	*pw;
+	char		 host[64];
+
+	if (sess[0] != '\0')
+		return sess;
+	if (gethostname(host, sizeof host) != 0)
+		strcpy(host, "localhost");
+	host[sizeof host - 1] = '\0';
+	if ((pw = getpwuid(getuid())) != NULL && pw->pw_name != NULL)
+		snprintf(sess, sizeof sess, "cli:%s@%s", pw->pw_name, host);
+	else
+		snprintf(sess, sizeof sess, "cli:%lu@%s",
+		    (unsigned long)getuid(), host);
+	return sess;
 }
 
 volatile sig_atomic_t cmd_stop;

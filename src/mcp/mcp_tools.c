@@ -373,6 +373,35 @@ arg_int(const cJSON *args, const char *name, long dflt)
 	return cJSON_IsNumber(v) ? (long)v->valuedouble : dflt;
 }
 
+/*
+ * What an agent pays for on every call: each match without the fields it
+ * does not use (CLI --json keeps them for scripts). Gone are the
+ * absolute path (load_skill takes the name), empty strings, nulls, empty
+ * lists, and a risk of severity info (nothing to flag).
+ */
+static void
+shape_matches(cJSON *out)
+{
+	cJSON		*m, *f, *next;
+	const char	*sev;
+
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(out,
+	    "matches")) {
+		cJSON_DeleteItemFromObjectCaseSensitive(m, "path");
+		for (f = m->child; f != NULL; f = next) {
+			next = f->next;
+			sev = cJSON_GetStringValue(cJSON_GetObjectItem(f,
+			    "severity"));
+			if (cJSON_IsNull(f) || (cJSON_IsString(f) &&
+			    *f->valuestring == '\0') || ((cJSON_IsArray(f) ||
+			    cJSON_IsObject(f)) && f->child == NULL) ||
+			    (strcmp(f->string, "risk") == 0 && sev != NULL &&
+			    strcmp(sev, "info") == 0))
+				cJSON_Delete(cJSON_DetachItemViaPointer(m, f));
+		}
+	}
+}
+
 static int
 run_search(const struct mcp_tool_ctx *c, const cJSON *args, cJSON **out,
     char **cause)
@@ -406,6 +435,7 @@ run_search(const struct mcp_tool_ctx *c, const cJSON *args, cJSON **out,
 	if ((rv = engine_search(c->engine, &o, out, &ev, cause)) == 0) {
 		ev.session = c->session;
 		telemetry_search(engine_telemetry(c->engine), &ev);
+		shape_matches(*out);
 	}
 	strlist_done(&tags);
 	return rv;

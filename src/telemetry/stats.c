@@ -853,6 +853,67 @@ derive(struct stats_snap *s)
 		    advice_yellow : advice_green;
 }
 
+/*
+ * Adds a statement's rows (bucket, count[, count]) into a[bucket] (and
+ * b[bucket]), a bucket out of 0 .. n-1 clamped into it.
+ */
+static int
+add_buckets(struct stats_db *d, const struct stats_query *q,
+    const char *sql, int n, long long *a, long long *b, const char *what,
+    char **cause)
+{
+	struct sqlq_stmt	*st;
+	long long		 k;
+	int			 rv, rc;
+
+	if ((rv = prep(d, q, sql, NULL, &st, cause)) != 0)
+		return rv;
+	while ((rc = sqlq_step(st)) == SQLQ_ROW) {
+		k = sqlq_int64(st, 0);
+		k = k < 0 ? 0 : k >= n ? n - 1 : k;
+		a[k] += sqlq_int64(st, 1);
+		if (b != NULL)
+			b[k] += sqlq_int64(st, 2);
+	}
+	if (rc != SQLQ_DONE)
+		rv = db_fail(d, what, cause);
+	sqlq_finalize(st);
+	return rv;
+}
+
+/*
+ * The pictures' numbers: searches and misses per slice of the time range
+ * (the slice computed in SQL from first_ts and its width, both written
+ * into the statement as numbers), and searches per 0.05 of top-1 score.
+ */
+static int
+pictures(struct stats_db *d, const struct stats_query *q,
+    struct stats_snap *s, char **cause)
+{
+	char	 sql[512];
+	double	 width;
+	int	 rv;
+
+	if (s->by_kind[STATS_SEARCH] == 0)
+		return 0;
+	width = (s->last_ts - s->first_ts) / STATS_SERIES;
+	if (width <= 0)
+		width = 1;
+	snprintf(sql, sizeof sql, "SELECT CAST((ts - %.6f) / %.6f AS INTEGER) "
+	    "AS b, count(*), sum(CASE WHEN coalesce(top1_score, 0) < ?2 THEN "
+	    "1 ELSE 0 END) FROM events WHERE kind = 'search' AND ts >= ?1 "
+	    "GROUP BY b", s->first_ts, width);
+	if ((rv = add_buckets(d, q, sql, STATS_SERIES, s->series_searches,
+	    s->series_misses, "miss rate over time", cause)) != 0)
+		return rv;
+	snprintf(sql, sizeof sql, "SELECT CAST(CASE WHEN top1_score >= 1 THEN "
+	    "%d ELSE top1_score * %d END AS INTEGER) AS b, count(*) FROM "
+	    "events WHERE kind = 'search' AND ts >= ?1 AND top1_score IS NOT "
+	    "NULL GROUP BY b", STATS_HIST - 1, STATS_HIST);
+	return add_buckets(d, q, sql, STATS_HIST, s->score_hist, NULL,
+	    "score histogram", cause);
+}
+
 int
 stats_snapshot(struct stats_db *d, const struct stats_query *q,
     struct stats_snap *s, char **cause)
@@ -879,6 +940,7 @@ stats_snapshot(struct stats_db *d, const struct stats_query *q,
 	if (s->total == 0)
 		s->first_ts = s->last_ts = 0;
 	if ((rv = conversion(d, q, s, cause)) != 0 ||
+	    (rv = pictures(d, q, s, cause)) != 0 ||
 	    (rv = recent(d, q, s, cause)) != 0)
 		goto out;
 	if (d->has_replica && (rv = counts(d, q, "SELECT coalesce(replica, '-'), count(*) "

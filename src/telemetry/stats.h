@@ -71,7 +71,19 @@ struct stats_event {
 	char		*replica;	/* the writing process (NULL: version 1 rows) */
 };
 
+/* Buckets of stats_snap's pictures. */
+#define STATS_SERIES	40	/* miss rate over time: first_ts .. last_ts */
+#define STATS_HIST	20	/* top-1 scores: 0.05 wide, 0 .. 1 */
+
 struct stats_snap {
+	/*
+	 * Pictures (stats_snapshot() only; stats_since_id() leaves them):
+	 * searches and misses in STATS_SERIES equal slices of the events'
+	 * time range, and searches by top-1 score.
+	 */
+	long long		 series_searches[STATS_SERIES];
+	long long		 series_misses[STATS_SERIES];
+	long long		 score_hist[STATS_HIST];
 	long long		 total;
 	long long		 by_kind[STATS_NKINDS];
 	long long		 misses;		/* searches with top-1 < threshold */

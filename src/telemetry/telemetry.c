@@ -29,7 +29,7 @@
 #include "base/buf.h"
 #include "core/config.h"
 #include "base/pgdsn.h"
-#include "base/sha256.h"
+#include <sodium.h>
 #include "base/sqlro.h"
 #include "base/status.h"
 #include "telemetry/telemetry.h"
@@ -939,29 +939,20 @@ telemetry_query_normal(const char *query)
 	return out;
 }
 
-/* HMAC-SHA256 (RFC 2104) of msg under the database's key, 16 hex digits. */
+/*
+ * HMAC-SHA256 (RFC 2104, libsodium's) of msg under the database's key,
+ * 16 hex digits.
+ */
 static char *
 query_hash(const struct telemetry *t, const char *msg)
 {
-	struct sha256	 c;
-	uint8_t		 pad[64], inner[SHA256_DIGEST_LEN], d[SHA256_DIGEST_LEN];
+	uint8_t		 d[crypto_auth_hmacsha256_BYTES];
 	char		 hex[2 * 8 + 1], *s;
-	size_t		 i;
 
-	memset(pad, 0, sizeof pad);
-	memcpy(pad, t->key, sizeof t->key);
-	for (i = 0; i < sizeof pad; i++)
-		pad[i] ^= 0x36;
-	sha256_init(&c);
-	sha256_update(&c, pad, sizeof pad);
-	sha256_update(&c, msg, strlen(msg));
-	sha256_final(&c, inner);
-	for (i = 0; i < sizeof pad; i++)
-		pad[i] ^= 0x36 ^ 0x5c;
-	sha256_init(&c);
-	sha256_update(&c, pad, sizeof pad);
-	sha256_update(&c, inner, sizeof inner);
-	sha256_final(&c, d);
+	_Static_assert(sizeof t->key == crypto_auth_hmacsha256_KEYBYTES,
+	    "the query key is an HMAC-SHA256 key");
+	crypto_auth_hmacsha256(d, (const unsigned char *)msg, strlen(msg),
+	    t->key);
 	tm_hex(d, 8, hex);
 	xasprintf(&s, "hmac:%s", hex);
 	return s;

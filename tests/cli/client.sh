@@ -197,6 +197,8 @@ contains "$(cat "$T/.out")" "claude-code, claude-desktop, cursor, codex, gemini"
 status 2 "bad scope" "$SR" client add cursor --scope global
 status 2 "a URL that is not http(s)" "$SR" client add cursor --http ftp://x/mcp
 status 2 "a URL without host" "$SR" client add cursor --http http:///mcp
+status 2 "a URL libcurl cannot parse (an unclosed IPv6 host)" "$SR" client add cursor --http "http://[::1/mcp"
+status 2 "a port that is not a number" "$SR" client add cursor --http "http://127.0.0.1:80x/mcp"
 status 2 "--http with remove" "$SR" client remove cursor --http http://x/mcp
 status 2 "extra argument" "$SR" client add cursor extra
 status 0 "--help" "$SR" client --help
@@ -267,10 +269,16 @@ contains "$(cat "$T/.out")" "server 'other' is an HTTP server but has 'env', whi
     "doctor: codex, an HTTP entry with env (another server too)"
 contains "$(cat "$T/.out")" "server 'skills-radar' is a stdio server but has 'headers'" "doctor: claude-code, an unused headers block"
 contains "$(cat "$T/.out")" "server 'nothing' has no 'url'" "doctor: claude-code, an HTTP entry without url"
-"$SR" doctor --json >"$T/d.json" || true
+PATH=/usr/bin:/bin "$SR" doctor >"$T/.out" 2>&1 || true
+contains "$(cat "$T/.out")" "server 'skills-radar' runs 'skills-radar', which is not on PATH here" \
+    "doctor: a bare command the client cannot find on PATH (#34)"
+mkdir -p "$T/onpath" && ln -sf "$SELF" "$T/onpath/skills-radar"
+PATH="$T/onpath:$PATH" "$SR" doctor >"$T/.out" 2>&1 || true
+lacks "$(grep "not on PATH" "$T/.out")" "'skills-radar', which is not on PATH" "doctor: ... not once it is on PATH"
+PATH="$T/onpath:$PATH" "$SR" doctor --json >"$T/d.json" || true
 is "$(json 'j.clients.filter(c=>c.scope=="user").map(c=>c.client+":"+(c.problems||[]).length).join(",")+" "+j.problems' <"$T/d.json")" \
-    "claude-code:2,codex:2,gemini:0 4" \
-    "doctor --json: the problems per file, counted"
+    "claude-code:2,codex:2,gemini:0 5" \
+    "doctor --json: the problems per file, counted (the 5th: the project's pg-mcp is not on PATH)"
 "$SR" client add codex >/dev/null
 "$SR" client add claude-code >/dev/null
 "$SR" doctor --json >"$T/d.json" || true
@@ -287,6 +295,11 @@ is "$(cat "$X")" "$(printf '[mcp_servers.skills-radar]\nurl = "http://127.0.0.1:
 is "$(json 'JSON.stringify(j.mcpServers["skills-radar"])' <"$HOME/.claude.json")" \
     '{"type":"http","url":"http://127.0.0.1:6580/mcp","headers":{"Authorization":"Bearer ${SR_TOKEN}"}}' \
     "claude-code: --token-env writes an Authorization header with \${VAR}"
+"$SR" doctor >"$T/.out" 2>&1 || true
+contains "$(cat "$T/.out")" "sends its token from \$SR_TOKEN, which is not set here" \
+    "doctor: an unset --token-env variable is a problem (#34)"
+SR_TOKEN=s3cret "$SR" doctor >"$T/.out" 2>&1 || true
+lacks "$(cat "$T/.out")" "SR_TOKEN, which is not set" "doctor: ... not once it is set"
 "$SR" client add gemini --http http://127.0.0.1:6580/mcp --token-env SR_TOKEN >/dev/null
 is "$(json 'j.mcpServers["skills-radar"].headers.Authorization' <"$HOME/.gemini/settings.json")" 'Bearer ${SR_TOKEN}' \
     "gemini: --token-env writes an Authorization header with \${VAR}"

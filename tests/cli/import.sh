@@ -90,4 +90,19 @@ status 4 "--remove of an unknown collection" "$SR" import --remove nope
 status 5 "an unreachable git URL" "$SR" import --name z "file://$T/missing.git"
 contains "$(cat "$T/.out")" "git clone failed" "... says git failed"
 
+# Without --yes and without a terminal nothing can be asked: a clear
+# failure, and nothing registered, so the next --yes run works (#34).
+status 2 "no --yes, no terminal: refused" "$SR" import --name quiet "$URL" </dev/null
+contains "$(cat "$T/.out")" "nothing registered" "  saying nothing was registered"
+contains "$(cat "$T/.out")" "--yes" "  and how to add the clean skills"
+ok "$([ ! -e "$IMP/quiet" ]; echo $?)" "  no collection on disk"
+lacks "$("$SR" import --list)" "quiet" "  none in --list"
+status 1 "... so --yes right after works (the hostile one held back)" "$SR" import --yes --name quiet "$URL" </dev/null
+lacks "$(cat "$T/.out")" "exists" "  not refused as existing"
+# The RISK column: a severity, with a score only when there is one.
+"$SR" import --dry-run --name peek "$URL" >"$T/peek.txt" 2>&1 || true
+lacks "$(cat "$T/peek.txt")" "info -" "RISK shows no negative score"
+is "$(awk 'NR > 2 && $0 !~ /^skills-radar/ { r = substr($0, 40, 13); sub(/ +$/, "", r); if (r !~ /^(info|warn|high)( [0-9]+[.][0-9])?$/) print r }' "$T/peek.txt")" "" \
+    "  every RISK cell is a severity, with a positive score or none"
+
 done_testing

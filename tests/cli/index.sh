@@ -100,4 +100,17 @@ took=$(( $(date +%s) - start ))
 ok "$([ "$took" -lt 30 ]; echo $?)" "3000 glob roots index in under 30 s (took ${took} s)"
 is "$(SKILL_PATHS="$T/many/*:$T/many/d7" "$SR" list --json | json 'j.filter(e=>e.name=="wide").length')" 1 \
 	"a root named twice is walked once"
+# The warnings the summary counts are listed: ten, then all with -v, which
+# may follow the command name (#34).
+mkdir -p "$T/warn"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	mkdir -p "$T/warn/w$i"
+	printf -- '---\nname: other-%s\ndescription: Warned.\n---\nBody.\n' "$i" >"$T/warn/w$i/SKILL.md"
+done
+SKILL_PATHS="$T/warn" "$SR" index >"$T/w.txt" 2>&1
+contains "$(cat "$T/w.txt")" "12 warnings" "index counts the warnings"
+contains "$(cat "$T/w.txt")" "name-mismatch (warn)" "index lists them"
+contains "$(cat "$T/w.txt")" "2 more (-v lists them all" "  ten of them, then says how to see the rest"
+status 0 "index -v: -v after the command" env SKILL_PATHS="$T/warn" "$SR" index --rebuild -v
+is "$(grep -c 'name-mismatch' "$T/.out")" 12 "  lists every warning"
 done_testing

@@ -100,4 +100,9 @@ ln -s "$T/away/cred.md" "$HOME/.claude/skills/alpha/SKILL.md"
 status 6 "load refuses a SKILL.md that became a symlink after indexing" "$SR" load alpha
 lacks "$(cat "$T/.out")" "AWS_SECRET" "the symlink's target is not served"
 contains "$(cat "$T/.out")" "symlink" "the refusal says why"
+# A CLI user is told the CLI command, not the MCP tool (#34).
+status 4 "a name nothing resembles" "$SR" load zzqq-nothing-like-it
+contains "$(cat "$T/.out")" "skills-radar search" "  points at 'skills-radar search'"
+lacks "$(cat "$T/.out")" "search_skills" "  not at the MCP tool search_skills"
+
 done_testing

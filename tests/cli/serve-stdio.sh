@@ -2,6 +2,7 @@
 # serve --transport stdio: newline-delimited JSON-RPC, only protocol on
 # stdout, bad input answered and survived, EOF and SIGTERM end it cleanly.
 . "$(dirname "$0")/setup.sh"
+. "$TESTDIR/fixture.sh"	# json
 
 M="$DATA/mcp"
 export SKILL_PATHS="$M/skills:$M/agents:$M/commands"
@@ -38,6 +39,15 @@ contains "$(sed -n 1p "$T/out1")" '"protocolVersion":"2025-11-25"' "initialize e
 contains "$(sed -n 1p "$T/out1")" '"instructions":"skills-radar serves' "initialize carries instructions"
 contains "$(sed -n 2p "$T/out1")" '"name":"read_skill_file"' "tools/list lists the tools"
 contains "$(sed -n 3p "$T/out1")" '"structuredContent":{"query":"git commit conventions","matches":[{"name":"git-workflow"' "search finds git-workflow first"
+# What an agent pays for: no absolute path, no empty or null fields (#34);
+# search --json keeps them for scripts.
+sed -n 3p "$T/out1" >"$T/s3.json"
+is "$(json 'j.result.structuredContent.matches.filter(m=>"path" in m||Object.values(m).some(v=>v===null||v===""||(Array.isArray(v)&&v.length===0))).length' <"$T/s3.json")" 0 \
+	"search_skills matches carry no path and no empty field"
+is "$(json 'j.result.structuredContent.matches.every(m=>m.name&&m.trust&&typeof m.score==="number"&&m.description)' <"$T/s3.json")" true \
+	"  but name, score, description and trust"
+is "$("$SR" search --json "git commit conventions" | json '"path" in j.matches[0] && "tags" in j.matches[0]')" true \
+	"search --json keeps path and the empty fields"
 contains "$(sed -n 4p "$T/out1")" 'imperative commit subjects' "load_skill returns the body"
 contains "$(sed -n 5p "$T/out1")" '"isError":true' "a misspelt name is a tool error"
 contains "$(sed -n 5p "$T/out1")" "did you mean" "... with a suggestion"

@@ -17,7 +17,8 @@ state() { sed -n 's/^[[:space:]]*"state":[[:space:]]*"\([a-z]*\)".*/\1/p' "$1"; 
 # --- telemetry disabled (the default) ------------------------------------
 status 4 "disabled, nothing recorded: exit 4" "$SR" stats
 contains "$(out)" "telemetry is disabled" "disabled: says so"
-contains "$(out)" "telemetry.enabled: true" "disabled: says how to enable it"
+contains "$(out)" "skills-radar telemetry on" "disabled: says how to enable it, in one command"
+lacks "$(out)" "$CONF" "disabled, no config file: names no config.yaml that does not exist (#34)"
 ok "$([ ! -e "$XDG_DATA_HOME/skills-radar" ]; echo $?)" "disabled: stats creates no file or directory"
 set +e; "$SR" stats --json >"$T/d.json" 2>/dev/null; s=$?; set -e
 is "$s:$(state "$T/d.json")" "4:disabled" "disabled --json: state disabled, exit 4"
@@ -88,13 +89,27 @@ if command -v script >/dev/null 2>&1; then
 fi
 printf 'telemetry:\n  enabled: false\n  db_path: %s\n' "$T/fixture.db" >"$CONF"
 status 0 "disabled, with an old log: the report, exit 0" "$SR" stats
-contains "$(out)" "Note: telemetry.enabled is false" "  with a note that nothing new is recorded"
+contains "$(out)" "Note: telemetry is off" "  with a note that nothing new is recorded"
 contains "$(out)" "Events       14" "  and the old events"
 printf 'telemetry:\n  enabled: true\n  db_path: %s\n' "$T/fixture.db" >"$CONF"
 "$SR" stats --since 2025-12-01T00:35 --json --limit 2 >"$T/s.json"
 contains "$(tr -d ' \t\n' <"$T/s.json")" '"totals":{"events":6,"search":3,"load":2,"index":1}' \
 	"--since DATE: events from that time on"
 is "$(grep -c '"kind":' "$T/s.json")" 2 "--limit 2: two recent events"
+# Pictures and what they leave out (#34).
+"$SR" stats >"$T/p.txt"
+lacks "$(cat "$T/p.txt")" "[red]" "the badge is words, not '[red]' printed as text"
+contains "$(cat "$T/p.txt")" "(high: above 30 %)" "  saying what red means"
+contains "$(grep 'misses over time' "$T/p.txt")" "█" "a sparkline of the miss rate over time"
+contains "$(grep -A1 '^Top-1 scores' "$T/p.txt" | tail -1)" "^ 0.40 (miss below) and 0.60" "a score histogram, the 0.4 and 0.6 lines marked"
+contains "$(grep 'search p50' "$T/p.txt")" "█" "latency percentiles drawn"
+"$SR" stats --since 2025-12-01T00:40 >"$T/p2.txt"
+lacks "$(cat "$T/p2.txt")" "index  p50" "no index events: no 'index p50 0.0 ms'"
+lacks "$(cat "$T/p2.txt")" "load   p50" "  nor a load line"
+COLUMNS=40 "$SR" stats >"$T/p3.txt"
+is "$(node -e 'const l=require("fs").readFileSync(process.argv[1],"utf8").split("\n");console.log(l.filter(x=>/[\u2581-\u2588\u2591^]/.test(x)&&[...x].length>40).length)' "$T/p3.txt")" 0 \
+	"COLUMNS=40: every picture line fits"
+is "$(grep -c 'Top-1 scores\|misses over time\|log scale' "$T/p3.txt")" 1 "  the histogram stays, the bars and the sparkline go"
 status 0 "--since 24h: every fixture event is older" "$SR" stats --since 24h
 contains "$(out)" "No events yet in this range" "  no events in the range"
 
