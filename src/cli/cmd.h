@@ -22,6 +22,7 @@ struct cmd_ctx {
 	struct config	*cfg;		/* loaded for CMD_NEEDS_CONFIG */
 	int		 color;		/* stdout is a terminal and NO_COLOR unset */
 	int		 progress;	/* stderr is a terminal */
+	const struct cmd_entry *cmd;	/* the command running: its usage */
 };
 
 #define CMD_NEEDS_CONFIG	0x1
@@ -61,8 +62,12 @@ int	cmd_usage(const char *name, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* Prints "skills-radar: message" to stderr. */
 void	cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Prints a "--help" text for the command to stdout; returns SR_OK. */
-int	cmd_help(const char *name);
+/*
+ * Prints a command's "--help" text to stdout; returns SR_OK. The entry
+ * is given, never looked up: the helpers the commands call do not reach
+ * back into the command table (no circle through commands.c).
+ */
+int	cmd_help(const struct cmd_entry *c);
 /*
  * getopt_long() for a command's flags, handling what every command does
  * alike (-h/--help and -v/--verbose, whether or not optstring and

@@ -22,6 +22,18 @@
 #include "base/status.h"
 #include "base/xmalloc.h"
 
+static struct cmd_ctx	*bound;
+
+/* The entry of the command running, when it is the one named. */
+static const struct cmd_entry *
+running(const char *name)
+{
+	if (bound == NULL || bound->cmd == NULL ||
+	    strcmp(bound->cmd->name, name) != 0)
+		return NULL;
+	return bound->cmd;
+}
+
 int
 cmd_usage(const char *name, const char *fmt, ...)
 {
@@ -33,7 +45,7 @@ cmd_usage(const char *name, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	if ((c = cmd_find(name)) != NULL)
+	if ((c = running(name)) != NULL)
 		fprintf(stderr, "usage: skills-radar %s %s\n", c->name, c->usage);
 	return SR_USAGE;
 }
@@ -51,18 +63,14 @@ cmd_warn(const char *fmt, ...)
 }
 
 int
-cmd_help(const char *name)
+cmd_help(const struct cmd_entry *c)
 {
-	const struct cmd_entry	*c;
-
-	if ((c = cmd_find(name)) == NULL)
+	if (c == NULL)
 		return SR_USAGE;
 	printf("usage: skills-radar %s %s\n\n%s.\nSee skills-radar(1) for "
 	    "details.\n", c->name, c->usage, c->summary);
 	return SR_OK;
 }
-
-static struct cmd_ctx	*bound;
 
 void
 cmd_bind(struct cmd_ctx *ctx)
@@ -114,7 +122,7 @@ cmd_getopt(const char *name, int argc, char **argv, const char *optstring,
 	if (ch == -1)
 		return -1;
 	if (ch == 'h')
-		*stop = cmd_help(name);
+		*stop = cmd_help(running(name));
 	else if (ch == '?' || ch == ':')
 		*stop = cmd_usage(name, "unknown option");
 	else

@@ -135,7 +135,7 @@ cmd_help_cmd(struct cmd_ctx *ctx, int argc, char **argv)
 	if (argc - optind > 1)
 		return cmd_usage("help", "expected one COMMAND");
 	if (cmd_find(argv[optind]) != NULL)
-		return cmd_help(argv[optind]);
+		return cmd_help(cmd_find(argv[optind]));
 	sug = cmd_suggest(argv[optind]);
 	if (sug != NULL)
 		return cmd_usage("help", "unknown command '%s'; did you mean "

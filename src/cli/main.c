@@ -105,6 +105,7 @@ main(int argc, char **argv)
 		}
 	}
 	optind = 0;
+	ctx.cmd = c;
 	cmd_bind(&ctx);
 	rv = c->fn(&ctx, argc, argv);
 	config_free(ctx.cfg);

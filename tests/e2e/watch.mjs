@@ -129,8 +129,10 @@ await step('atomic rename-over save', () => {
 
 await step('directory rename', () => renameSync(path.join(root, 'new-one'), path.join(root, 'renamed-dir')),
   async () => {
-    const m = (await search('repot succulents')).matches.find((x) => x.name === 'new-one');
-    return m !== undefined && m.path.includes('/renamed-dir/');
+    // search_skills answers carry no path (issue 34): load_skill does.
+    if (!(await names('repot succulents')).includes('new-one')) return false;
+    const r = await client.callTool({ name: 'load_skill', arguments: { name: 'new-one' } });
+    return !r.isError && r.structuredContent.path.includes('/renamed-dir/');
   }, 3);
 
 await step('delete', () => rmSync(path.join(root, 'renamed-dir'), { recursive: true }),

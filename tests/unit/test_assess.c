@@ -200,8 +200,8 @@ test_bundled(struct sanitizer *san)
 	ok(it != NULL && it->line == 3, "bundled: a script's finding has file and line");
 	ok(find(&f, NULL, "notes.md") != NULL, "bundled: a top-level file is scanned");
 	ok(find(&f, NULL, "logo.png") == NULL, "bundled: media files are not read");
-	ok(find(&f, NULL, "references-big.md") == NULL,
-	    "bundled: a file over limits.max_related_kb is not read (read_skill_file refuses it)");
+	ok(find(&f, "file-over-cap", "references-big.md") != NULL,
+	    "bundled: a file over limits.max_related_kb is read head and tail, and the cap is a finding (issue 32)");
 	ok(find(&f, NULL, "scripts/out.md") == NULL,
 	    "bundled: a symlink out of the folder is not read");
 	findings_done(&f);
