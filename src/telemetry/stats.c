@@ -886,11 +886,20 @@ add_buckets(struct stats_db *d, const struct stats_query *q,
  * (the slice computed in SQL from first_ts and its width, both written
  * into the statement as numbers), and searches per 0.05 of top-1 score.
  */
+/*
+ * floor() of a non-negative expression in SQL both backends read alike:
+ * CAST truncates in SQLite but rounds in PostgreSQL, so one is taken off
+ * where the cast went above the value. (SQLite's floor() needs its math
+ * functions, which a build may leave out.)
+ */
+#define FLOOR_SQL	"(CAST(%1$s AS INTEGER) - CASE WHEN CAST(%1$s AS " \
+	"INTEGER) > %1$s THEN 1 ELSE 0 END)"
+
 static int
 pictures(struct stats_db *d, const struct stats_query *q,
     struct stats_snap *s, char **cause)
 {
-	char	 sql[512];
+	char	 sql[768], x[128];
 	double	 width;
 	int	 rv;
 
@@ -899,17 +908,19 @@ pictures(struct stats_db *d, const struct stats_query *q,
 	width = (s->last_ts - s->first_ts) / STATS_SERIES;
 	if (width <= 0)
 		width = 1;
-	snprintf(sql, sizeof sql, "SELECT CAST((ts - %.6f) / %.6f AS INTEGER) "
-	    "AS b, count(*), sum(CASE WHEN coalesce(top1_score, 0) < ?2 THEN "
-	    "1 ELSE 0 END) FROM events WHERE kind = 'search' AND ts >= ?1 "
-	    "GROUP BY b", s->first_ts, width);
+	snprintf(x, sizeof x, "((ts - %.6f) / %.6f)", s->first_ts, width);
+	snprintf(sql, sizeof sql, "SELECT " FLOOR_SQL " AS b, count(*), "
+	    "sum(CASE WHEN coalesce(top1_score, 0) < ?2 THEN 1 ELSE 0 END) "
+	    "FROM events WHERE kind = 'search' AND ts >= ?1 GROUP BY b",
+	    x);
 	if ((rv = add_buckets(d, q, sql, STATS_SERIES, s->series_searches,
 	    s->series_misses, "miss rate over time", cause)) != 0)
 		return rv;
-	snprintf(sql, sizeof sql, "SELECT CAST(CASE WHEN top1_score >= 1 THEN "
-	    "%d ELSE top1_score * %d END AS INTEGER) AS b, count(*) FROM "
+	snprintf(x, sizeof x, "(CASE WHEN top1_score >= 1 THEN %d ELSE "
+	    "top1_score * %d END)", STATS_HIST - 1, STATS_HIST);
+	snprintf(sql, sizeof sql, "SELECT " FLOOR_SQL " AS b, count(*) FROM "
 	    "events WHERE kind = 'search' AND ts >= ?1 AND top1_score IS NOT "
-	    "NULL GROUP BY b", STATS_HIST - 1, STATS_HIST);
+	    "NULL GROUP BY b", x);
 	return add_buckets(d, q, sql, STATS_HIST, s->score_hist, NULL,
 	    "score histogram", cause);
 }
