@@ -235,7 +235,7 @@ cmd_search(struct cmd_ctx *ctx, int argc, char **argv)
 	so.query = query;
 	so.tags = tags.n > 0 ? &tags : NULL;
 	/* It prints matches only: no stored findings to read (lean). */
-	if ((rv = engine_open(ctx->cfg, ENGINE_LEAN |
+	if ((rv = engine_open(ctx->cfg, ENGINE_LEAN | ENGINE_CACHED |
 	    (json ? ENGINE_QUIET : 0), &e, &cause)) != 0)
 		goto fail;
 	if (engine_telemetry_error(e) != NULL)

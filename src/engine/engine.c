@@ -154,7 +154,9 @@ engine_generation(struct engine *e)
  * Loads the search index from its cache beside index.db, or builds it and
  * refreshes the cache. The cache is keyed on every entry's text and the
  * search parameters, so a stale one is rejected and rebuilt; failing to
- * write it only costs the next process the build.
+ * write it only costs the next process the build. A current cache saved
+ * under another store key (or none) is saved again under this one, so
+ * the next ENGINE_CACHED process need not read the store's rows.
  */
 int
 engine_snap_index(struct engine *e, struct engine_snap *sn, char **cause)
@@ -163,13 +165,18 @@ engine_snap_index(struct engine *e, struct engine_snap *sn, char **cause)
 	int	 rv = 0;
 
 	xasprintf(&path, "%s.search", e->cfg->index_path);
-	if (search_index_load(&sn->set, e->cfg, path, &sn->idx, &ignored) == 0)
+	if (search_index_load(&sn->set, e->cfg, path, &sn->idx,
+	    &ignored) == 0) {
+		if (sn->skey != 0 && search_index_store_key(sn->idx) !=
+		    sn->skey)
+			search_index_save(sn->idx, path, sn->skey, &ignored);
 		goto out;
+	}
 	free(ignored);
 	ignored = NULL;
 	if ((rv = search_index_build(&sn->set, e->cfg, &sn->idx, cause)) != 0)
 		goto out;
-	search_index_save(sn->idx, path, &ignored);
+	search_index_save(sn->idx, path, sn->skey, &ignored);
 out:
 	free(ignored);
 	free(path);
@@ -216,10 +223,40 @@ engine_wait_ready(struct engine *e)
 	pthread_mutex_unlock(&e->ready_lock);
 }
 
+/* The store's search_store_key() now (0: not known). */
+static uint64_t
+store_key(struct store *st)
+{
+	char		*counter, *digest;
+	uint64_t	 k;
+
+	counter = store_meta_get(st, "counter");
+	digest = store_meta_get(st, "digest");
+	k = search_store_key(counter, digest);
+	free(counter);
+	free(digest);
+	return k;
+}
+
+/* ENGINE_CACHED: the index and its entries from the cache alone. */
+static int
+open_cached(struct engine *e, struct engine_snap *sn, uint64_t skey)
+{
+	char	*path, *ignored = NULL;
+	int	 rv;
+
+	xasprintf(&path, "%s.search", e->cfg->index_path);
+	rv = search_index_open(skey, e->cfg, path, &sn->idx, &ignored);
+	free(ignored);
+	free(path);
+	return rv;
+}
+
 int
 engine_open(const struct config *cfg, int flags, struct engine **out,
     char **cause)
 {
+	uint64_t		 skey = 0;
 	struct engine		*e;
 	struct engine_snap	*sn;
 	struct index_report	 rep;
@@ -248,9 +285,22 @@ engine_open(const struct config *cfg, int flags, struct engine **out,
 	if (!need_index && !(flags & ENGINE_EMPTY)) {
 		if ((rv = store_open_cfg(cfg, 0, &st, cause)) != 0)
 			goto fail;
+		skey = store_key(st);
+		if ((flags & ENGINE_CACHED) && skey != 0 &&
+		    open_cached(e, sn, skey) == 0) {
+			store_close(st);
+			st = NULL;
+			sn->skey = skey;
+			sn->digest = NULL;
+			engine_snap_prepare(sn);
+			*out = e;
+			return 0;
+		}
 		if ((rv = store_load_flags(st, &sn->set,
 		    (flags & ENGINE_LEAN) ? STORE_LEAN : 0, cause)) != 0)
 			goto fail;
+		/* a writer in between: the rows may not be the key's */
+		sn->skey = store_key(st) == skey ? skey : 0;
 		{
 			sn->digest = store_meta_get(st, "digest");
 			/*

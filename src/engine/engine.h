@@ -57,6 +57,13 @@ struct sanitizer;
  * they are read from the store then (engine_served()).
  */
 #define ENGINE_LEAN	0x20
+/*
+ * With ENGINE_LEAN, a process that only runs engine_search(): when the
+ * search cache names the store as it is now (search_index_open()), the
+ * entries come from the cache and the store's rows are not read; the
+ * snapshot's set stays empty. Otherwise as ENGINE_LEAN.
+ */
+#define ENGINE_CACHED	0x40
 
 int	 engine_open(const struct config *cfg, int flags, struct engine **out,
 	    char **cause);

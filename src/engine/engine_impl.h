@@ -38,6 +38,7 @@ struct engine_snap {
 	struct search_index	*idx;
 	unsigned long		 gen;
 	char			*digest;	/* index.db content it was built from */
+	uint64_t		 skey;		/* search_store_key() of that, 0: none */
 	int			 sorted;	/* set in indexer_precedence() order */
 	int			 refs;		/* under engine.snap_lock */
 };

@@ -77,7 +77,8 @@ compact_main(void *arg)
 	cause = NULL;
 	if (swapped) {
 		xasprintf(&path, "%s.search", e->cfg->index_path);
-		search_index_save(nsn->idx, path, &cause);
+		/* 0: its rows are the store's of some moment, unnamed */
+		search_index_save(nsn->idx, path, 0, &cause);
 		free(cause);
 		free(path);
 		engine_snap_unref(e, nsn);

@@ -707,6 +707,8 @@ search_index_free(struct search_index *x)
 	free(x->bkeys);
 	free(x->vsum);
 	free(x->dsk);
+	free(x->lite);
+	free(x->lite_strs);
 	embed_free(x->emb);
 	free(x->emb_note);
 	if (x->fb != NULL) {

@@ -27,8 +27,9 @@
 #include "base/xmalloc.h"
 
 #define CACHE_MAGIC	"srsearch"
-#define CACHE_VERSION	4	/* 2: flat arrays, used in place; 3: raw vectors, tf;
-				   4: centred norms */
+#define CACHE_VERSION	5	/* 2: flat arrays, used in place; 3: raw vectors, tf;
+				   4: centred norms; 5: store key, entries */
+#define CACHE_HDR	6	/* key, ndocs, dim, total, store key, config key */
 #define CACHE_MAX	((uint64_t)1 << 34)	/* a sanity cap */
 
 /*
@@ -69,7 +70,8 @@ key_str(uint64_t *h, const char *s)
 
 /*
  * What the index depends on: the format, the parameters, the embedder and
- * every indexed field of every entry, in set order.
+ * every indexed field of every entry, in set order (set NULL: all but the
+ * entries, the config key of search_index_open()).
  */
 static uint64_t
 cache_key(const struct skill_set *set, const struct search_params *p,
@@ -100,7 +102,7 @@ cache_key(const struct skill_set *set, const struct search_params *p,
 	v[0] = (int)(xs >> 32);
 	v[1] = (int)(xs & 0xffffffffu);
 	key_bytes(&h, v, 2 * sizeof(v[0]));
-	for (i = 0; i < set->n; i++) {
+	for (i = 0; set != NULL && i < set->n; i++) {
 		const struct skill *s = set->v[i];
 
 		v[0] = (int)s->kind;
@@ -177,17 +179,93 @@ map_file(const char *path, void **map, size_t *len)
 	return 0;
 }
 
+/*
+ * The entries section: for each doc, what a search answer shows of its
+ * entry, as NUL-terminated strings: "kind project trust risk_sev flags
+ * risk ntags nreq nfall" (flags: 1 display, 2 shadowed_by), uid, name,
+ * [display], path, scope, description, when_to_use, [shadowed_by],
+ * [signature], [signer] (flags 4 and 8), then the tags, requires_tools and fallback_for_tools.
+ */
+#define E_DISPLAY	1
+#define E_SHADOWED	2
+#define E_SIGNATURE	4
+#define E_SIGNER	8
+
+static void
+put_str(struct buf *b, const char *s)
+{
+	buf_add(b, s != NULL ? s : "", (s != NULL ? strlen(s) : 0) + 1);
+}
+
+static void
+put_list(struct buf *b, const struct strlist *l)
+{
+	size_t	 i;
+
+	for (i = 0; i < l->n; i++)
+		put_str(b, l->v[i]);
+}
+
+static void
+put_entries(struct buf *b, const struct search_index *x)
+{
+	struct buf	 e;
+	uint64_t	 n;
+	uint32_t	 d;
+	char		 head[160];
+
+	buf_init(&e, 0);
+	for (d = 0; d < x->ndocs; d++) {
+		const struct skill *s = x->dsk[d];
+
+		snprintf(head, sizeof head, "%d %d %d %d %d %.17g %zu %zu %zu",
+		    (int)s->kind, s->is_project, (int)s->trust, s->risk_sev,
+		    (s->display != NULL ? E_DISPLAY : 0) |
+		    (s->shadowed_by != NULL ? E_SHADOWED : 0) |
+		    (s->signature != NULL ? E_SIGNATURE : 0) |
+		    (s->signer != NULL ? E_SIGNER : 0), s->risk,
+		    s->tags.n, s->requires_tools.n, s->fallback_for_tools.n);
+		put_str(&e, head);
+		put_str(&e, s->uid);
+		put_str(&e, s->name);
+		if (s->display != NULL)
+			put_str(&e, s->display);
+		put_str(&e, s->path);
+		put_str(&e, s->scope);
+		put_str(&e, s->description);
+		put_str(&e, s->when_to_use);
+		if (s->shadowed_by != NULL)
+			put_str(&e, s->shadowed_by);
+		if (s->signature != NULL)
+			put_str(&e, s->signature);
+		if (s->signer != NULL)
+			put_str(&e, s->signer);
+		put_list(&e, &s->tags);
+		put_list(&e, &s->requires_tools);
+		put_list(&e, &s->fallback_for_tools);
+	}
+	n = e.len;
+	buf_add(b, &n, sizeof(n));
+	put_padded(b, e.p, e.len);
+	buf_done(&e);
+}
+
 int
 search_index_save(const struct search_index *x, const char *path,
-    char **cause)
+    uint64_t store_key, char **cause)
 {
 	struct buf	 b;
 	char		*tmp = NULL;
 	FILE		*fp = NULL;
-	uint64_t	 v[4];
+	uint64_t	 v[CACHE_HDR];
 	int		 rv = SR_IO;
 
 	*cause = NULL;
+	if (x->set == NULL) {
+		xasprintf(cause, "%s: an index opened from its cache is not "
+		    "saved", path);
+		return SR_USAGE;
+	}
 	if (x->base != NULL) {
 		xasprintf(cause, "%s: an incremental index is not saved "
 		    "(build one)", path);
@@ -199,6 +277,8 @@ search_index_save(const struct search_index *x, const char *path,
 	v[1] = x->ndocs;
 	v[2] = (uint64_t)x->dim;
 	v[3] = x->total;
+	v[4] = store_key;
+	v[5] = cache_key(NULL, &x->p, x->emb);
 	buf_add(&b, v, sizeof(v));
 	put_padded(&b, x->docs, (size_t)x->ndocs * sizeof(*x->docs));
 	put_padded(&b, x->mean, (size_t)x->dim * sizeof(float));
@@ -213,6 +293,7 @@ search_index_save(const struct search_index *x, const char *path,
 		xasprintf(cause, "%s: the index is not finished", path);
 		goto out;
 	}
+	put_entries(&b, x);
 	xasprintf(&tmp, "%s.%ld.tmp", path, (long)getpid());
 	if ((fp = fopen(tmp, "wb")) == NULL ||
 	    fwrite(b.p, 1, b.len, fp) != b.len || fclose(fp) != 0) {
@@ -237,15 +318,160 @@ out:
 	return rv;
 }
 
-int
-search_index_load(const struct skill_set *set, const struct config *cfg,
-    const char *path, struct search_index **out, char **cause)
+/* The next string of the section at *off, or NULL past its end. */
+static char *
+take_str(const char *p, size_t len, size_t *off)
+{
+	const char	*z;
+	char		*s;
+
+	if (*off >= len || (z = memchr(p + *off, '\0', len - *off)) == NULL)
+		return NULL;
+	s = (char *)(uintptr_t)(p + *off);
+	*off = (size_t)(z - p) + 1;
+	return s;
+}
+
+static int
+take_list(const char *p, size_t len, size_t *off, struct strlist *l,
+    char ***slot, size_t n)
+{
+	size_t	 i;
+
+	l->v = *slot;
+	l->n = l->cap = n;
+	for (i = 0; i < n; i++)
+		if (((*slot)[i] = take_str(p, len, off)) == NULL)
+			return -1;
+	*slot += n;
+	return 0;
+}
+
+/*
+ * Reads the entries section into x->lite (one struct skill per doc, its
+ * strings borrowed from the mapping) and points x->dsk at them. Returns
+ * 0, or -1 when the section is damaged.
+ */
+static int
+take_entries(struct search_index *x, struct bm25_reader *r)
+{
+	const char	*p;
+	uint64_t	 n;
+	size_t		 off = 0, nstr = 0, cap, len, a, bb, c;
+	uint32_t	 d;
+	char		**slot, *head;
+	int		 kind, proj, trust, sev, fl, used;
+	double		 risk;
+
+	if (r->len - r->off < sizeof(n))
+		return -1;
+	memcpy(&n, r->p + r->off, sizeof(n));
+	r->off += sizeof(n);
+	if (n > r->len - r->off || (p = take_padded(r, (size_t)n)) == NULL)
+		return -1;
+	len = (size_t)n;
+	x->lite = xcalloc(x->ndocs ? x->ndocs : 1, sizeof(*x->lite));
+	cap = 64;
+	x->lite_strs = xreallocarray(NULL, cap, sizeof(*x->lite_strs));
+	/* first pass: the list lengths, so the pointers go in one array */
+	for (d = 0; d < x->ndocs; d++) {
+		struct skill *s = &x->lite[d];
+
+		if ((head = take_str(p, len, &off)) == NULL ||
+		    sscanf(head, "%d %d %d %d %d %lg %zu %zu %zu%n", &kind,
+		    &proj, &trust, &sev, &fl, &risk, &a, &bb, &c, &used) != 9 ||
+		    head[used] != '\0' || kind < 0 || kind > KIND_COMMAND ||
+		    trust < TIER_UNTRUSTED || trust > TIER_TRUSTED ||
+		    a > len || bb > len || c > len)
+			return -1;
+		s->kind = (enum skill_kind)kind;
+		s->is_project = proj;
+		s->trust = (enum trust_tier)trust;
+		s->risk_sev = sev;
+		s->risk = risk;
+		s->lean = 1;
+		if ((s->uid = take_str(p, len, &off)) == NULL ||
+		    (s->name = take_str(p, len, &off)) == NULL ||
+		    ((fl & E_DISPLAY) &&
+		    (s->display = take_str(p, len, &off)) == NULL) ||
+		    (s->path = take_str(p, len, &off)) == NULL ||
+		    (s->scope = take_str(p, len, &off)) == NULL ||
+		    (s->description = take_str(p, len, &off)) == NULL ||
+		    (s->when_to_use = take_str(p, len, &off)) == NULL ||
+		    ((fl & E_SHADOWED) &&
+		    (s->shadowed_by = take_str(p, len, &off)) == NULL) ||
+		    ((fl & E_SIGNATURE) &&
+		    (s->signature = take_str(p, len, &off)) == NULL) ||
+		    ((fl & E_SIGNER) &&
+		    (s->signer = take_str(p, len, &off)) == NULL))
+			return -1;
+		if (a + bb + c > len - nstr)
+			return -1;
+		/* offsets for now; pointers once the array stops moving */
+		s->tags.cap = nstr;
+		s->tags.n = a;
+		s->requires_tools.n = bb;
+		s->fallback_for_tools.n = c;
+		nstr += a + bb + c;
+		while (off < len && a + bb + c > 0) {
+			if (take_str(p, len, &off) == NULL)
+				return -1;
+			if (a > 0)
+				a--;
+			else if (bb > 0)
+				bb--;
+			else
+				c--;
+		}
+		if (a + bb + c > 0)
+			return -1;
+		if ((x->docs[d].shadowed != 0) != (s->shadowed_by != NULL))
+			return -1;
+	}
+	if (off != len)
+		return -1;
+	free(x->lite_strs);
+	x->lite_strs = xreallocarray(NULL, nstr ? nstr : 1,
+	    sizeof(*x->lite_strs));
+	/* second pass: the lists, now that every count is known to fit */
+	off = 0;
+	for (d = 0; d < x->ndocs; d++) {
+		struct skill *s = &x->lite[d];
+		size_t k, skip = 7 + (s->display != NULL) +
+		    (s->shadowed_by != NULL) + (s->signature != NULL) +
+		    (s->signer != NULL);
+
+		slot = x->lite_strs + s->tags.cap;
+		for (k = 0; k < skip; k++)
+			take_str(p, len, &off);
+		if (take_list(p, len, &off, &s->tags, &slot, s->tags.n) != 0 ||
+		    take_list(p, len, &off, &s->requires_tools, &slot,
+		    s->requires_tools.n) != 0 ||
+		    take_list(p, len, &off, &s->fallback_for_tools, &slot,
+		    s->fallback_for_tools.n) != 0)
+			return -1;
+	}
+	x->dsk = xreallocarray(NULL, x->ndocs ? x->ndocs : 1, sizeof(*x->dsk));
+	for (d = 0; d < x->ndocs; d++)
+		x->dsk[d] = &x->lite[d];
+	return 0;
+}
+
+/*
+ * The load shared by search_index_load() (set: the entries it must
+ * match, by the full key) and search_index_open() (set NULL: the store
+ * key and the config key, and the entries from the file).
+ */
+static int
+load(const struct skill_set *set, uint64_t store_key,
+    const struct config *cfg, const char *path, struct search_index **out,
+    char **cause)
 {
 	struct search_index	*x = NULL;
 	struct bm25_reader	 r;
 	void			*map;
 	size_t			 len;
-	uint64_t		 v[4];
+	uint64_t		 v[CACHE_HDR];
 	uint32_t		 d;
 	int			 rv;
 
@@ -272,9 +498,15 @@ search_index_load(const struct skill_set *set, const struct config *cfg,
 	if (len < r.off || memcmp(map, CACHE_MAGIC, 8) != 0)
 		goto stale;
 	memcpy(v, r.p + 8, sizeof(v));
-	if (v[0] != cache_key(set, &x->p, x->emb) || v[1] > set->n ||
-	    v[2] != (uint64_t)x->dim || v[3] > v[1])
+	if (v[2] != (uint64_t)x->dim || v[3] > v[1] || v[1] > UINT32_MAX ||
+	    v[5] != cache_key(NULL, &x->p, x->emb))
 		goto stale;
+	if (set != NULL && (v[0] != cache_key(set, &x->p, x->emb) ||
+	    v[1] > set->n))
+		goto stale;
+	if (set == NULL && (store_key == 0 || v[4] != store_key))
+		goto stale;
+	x->store_key = v[4];
 	x->ndocs = (uint32_t)v[1];
 	x->total = v[3];
 	if ((x->docs = take_padded(&r, (size_t)x->ndocs *
@@ -288,12 +520,16 @@ search_index_load(const struct skill_set *set, const struct config *cfg,
 		goto stale;
 	x->norm_center = x->p.center;
 	for (d = 0; d < x->ndocs; d++)
-		if (x->docs[d].skill >= set->n || (x->docs[d].winner >= 0 &&
+		if ((set != NULL && x->docs[d].skill >= set->n) ||
+		    (x->docs[d].winner >= 0 &&
 		    (uint32_t)x->docs[d].winner >= x->ndocs) || x->docs[d].dead)
 			goto stale;
-	x->dsk = xreallocarray(NULL, x->ndocs ? x->ndocs : 1, sizeof(*x->dsk));
-	for (d = 0; d < x->ndocs; d++)
-		x->dsk[d] = set->v[x->docs[d].skill];
+	if (set != NULL) {
+		x->dsk = xreallocarray(NULL, x->ndocs ? x->ndocs : 1,
+		    sizeof(*x->dsk));
+		for (d = 0; d < x->ndocs; d++)
+			x->dsk[d] = set->v[x->docs[d].skill];
+	}
 	x->nbase = x->nlive = x->ndocs;
 	if ((x->bm = bm25_read(&r)) == NULL ||
 	    (x->gram = bm25_read(&r)) == NULL ||
@@ -302,10 +538,44 @@ search_index_load(const struct skill_set *set, const struct config *cfg,
 	if (x->p.w_pfx > 0 && ((x->pfx = bm25_read(&r)) == NULL ||
 	    bm25_ndocs(x->pfx) != x->ndocs))
 		goto stale;
+	if (set == NULL && take_entries(x, &r) != 0)
+		goto stale;
 	*out = x;
 	return SR_OK;
 stale:
 	search_index_free(x);
 	xasprintf(cause, "%s: stale or damaged search cache", path);
 	return SR_NOTFOUND;
+}
+
+int
+search_index_load(const struct skill_set *set, const struct config *cfg,
+    const char *path, struct search_index **out, char **cause)
+{
+	return load(set, 0, cfg, path, out, cause);
+}
+
+int
+search_index_open(uint64_t store_key, const struct config *cfg,
+    const char *path, struct search_index **out, char **cause)
+{
+	return load(NULL, store_key, cfg, path, out, cause);
+}
+
+uint64_t
+search_index_store_key(const struct search_index *x)
+{
+	return x->store_key;
+}
+
+uint64_t
+search_store_key(const char *counter, const char *digest)
+{
+	uint64_t	 h = 0xcbf29ce484222325ULL;
+
+	if (counter == NULL || digest == NULL)
+		return 0;
+	key_str(&h, counter);
+	key_str(&h, digest);
+	return h != 0 ? h : 1;
 }

@@ -7,6 +7,8 @@
 #ifndef SR_SEARCH_CACHE_H
 #define SR_SEARCH_CACHE_H
 
+#include <stdint.h>
+
 struct config;
 struct search_index;
 struct skill_set;
@@ -25,8 +27,29 @@ struct skill_set;
  * search_index_free(). Like search_index_build(), it borrows set.
  */
 int	 search_index_save(const struct search_index *, const char *path,
-	    char **cause);
+	    uint64_t store_key, char **cause);
 int	 search_index_load(const struct skill_set *set, const struct config *,
 	    const char *path, struct search_index **out, char **cause);
+
+/*
+ * A search without the entries: the cache also holds what an answer
+ * shows of each entry, and a store key (search_store_key() of the store
+ * the set was read from, given to search_index_save(); 0: none). When
+ * it and the configuration's part of the key match, search_index_open()
+ * returns an index that owns its entries (set NULL), so a CLI search
+ * reads neither the store's rows nor hashes their texts. Anything else
+ * is SR_NOTFOUND with *cause, and the caller loads the set and uses
+ * search_index_load() (which checks the full key) or builds.
+ */
+int	 search_index_open(uint64_t store_key, const struct config *,
+	    const char *path, struct search_index **out, char **cause);
+/* The store key a loaded index was saved with (0: none or built). */
+uint64_t search_index_store_key(const struct search_index *);
+/*
+ * The store key of a store whose meta "counter" (moves with every write
+ * that changes an entry) and "digest" (the content) are these; 0 when
+ * either is missing.
+ */
+uint64_t search_store_key(const char *counter, const char *digest);
 
 #endif

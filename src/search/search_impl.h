@@ -79,6 +79,14 @@ struct search_index {
 	struct doc		*own_docs;
 	void			*map;		/* the mapped cache */
 	size_t			 maplen;
+	uint64_t		 store_key;	/* loaded: the cache's (0: none) */
+	/*
+	 * Opened from the cache alone (search_index_open()): set is NULL and
+	 * dsk points at these entries, whose strings and lists point into
+	 * map (lite_strs holds the lists' pointers).
+	 */
+	struct skill		*lite;
+	char			**lite_strs;
 
 	/* Collection statistics: of this index, or recomputed (incremental). */
 	uint32_t		 nlive;		/* docs not dead */

@@ -4,7 +4,8 @@
 # (tests/bench/gen-skills), indexes them in a temporary HOME and prints
 # one row: index wall time, the first CLI search after the index, the
 # CLI search p50 over BENCH_SCALE_Q (20) held-out queries, the engine's
-# peak RSS as serve runs it and its in-process search p50 (bench_scale),
+# peak RSS as serve runs it (and that per skill, rss_B) and its
+# in-process search p50 (bench_scale),
 # the search cache's bytes per skill, and SQLite FTS5 (sqlite3 CLI, a new
 # process per query, bm25 over name + description, the query's words
 # OR-ed) on the same documents and queries. Needs SR, BENCH_SCALE (the
@@ -20,8 +21,8 @@ cat "$TOP_SRCDIR"/tests/eval/heldout/*.jsonl |
     head -n "$nq" >"$T/queries"
 ms() { date +%s%N; }
 p50() { sort -n | awk '{v[NR]=$1} END {print (NR ? v[int((NR+1)/2)] : 0)}'; }
-printf '%8s %9s %9s %9s %9s %9s %9s %9s\n' skills index_s first_ms cli_p50 \
-    rss_mb inproc_ms cache_B fts5_p50
+printf '%8s %9s %9s %9s %9s %9s %9s %9s %9s\n' skills index_s first_ms \
+    cli_p50 rss_mb rss_B inproc_ms cache_B fts5_p50
 for n in $sizes; do
 	g="$T/g$n"
 	"$TOP_SRCDIR/tests/bench/gen-skills" "$n" "$g" >/dev/null || exit 1
@@ -41,6 +42,7 @@ for n in $sizes; do
 	cli=$(awk '{printf "%.1f", $1 / 10}' "$T/cli")
 	set -- $("$BENCH_SCALE" "$T/queries" 3 2>/dev/null)
 	rss=$(awk -v k="${6:-0}" 'BEGIN {printf "%.0f", k / 1024}')
+	rssb=$(awk -v k="${6:-0}" -v n="$n" 'BEGIN {printf "%.0f", k * 1024 / n}')
 	inproc=${3:-?}
 	cache=$(find "$XDG_DATA_HOME" -name '*.search' -exec wc -c {} + 2>/dev/null |
 	    awk -v n="$n" 'END {printf "%.0f", ($1 + 0) / n}')
@@ -63,8 +65,8 @@ for n in $sizes; do
 		done <"$T/queries" | p50 >"$T/fts"
 		fts=$(awk '{printf "%.1f", $1 / 10}' "$T/fts")
 	fi
-	printf '%8s %9s %9s %9s %9s %9s %9s %9s\n' "$n" "$idx" "$first" "$cli" \
-	    "$rss" "$inproc" "$cache" "$fts"
+	printf '%8s %9s %9s %9s %9s %9s %9s %9s %9s\n' "$n" "$idx" "$first" \
+	    "$cli" "$rss" "$rssb" "$inproc" "$cache" "$fts"
 	grep -i "limit\|skipped\|stopped" "$T/index.out" | head -n 3 | sed 's/^/         /'
 	rm -rf "$g" "$HOME" "$T/fts$n.db"
 done

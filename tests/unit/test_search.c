@@ -629,7 +629,7 @@ main(void)
 		free(cause);
 		cause = NULL;
 		cfg->project_boost = 0.1;
-		is_int(search_index_save(ix, path, &cause), SR_OK, "cache: save");
+		is_int(search_index_save(ix, path, 0, &cause), SR_OK, "cache: save");
 		rv = search_index_load(&f.set, cfg, path, &ixl, &cause);
 		is_int(rv, SR_OK, "cache: load");
 		for (i = 0; rv == SR_OK && i < queries.n;
@@ -651,6 +651,69 @@ main(void)
 		ok(rv == SR_OK && same, "cache: a loaded index answers the same");
 		if (rv == SR_OK)
 			search_index_free(ixl);
+		/* opened from the cache alone, by its store key */
+		is_int(search_index_open(77, cfg, path, &ixl, &cause),
+		    SR_NOTFOUND, "cache: no store key saved, no open");
+		free(cause);
+		cause = NULL;
+		is_int(search_index_save(ix, path, 77, &cause), SR_OK,
+		    "cache: save with a store key");
+		is_int(search_index_open(78, cfg, path, &ixl, &cause),
+		    SR_NOTFOUND, "cache: another store key is stale");
+		free(cause);
+		cause = NULL;
+		rv = search_index_open(77, cfg, path, &ixl, &cause);
+		is_int(rv, SR_OK, "cache: open by the store key");
+		same = 1;
+		for (i = 0; rv == SR_OK && i < queries.n; i++) {
+			size_t k, t;
+
+			run(ix, queries.v[i], 10, -1, NULL, &r);
+			run(ixl, queries.v[i], 10, -1, NULL, &r2);
+			if (r.n != r2.n || r.miss != r2.miss || r.total != r2.total)
+				same = 0;
+			for (k = 0; same && k < r.n; k++) {
+				const struct skill *a = r.v[k].skill;
+				const struct skill *b = r2.v[k].skill;
+
+				if (a == b || strcmp(a->path, b->path) != 0 ||
+				    strcmp(a->uid, b->uid) != 0 ||
+				    strcmp(a->description, b->description) != 0 ||
+				    strcmp(a->when_to_use, b->when_to_use) != 0 ||
+				    (a->display == NULL) != (b->display == NULL) ||
+				    a->kind != b->kind || a->trust != b->trust ||
+				    a->risk != b->risk ||
+				    a->tags.n != b->tags.n ||
+				    r.v[k].score != r2.v[k].score ||
+				    r.v[k].n_shadowed != r2.v[k].n_shadowed)
+					same = 0;
+				for (t = 0; same && t < a->tags.n; t++)
+					if (strcmp(a->tags.v[t], b->tags.v[t]) != 0)
+						same = 0;
+			}
+			search_result_done(&r);
+			search_result_done(&r2);
+		}
+		ok(rv == SR_OK && same, "cache: an opened index answers the "
+		    "same, with copies of the entries");
+		if (rv == SR_OK) {
+			struct strlist tg;
+
+			strlist_init(&tg);
+			strlist_add(&tg, "testing");
+			run(ix, "test", 10, -1, &tg, &r);
+			run(ixl, "test", 10, -1, &tg, &r2);
+			ok(r.n == r2.n && r.n > 0, "cache: a tag filter on an "
+			    "opened index as on the built one");
+			search_result_done(&r);
+			search_result_done(&r2);
+			strlist_done(&tg);
+			is_int(search_index_save(ixl, path, 77, &cause),
+			    SR_USAGE, "cache: an opened index is not saved");
+			free(cause);
+			cause = NULL;
+			search_index_free(ixl);
+		}
 		old = f.flaky->description;
 		f.flaky->description = xstrdup("changed");
 		is_int(search_index_load(&f.set, cfg, path, &ixl, &cause),
@@ -668,6 +731,10 @@ main(void)
 		}
 		is_int(search_index_load(&f.set, cfg, path, &ixl, &cause),
 		    SR_NOTFOUND, "cache: a truncated file is rejected");
+		free(cause);
+		cause = NULL;
+		is_int(search_index_open(77, cfg, path, &ixl, &cause),
+		    SR_NOTFOUND, "cache: a truncated file is not opened");
 		free(cause);
 		cause = NULL;
 		unlink(path);
