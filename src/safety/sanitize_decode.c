@@ -112,7 +112,12 @@ rescan(struct dec *d, const char *t, size_t n, const char *kind, size_t off)
 		out->v[i].line = line;
 		/* what the code analysis decoded itself, or a rule two
 		 * rescans of the same text both report, counts once */
-		if (seen(out, k, &out->v[i])) {
+		/* nor is a decoded payload documentation or an example:
+		 * the context rules (frame-doc, host-placeholder ...) speak
+		 * of the text around a string, not of what it hides */
+		if (seen(out, k, &out->v[i]) ||
+		    strncmp(out->v[i].rule, "frame-", 6) == 0 ||
+		    strcmp(out->v[i].rule, "host-placeholder") == 0) {
 			free(out->v[i].rule);
 			free(out->v[i].message);
 			free(out->v[i].file);
