@@ -135,10 +135,13 @@ rescan(struct dec *d, const char *t, size_t n, const char *kind, size_t off)
 	out->n = k;
 }
 
-static int
+/* Runs once per byte of every body: ranges, not the locale's isalnum. */
+static inline int
 b64_char(unsigned char c)
 {
-	return isalnum(c) || c == '+' || c == '/' || c == '-' || c == '_';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '+' || c == '/' || c == '-' ||
+	    c == '_';
 }
 
 /* A base64 run at p (n bytes, padding excluded): decode it as text. */
