@@ -144,6 +144,16 @@ const struct sanitize_catalogue *sanitize_cat(const struct sanitizer *);
  */
 char	*sanitize_inline(const struct sanitizer *, const char *);
 
+/*
+ * Decode and rescan (sanitize_decode.c): base64, hex, \xNN, %NN and \uNNNN
+ * escapes and joined literals in text are decoded and the text they stand
+ * for scanned again (catalogue and shell analysis), bounded in depth and
+ * size; each finding's message starts "decoded KIND: ". Called by every
+ * scan of sanitize_text(), sanitize_scan() and sanitize_file().
+ */
+void	 sanitize_decoded(const struct sanitizer *, const char *text,
+	    size_t len, int line_base, struct findings *out);
+
 /* Number of compiled patterns (for doctor and tests). */
 size_t	 sanitize_count(const struct sanitizer *);
 
