@@ -81,6 +81,10 @@ telemetry_report(const struct config *cfg, int *problems)
 		cJSON_AddNumberToObject(o, "events", (double)snap.total);
 		cJSON_AddNumberToObject(o, "dropped",
 		    (double)snap.write_failures);
+		/* ... of which a full stats.db could not store (side file). */
+		if (!pg)
+			cJSON_AddNumberToObject(o, "dropped_unstored",
+			    (double)telemetry_lost_read(where));
 		cJSON_AddNumberToObject(o, "replicas",
 		    (double)snap.n_replicas);
 		stats_snap_done(&snap);
@@ -117,6 +121,10 @@ telemetry_print(const cJSON *t)
 		    cJSON_GetNumberValue(v) == 1 ? "" : "s");
 	if ((v = cJSON_GetObjectItem(t, "dropped")) != NULL)
 		printf(", %.0f dropped by writers", cJSON_GetNumberValue(v));
+	if ((v = cJSON_GetObjectItem(t, "dropped_unstored")) != NULL &&
+	    cJSON_GetNumberValue(v) > 0)
+		printf(" (%.0f while stats.db was full or unwritable)",
+		    cJSON_GetNumberValue(v));
 	printf("\n");
 }
 

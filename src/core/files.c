@@ -303,8 +303,55 @@ utf8_whole(const char *s, size_t n)
  * UTF-8 boundaries and joined by a newline: what a scan reads of a file
  * padded past its cap, so that padding cannot hide the payload.
  */
+/* Newlines in b[0..n). */
+static int
+count_nl(const char *b, size_t n)
+{
+	const char	*p = b, *end = b + n;
+	int		 c = 0;
+
+	while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		c++;
+		p++;
+	}
+	return c;
+}
+
+/* Newlines in fd's bytes [from, to): one pass, 64 KiB at a time. */
+static int
+count_nl_fd(int fd, off_t from, off_t to)
+{
+	char	 buf[65536];
+	ssize_t	 n;
+	int	 c = 0;
+
+	while (from < to) {
+		n = pread(fd, buf, to - from < (off_t)sizeof buf ?
+		    (size_t)(to - from) : sizeof buf, from);
+		if (n <= 0)
+			break;
+		c += count_nl(buf, (size_t)n);
+		from += n;
+	}
+	return c;
+}
+
+int
+files_ends_line(const struct files_ends *e, int line)
+{
+	if (e == NULL || e->tail_line == 0 || line < e->tail_line)
+		return line;
+	return line + e->tail_shift;
+}
+
+/*
+ * e gets where the tail begins in the joined text and how far its lines
+ * are from the file's: the head's newlines plus the joining one, and
+ * the skipped middle's newlines less that joining one.
+ */
 static void
-read_ends(int fd, const struct stat *st, size_t max, char **out, size_t *len)
+read_ends(int fd, const struct stat *st, size_t max, char **out, size_t *len,
+    struct files_ends *e)
 {
 	size_t	 head = max / 2, tail = max - head, got, skip = 0;
 	off_t	 at;
@@ -331,10 +378,15 @@ read_ends(int fd, const struct stat *st, size_t max, char **out, size_t *len)
 	*len = head + 1 + got - skip;
 	b[*len] = '\0';
 	*out = b;
+	if (e != NULL) {
+		e->tail_line = count_nl(b, head) + 2;
+		e->tail_shift = count_nl_fd(fd, (off_t)head,
+		    at + (off_t)skip) - 1;
+	}
 }
 
 static int	read_below(const char *, const char *, size_t, size_t, int,
-		    char **, size_t *, int64_t *, char **);
+		    char **, size_t *, struct files_ends *, char **);
 
 int
 files_read(const char *dir, const char *relpath, size_t relpath_len,
@@ -346,15 +398,16 @@ files_read(const char *dir, const char *relpath, size_t relpath_len,
 
 int
 files_read_ends(const char *dir, const char *relpath, size_t max,
-    char **out, size_t *len, int64_t *size, char **cause)
+    char **out, size_t *len, struct files_ends *e, char **cause)
 {
+	memset(e, 0, sizeof *e);
 	return read_below(dir, relpath, strlen(relpath), max, 1, out, len,
-	    size, cause);
+	    e, cause);
 }
 
 static int
 read_below(const char *dir, const char *relpath, size_t relpath_len,
-    size_t max, int ends, char **out, size_t *len, int64_t *size,
+    size_t max, int ends, char **out, size_t *len, struct files_ends *e,
     char **cause)
 {
 	struct strlist	 parts;
@@ -448,10 +501,10 @@ read_below(const char *dir, const char *relpath, size_t relpath_len,
 		rv = SR_REFUSED;
 		goto out;
 	}
-	if (size != NULL)
-		*size = (int64_t)st.st_size;
+	if (e != NULL)
+		e->size = (int64_t)st.st_size;
 	if ((size_t)st.st_size > max && ends)
-		read_ends(fd, &st, max, out, len);
+		read_ends(fd, &st, max, out, len, e);
 	else if ((size_t)st.st_size > max) {
 		xasprintf(cause, "'%s' is %lld bytes, over limits.max_related_kb "
 		    "(%zu KiB): refused", relpath, (long long)st.st_size,

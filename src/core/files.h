@@ -30,13 +30,26 @@ cJSON	*files_list(const char *dir, int max, int *truncated);
 int	 files_read(const char *dir, const char *relpath, size_t relpath_len,
 	    size_t max, char **out, size_t *len, char **cause);
 
+/* What files_read_ends() read of a file, and how its lines map. */
+struct files_ends {
+	int64_t	 size;		/* the file's whole size */
+	int	 tail_line;	/* the read text's line where the tail
+				   begins; 0 when the file was read whole */
+	int	 tail_shift;	/* ... add it to such a line: the file's */
+};
+
 /*
  * files_read() for a scan: a file over max bytes is not refused but read
- * as its head and its tail (max/2 bytes each, joined by a newline); *size
- * gets the file's whole size, so *len < *size says it was not read whole.
+ * as its head and its tail (max/2 bytes each, joined by a newline); e
+ * gets the file's whole size, so *len < e->size says it was not read
+ * whole, and what files_ends_line() needs to give the line numbers of the
+ * file for the text read (the skipped middle's newlines are counted).
  */
 int	 files_read_ends(const char *dir, const char *relpath, size_t max,
-	    char **out, size_t *len, int64_t *size, char **cause);
+	    char **out, size_t *len, struct files_ends *e, char **cause);
+
+/* Line `line` of the text files_read_ends() read, as the file's line. */
+int	 files_ends_line(const struct files_ends *e, int line);
 
 /*
  * Opens rel below the directory dirfd for reading, following no symlink

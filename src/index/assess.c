@@ -433,30 +433,37 @@ scan_one(const struct sanitizer *san, const struct assess_limits *l,
     struct findings *out)
 {
 	struct codescan_caps	 caps;
+	struct files_ends	 ends;
 	char	*text = NULL, *cause = NULL;
-	size_t	 len;
-	int64_t	 size = 0;
+	size_t	 len, i, n0;
 
 	if (binary_name(rel) || *total >= l->max_total)
 		return;
 	/* Padding past the cap must not hide a payload: head and tail. */
-	if (files_read_ends(dir, rel, l->max_file, &text, &len, &size,
+	if (files_read_ends(dir, rel, l->max_file, &text, &len, &ends,
 	    &cause) != 0) {
 		free(cause);
 		return;
 	}
-	if (size > (int64_t)l->max_file) {
+	if (ends.size > (int64_t)l->max_file) {
 		findings_add(out, "file-over-cap", SEV_WARN, 0, "%s: %lld "
 		    "bytes, over limits.max_related_kb (%zu KiB): only its "
 		    "first and last %zu KiB were scanned", rel,
-		    (long long)size, l->max_file / 1024, l->max_file / 2048);
+		    (long long)ends.size, l->max_file / 1024,
+		    l->max_file / 2048);
 		findings_set_file(out, out->n - 1, rel);
 	}
 	if (*total + len > l->max_total)
 		len = files_utf8_cut(text, len, l->max_total - *total);
 	*total += len;
+	n0 = out->n;
 	sanitize_file_caps(san, rel, text, len, out, &caps);
-	assess_files_add(bd, rel, text, len, &caps, out);
+	/* Lines of the tail as the file's own, not the joined text's. */
+	for (i = n0; i < out->n; i++)
+		out->v[i].line = files_ends_line(&ends, out->v[i].line);
+	for (i = 0; i < CODESCAN_CAPS; i++)
+		caps.line[i] = files_ends_line(&ends, caps.line[i]);
+	assess_files_add(bd, rel, text, len, &caps, out);	/* caps' lines */
 	free(text);
 }
 

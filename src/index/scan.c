@@ -557,9 +557,47 @@ report_cap(const struct config *cfg, struct scan_result *res)
  * Sets up w to walk root number i of res: its canonical path goes to real
  * (PATH_MAX bytes). Returns the relative name of the root's top.
  */
+/*
+ * The real path of a root, as realpath(3) gives it, and its stat: a glob
+ * over 100k folders gives roots that share their parent, so the parent
+ * is resolved once (*parent, *parent_real keep the last one) and a root
+ * that is no symlink is that + "/" + its name: one lstat() a root
+ * instead of a readlink() per component.
+ */
+static void
+root_real(const char *path, char *real, struct stat *st, char **parent,
+    char *parent_real)
+{
+	const char	*slash = strrchr(path, '/');
+	const char	*name = slash != NULL ? slash + 1 : NULL;
+	size_t		 plen;
+
+	if (lstat(path, st) == 0 && !S_ISLNK(st->st_mode) && name != NULL &&
+	    slash != path && *name != '\0' && strcmp(name, ".") != 0 &&
+	    strcmp(name, "..") != 0) {
+		plen = (size_t)(slash - path);
+		if (*parent == NULL || strlen(*parent) != plen ||
+		    memcmp(*parent, path, plen) != 0) {
+			free(*parent);
+			*parent = xstrndup(path, plen);
+			if (realpath(*parent, parent_real) == NULL)
+				*parent_real = '\0';
+		}
+		if (*parent_real != '\0' && (size_t)snprintf(real, PATH_MAX,
+		    "%s/%s", strcmp(parent_real, "/") == 0 ? "" : parent_real,
+		    name) < PATH_MAX)
+			return;
+	}
+	if (stat(path, st) == -1)
+		st->st_ino = 0;
+	if (realpath(path, real) == NULL)
+		snprintf(real, PATH_MAX, "%s", path);
+}
+
 static const char *
 walker_start(struct walker *w, const struct config *cfg,
-    struct scan_result *res, size_t i, struct idset *files, char *real)
+    struct scan_result *res, size_t i, struct idset *files, char *real,
+    char **parent, char *parent_real)
 {
 	struct scan_root	*r = &res->roots[i];
 	struct stat		 st;
@@ -573,10 +611,9 @@ walker_start(struct walker *w, const struct config *cfg,
 	base = strrchr(r->path, '/');
 	base = base != NULL ? base + 1 : r->path;
 	w->root_base = base;
-	if (stat(r->path, &st) == 0)
+	root_real(r->path, real, &st, parent, parent_real);
+	if (st.st_ino != 0)
 		idset_add(&w->dirs, (uint64_t)st.st_dev, (uint64_t)st.st_ino);
-	if (realpath(r->path, real) == NULL)
-		snprintf(real, PATH_MAX, "%s", r->path);
 	return *base != '\0' ? base : "root";
 }
 
@@ -587,7 +624,7 @@ scan_walk(const struct config *cfg, struct scan_result *res)
 	struct idset	 files;
 	size_t		 i, idx;
 	const char	*base;
-	char		 real[PATH_MAX];
+	char		 real[PATH_MAX], parent_real[PATH_MAX], *parent = NULL;
 
 	memset(&files, 0, sizeof files);
 	for (i = 0; i < res->n_roots; i++) {
@@ -595,13 +632,15 @@ scan_walk(const struct config *cfg, struct scan_result *res)
 
 		if (!r->exists)
 			continue;
-		base = walker_start(&w, cfg, res, i, &files, real);
+		base = walker_start(&w, cfg, res, i, &files, real, &parent,
+		    parent_real);
 		walk_dir(&w, r->path, real, base, 0, 0);
 		idset_done(&w.dirs);
 		if (w.entries_hit || w.depth_hit)
 			res->capped = 1;
 	}
 	idset_done(&files);
+	free(parent);
 	report_cap(cfg, res);
 	for (i = 0; i < res->n_items; i++) {
 		idx = (size_t)(uintptr_t)res->items[i].root - 1;
@@ -661,12 +700,14 @@ scan_walk_under(const struct config *cfg, struct scan_result *res,
 	struct scan_root *r = &res->roots[root];
 	size_t		 i, idx, first = res->n_items;
 	const char	*base;
-	char		 real[PATH_MAX];
+	char		 real[PATH_MAX], parent_real[PATH_MAX], *parent = NULL;
 
 	if (!r->exists)
 		return 0;
 	memset(&files, 0, sizeof files);
-	base = walker_start(&w, cfg, res, root, &files, real);
+	base = walker_start(&w, cfg, res, root, &files, real, &parent,
+	    parent_real);
+	free(parent);
 	strlist_init(&comps);
 	/* Split on '/' only: names may have spaces at either end. */
 	for (const char *p = relsub != NULL ? relsub : "", *q; *p != '\0';

@@ -194,8 +194,16 @@ stats_close(struct stats_db *d)
 	free(d);
 }
 
+/* Events counted in the side file of a full stats.db (SQLite only). */
+static long long
+lost_count(const struct stats_db *d)
+{
+	return sqlq_is_pg(d->db) ? 0 : telemetry_lost_read(d->path);
+}
+
 /*
- * SQLite: PRAGMA data_version. PostgreSQL: the newest id plus the
+ * SQLite: PRAGMA data_version plus the side file's lost count (a writer
+ * on a full disk changes only that). PostgreSQL: the newest id plus the
  * dropped count, which change whenever a replica writes (ids commit in
  * order: telemetry_pg.c).
  */
@@ -213,7 +221,7 @@ stats_data_version(struct stats_db *d)
 	    "PRAGMA data_version", &st) != 0)
 		return -1;
 	if (sqlq_step(st) == SQLQ_ROW)
-		v = sqlq_int64(st, 0);
+		v = sqlq_int64(st, 0) + lost_count(d);
 	sqlq_finalize(st);
 	return v;
 }
@@ -964,6 +972,7 @@ stats_snapshot(struct stats_db *d, const struct stats_query *q,
 	if (one_int(d, q, "SELECT CAST(value AS INTEGER) FROM meta WHERE "
 	    "key = 'write_failures'", NULL, &v, NULL) == 0)
 		s->write_failures = v;
+	s->write_failures += lost_count(d);
 
 	derive(s);
 out:
@@ -1404,6 +1413,7 @@ stats_since_id(struct stats_db *d, const struct stats_query *q,
 	if (one_int(d, q, "SELECT CAST(value AS INTEGER) FROM meta WHERE "
 	    "key = 'write_failures'", NULL, &v, NULL) == 0)
 		t.write_failures = v;
+	t.write_failures += lost_count(d);
 	derive(&t);
 out:
 	sqlq_end_read(d->db);

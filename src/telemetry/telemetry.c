@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,7 +125,7 @@ struct telemetry {
 	int		 flushing;	/* callers waiting in telemetry_flush */
 	int		 down;		/* the database is unreachable */
 	long long	 failures;	/* events lost: dropped or unwritable */
-	long long	 failures_saved;	/* ... of which meta counts */
+	long long	 failures_saved;	/* ... of which meta or the side file counts */
 	char		*last_error;	/* why the database is down */
 	char		*session;
 	char		*client;
@@ -474,6 +475,129 @@ sqlite_write(struct telemetry *t, struct tm_event *v, size_t n,
 	return 0;
 }
 
+/*
+ * The lost-events side file. A full disk that refuses stats.db's pages
+ * refuses new pages of any file, so appending a record when the loss
+ * happens would fail just the same; nor can the count wait in memory for
+ * space to come back (a CLI search exits at once). The file is therefore
+ * one fixed-size record, created while there is space (when telemetry
+ * opens stats.db) and then rewritten in place: overwriting bytes of a
+ * block it already has needs no new space (tmpfs, ext4, xfs; a
+ * copy-on-write file system may still refuse). Writers of several
+ * processes add to it under an fcntl() lock, which takes no space either.
+ * The count only grows: it is what was lost, not what is pending.
+ */
+#define TM_LOST_REC	32	/* "lost %26lld\n" */
+
+static atomic_flag	 lost_warned = ATOMIC_FLAG_INIT;	/* once a process */
+
+char *
+telemetry_lost_path(const char *db_path)
+{
+	char	*p;
+
+	xasprintf(&p, "%s-lost", db_path);
+	return p;
+}
+
+/* The count in an open side file's record, 0 when short or malformed. */
+static long long
+lost_parse(int fd)
+{
+	char		 rec[TM_LOST_REC + 1];
+	char		*end;
+	long long	 v;
+	ssize_t		 r;
+
+	r = pread(fd, rec, TM_LOST_REC, 0);
+	if (r != TM_LOST_REC || strncmp(rec, "lost ", 5) != 0)
+		return 0;
+	rec[TM_LOST_REC] = '\0';
+	errno = 0;
+	v = strtoll(rec + 5, &end, 10);
+	if (errno != 0 || *end != '\n' || v < 0)
+		return 0;
+	return v;
+}
+
+long long
+telemetry_lost_read(const char *db_path)
+{
+	char		*p;
+	long long	 v = 0;
+	int		 fd;
+
+	if (db_path == NULL)
+		return 0;
+	p = telemetry_lost_path(db_path);
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) != -1) {
+		v = lost_parse(fd);
+		close(fd);
+	}
+	free(p);
+	return v;
+}
+
+int
+telemetry_lost_add(const char *db_path, long long n)
+{
+	struct flock	 lk;
+	struct stat	 sb;
+	char		 rec[TM_LOST_REC + 1];
+	char		*p;
+	int		 fd, rv = -1, e;
+
+	p = telemetry_lost_path(db_path);
+	fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	free(p);
+	if (fd == -1)
+		return -1;
+	memset(&lk, 0, sizeof lk);
+	lk.l_type = F_WRLCK;
+	lk.l_whence = SEEK_SET;
+	if (fcntl(fd, F_SETLKW, &lk) == -1 || fstat(fd, &sb) == -1)
+		goto out;
+	if (n == 0 && sb.st_size == TM_LOST_REC) {
+		rv = 0;		/* only making sure it exists */
+		goto out;
+	}
+	snprintf(rec, sizeof rec, "lost %26lld\n", lost_parse(fd) + n);
+	if (pwrite(fd, rec, TM_LOST_REC, 0) == TM_LOST_REC)
+		rv = 0;
+	else if (errno == 0)
+		errno = ENOSPC;
+out:
+	e = errno;
+	close(fd);	/* releases the lock */
+	errno = e;
+	return rv;
+}
+
+/*
+ * Stores the lost count that meta could not (SQLite): in the side file.
+ * Called and returns with t->mu held; once per process, says on stderr
+ * that events are being lost.
+ */
+static void
+lost_save(struct telemetry *t)
+{
+	long long	 d = t->failures - t->failures_saved;
+	int		 ok;
+
+	if (t->backend != TELEMETRY_BACKEND_SQLITE || d <= 0)
+		return;
+	pthread_mutex_unlock(&t->mu);
+	ok = telemetry_lost_add(t->path, d) == 0;
+	pthread_mutex_lock(&t->mu);
+	if (ok)
+		t->failures_saved += d;
+	if (!atomic_flag_test_and_set(&lost_warned))
+		fprintf(stderr, "skills-radar: telemetry: %s; events are being "
+		    "lost (%lld so far, %s)\n", t->last_error != NULL ?
+		    t->last_error : t->path, t->failures, ok ? "counted for "
+		    "doctor" : "the count could not be stored");
+}
+
 static char	*query_hash(const struct telemetry *, const char *);
 
 /* Replaces the normalised queries of v[0..n) by their hash (hash mode). */
@@ -685,6 +809,8 @@ writer(void *arg)
 		if (rc == 0)
 			t->written += n;
 		t->settled += n;
+		if (rc != 0)
+			lost_save(t);
 		pthread_cond_broadcast(&t->done);
 		/* Closing and the database is away: the rest is lost too. */
 		if (rc == -1 && t->stop)
@@ -698,6 +824,7 @@ writer(void *arg)
 		t->failures++;
 		t->settled++;
 	}
+	lost_save(t);
 	pthread_cond_broadcast(&t->done);
 	pthread_mutex_unlock(&t->mu);
 	free(batch);
@@ -749,6 +876,8 @@ open_sqlite(struct telemetry *t, char **cause)
 	    cause)) != 0 || (rv = schema(t, cause)) != 0)
 		return rv;
 	t->have_key = 1;
+	/* While there is space: see telemetry_lost_add(). */
+	(void)telemetry_lost_add(t->path, 0);
 	if (sqlite3_prepare_v2(t->db, "INSERT INTO events (ts, kind, session, "
 	    "client, query, skill, top1_score, n_results, latency_ms, trust, "
 	    "found, detail, replica) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "

@@ -148,6 +148,17 @@ void	 telemetry_index(struct telemetry *, size_t count, double duration_ms,
 /* Events this handle could not write so far (0 for NULL). */
 long long telemetry_failures(const struct telemetry *);
 
+/*
+ * Events lost with a stats.db that could not store their count (a full
+ * disk): kept in a side file, DB_PATH followed by "-lost", which doctor
+ * and the dashboard add to meta's write_failures. telemetry_lost_read()
+ * is 0 when the file is missing or unreadable; telemetry_lost_add()
+ * creates it (N may be 0) and returns 0, or -1 with errno.
+ */
+char	*telemetry_lost_path(const char *db_path);
+long long telemetry_lost_read(const char *db_path);
+int	 telemetry_lost_add(const char *db_path, long long n);
+
 /* telemetry.backend, indexed like its values in options.c. */
 enum telemetry_backend {
 	TELEMETRY_BACKEND_SQLITE = 0,

@@ -72,6 +72,11 @@ header_draw(struct panel *p)
 	x = part(p, x, "rewriter=off", C_NORMAL);
 	if (m->opts.telemetry_off)
 		x = part(p, x, "telemetry off", C_NOTICE);
+	if (m->have_snap && m->snap.write_failures > 0) {
+		snprintf(tmp, sizeof tmp, "%lld events lost",
+		    m->snap.write_failures);
+		x = part(p, x, tmp, C_ERROR);
+	}
 	if (p->tui->paused)
 		x = part(p, x, "PAUSED", C_PAUSED);
 	p->title_w = x;

@@ -81,6 +81,61 @@ else
 	skip_n 20 "full disk: needs root and mount -t tmpfs"
 fi
 
+# --- a disk that fills while serve runs: the lost events are counted (issue 32)
+# serve keeps stats.db open, the disk fills, its writer loses the next
+# searches' events: they are said once on stderr, and doctor, run while
+# serve still runs, counts them (meta cannot: it lives in the full file).
+# Wait up to 10 s until file $1 has $2 lines.
+lines_within() {
+	i=0
+	while [ "$(wc -l <"$1")" -lt "$2" ] && [ "$i" -lt 100 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+}
+FILL="$T/filling"
+mkdir -p "$FILL"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs "$FILL" 2>/dev/null; then
+	trap 'exec 3>&- 2>/dev/null; umount "$FILL" 2>/dev/null || true; rm -rf "$T"' EXIT INT TERM
+	XDG_DATA_HOME="$FILL/share"
+	export XDG_DATA_HOME
+	check "filling disk: index" "$SR" index
+	mkfifo "$T/fifo"
+	"$SR" serve <"$T/fifo" >"$T/fout" 2>"$T/ferr" &
+	SPID=$!
+	exec 3>"$T/fifo"
+	printf '%s\n%s\n' "$INIT" "$CALL" >&3
+	lines_within "$T/fout" 2
+	contains "$(cat "$T/fout")" '\"name\":\"pdf\"' "filling disk: serve answers"
+	dd if=/dev/zero of="$FILL/filler" bs=4096 2>/dev/null || true
+	for id in 3 4 5 6 7; do
+		printf '%s\n' "$(printf '%s' "$CALL" | sed "s/\"id\":2/\"id\":$id/")" >&3
+	done
+	lines_within "$T/fout" 7
+	i=0
+	while [ "$i" -lt 100 ]; do
+		"$SR" doctor --json 2>/dev/null | tr -d ' \t\n' >"$T/dj" || true
+		grep -q '"dropped_unstored":[1-9]' "$T/dj" && break
+		sleep 0.1; i=$((i + 1))
+	done
+	contains "$(cat "$T/dj")" '"dropped_unstored":5' \
+	    "filling disk: doctor --json counts the 5 lost events while serve runs"
+	contains "$(cat "$T/dj")" '"dropped":5' "  and dropped includes them"
+	set +e; "$SR" doctor >"$T/.out" 2>&1; set -e
+	contains "$(cat "$T/.out")" "5 dropped by writers (5 while stats.db" \
+	    "filling disk: doctor's text reports them"
+	printf '%s\n' "$(printf '%s' "$CALL" | sed 's/"id":2/"id":8/')" >&3
+	lines_within "$T/fout" 8
+	exec 3>&-
+	set +e; wait "$SPID"; s=$?; set -e
+	is "$s" 0 "filling disk: serve ends at EOF"
+	is "$(grep -c 'events are being lost' "$T/ferr")" 1 \
+	    "filling disk: serve says once on stderr that events are lost"
+	umount "$FILL"
+	trap 'rm -rf "$T"' EXIT INT TERM
+else
+	skip_n 7 "filling disk: needs root and mount -t tmpfs"
+fi
+
 # --- a file-size limit (ulimit -f): SIGXFSZ must not kill search (issue 32) -
 XDG_DATA_HOME="$T/fsize"
 export XDG_DATA_HOME

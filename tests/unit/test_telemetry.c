@@ -997,6 +997,31 @@ test_redact(void)
 	    !pg_is_uri("/var/lib/stats.db"), "pg_is_uri tells URIs from paths");
 }
 
+/* The lost-events side file: created empty, added to, a bad one reads 0. */
+static void
+test_lost_file(void)
+{
+	char	*db, *side;
+	FILE	*fp;
+
+	xasprintf(&db, "%s/lost.db", tmp);
+	side = telemetry_lost_path(db);
+	ok(telemetry_lost_read(db) == 0, "lost file: missing reads 0");
+	ok(telemetry_lost_add(db, 0) == 0 && access(side, F_OK) == 0 &&
+	    telemetry_lost_read(db) == 0, "lost file: adding 0 creates it");
+	ok(telemetry_lost_add(db, 3) == 0 && telemetry_lost_add(db, 4) == 0 &&
+	    telemetry_lost_read(db) == 7, "lost file: adds up (3 + 4)");
+	if ((fp = fopen(side, "w")) != NULL) {
+		fputs("garbage\n", fp);
+		fclose(fp);
+	}
+	ok(telemetry_lost_read(db) == 0, "lost file: a malformed one reads 0");
+	ok(telemetry_lost_add(db, 2) == 0 && telemetry_lost_read(db) == 2,
+	    "lost file: ... and is rewritten whole by the next add");
+	free(side);
+	free(db);
+}
+
 int
 main(void)
 {
@@ -1019,6 +1044,7 @@ main(void)
 	test_since();
 	test_migrate_v1();
 	test_redact();
+	test_lost_file();
 	xasprintf(&cmd, "rm -rf '%s'", tmp);
 	if (system(cmd) != 0)
 		diag("could not remove %s", tmp);
