@@ -106,6 +106,10 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs "$FILL" 2>/dev/null; th
 	printf '%s\n%s\n' "$INIT" "$CALL" >&3
 	lines_within "$T/fout" 2
 	contains "$(cat "$T/fout")" '\"name\":\"pdf\"' "filling disk: serve answers"
+	tel() {	# telemetry's field $2 of doctor --json text $1
+		printf '%s' "$1" | sed -n 's/.*"telemetry":{[^}]*"'"$2"'":\([0-9]*\).*/\1/p'
+	}
+	ev0=$(tel "$("$SR" doctor --json 2>/dev/null | tr -d ' \t\n')" events)
 	dd if=/dev/zero of="$FILL/filler" bs=4096 2>/dev/null || true
 	for id in 3 4 5 6 7; do
 		printf '%s\n' "$(printf '%s' "$CALL" | sed "s/\"id\":2/\"id\":$id/")" >&3
@@ -114,14 +118,18 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs "$FILL" 2>/dev/null; th
 	i=0
 	while [ "$i" -lt 100 ]; do
 		"$SR" doctor --json 2>/dev/null | tr -d ' \t\n' >"$T/dj" || true
-		grep -q '"dropped_unstored":[1-9]' "$T/dj" && break
+		# SQLite may still place a row in a free page of the full
+		# file: every one of the 5 events is either stored or counted.
+		ev=$(tel "$(cat "$T/dj")" events); du=$(tel "$(cat "$T/dj")" dropped_unstored)
+		[ -n "$du" ] && [ "$du" -gt 0 ] && [ $((ev - ev0 + du)) -eq 5 ] && break
 		sleep 0.1; i=$((i + 1))
 	done
-	contains "$(cat "$T/dj")" '"dropped_unstored":5' \
-	    "filling disk: doctor --json counts the 5 lost events while serve runs"
-	contains "$(cat "$T/dj")" '"dropped":5' "  and dropped includes them"
+	dr=$(tel "$(cat "$T/dj")" dropped)
+	ok "$([ "${du:-0}" -gt 0 ] && [ $((ev - ev0 + du)) -eq 5 ]; echo $?)" \
+	    "filling disk: doctor --json counts the lost events while serve runs (stored $((ev - ev0)), lost ${du:-0} of 5)"
+	is "$dr" "$du" "  and dropped includes them"
 	set +e; "$SR" doctor >"$T/.out" 2>&1; set -e
-	contains "$(cat "$T/.out")" "5 dropped by writers (5 while stats.db" \
+	contains "$(cat "$T/.out")" "$du dropped by writers ($du while stats.db" \
 	    "filling disk: doctor's text reports them"
 	printf '%s\n' "$(printf '%s' "$CALL" | sed 's/"id":2/"id":8/')" >&3
 	lines_within "$T/fout" 8
