@@ -43,14 +43,14 @@
 static const struct tui_glyphs glyphs_utf8 = {
 	0x2500, 0x2502, 0x250c, 0x2510, 0x2514, 0x2518,
 	0x251c, 0x2524, 0x252c, 0x2534,
-	0x2588, 0x2591, 0x25b8,
+	0x2588, 0x2591, { 0x2588, 0x2593, 0x2592, 0x2591 }, 0x25b8,
 	{ 0x2581, 0x2582, 0x2583, 0x2584, 0x2585, 0x2586, 0x2587, 0x2588 },
 	" \xc2\xb7 ", "\xe2\x86\x91\xe2\x86\x93"
 };
 
 static const struct tui_glyphs glyphs_ascii = {
 	'-', '|', '+', '+', '+', '+', '+', '+', '+', '+',
-	'#', '.', '>',
+	'#', '.', { '#', '=', '+', '.' }, '>',
 	{ '_', '.', ',', '-', '~', '=', '*', '#' },
 	" - ", "up/down"
 };
@@ -460,10 +460,14 @@ split_col(int w)
 	return dx;
 }
 
+/* The tier panel's rows, and the border row under it (full layout). */
+#define TIERS_H		1
+#define TOP		(2 + TIERS_H)
+
 static int
 queries_rows_full(int h)
 {
-	return (h - 8) / 2;
+	return (h - TOP - 2) / 2;
 }
 
 static int
@@ -495,10 +499,12 @@ layout(struct tui *t, int h, int w)
 		dx = split_col(w);
 		qh = queries_rows_full(h);
 		place(t, PANEL_HEADER, 0, w - 2, 1, 1);
-		place(t, PANEL_TIERS, 4, w - 2, 2, 1);
-		place(t, PANEL_QUERIES, qh, dx - 1, 7, 1);
-		place(t, PANEL_LOADS, h - 9 - qh, dx - 1, 8 + qh, 1);
-		place(t, PANEL_EVENTS, h - 8, w - dx - 2, 7, dx + 1);
+		place(t, PANEL_TIERS, TIERS_H, w - 2, 2, 1);
+		place(t, PANEL_QUERIES, qh, dx - 1, TOP + 1, 1);
+		place(t, PANEL_LOADS, h - TOP - 3 - qh, dx - 1, TOP + 2 + qh,
+		    1);
+		place(t, PANEL_EVENTS, h - TOP - 2, w - dx - 2, TOP + 1,
+		    dx + 1);
 		break;
 	case LAYOUT_COMPACT:
 		qh = queries_rows_compact(h);
@@ -655,23 +661,23 @@ draw_frame(struct tui *t)
 		qh = queries_rows_full(h);
 		frame_hline(t, 0, 0, w - 1, t->gl->tl, t->gl->tr);
 		frame_hline(t, 1, 0, w - 1, t->gl->lt, t->gl->rt);
-		frame_hline(t, 6, 0, w - 1, t->gl->lt, t->gl->rt);
-		grid_set(&t->screen, 6, dx, t->gl->tt, C_BORDER);
-		frame_hline(t, 7 + qh, 0, dx, t->gl->lt, t->gl->rt);
+		frame_hline(t, TOP, 0, w - 1, t->gl->lt, t->gl->rt);
+		grid_set(&t->screen, TOP, dx, t->gl->tt, C_BORDER);
+		frame_hline(t, TOP + 1 + qh, 0, dx, t->gl->lt, t->gl->rt);
 		frame_hline(t, h - 1, 0, w - 1, t->gl->bl, t->gl->br);
 		grid_set(&t->screen, h - 1, dx, t->gl->bt, C_BORDER);
-		frame_vline(t, 0, 2, 5);
-		frame_vline(t, w - 1, 2, 5);
-		frame_vline(t, 0, 7, 6 + qh);
-		frame_vline(t, 0, 8 + qh, h - 2);
-		frame_vline(t, dx, 7, 6 + qh);
-		frame_vline(t, dx, 8 + qh, h - 2);
-		frame_vline(t, w - 1, 7, h - 2);
+		frame_vline(t, 0, 2, TOP - 1);
+		frame_vline(t, w - 1, 2, TOP - 1);
+		frame_vline(t, 0, TOP + 1, TOP + qh);
+		frame_vline(t, 0, TOP + 2 + qh, h - 2);
+		frame_vline(t, dx, TOP + 1, TOP + qh);
+		frame_vline(t, dx, TOP + 2 + qh, h - 2);
+		frame_vline(t, w - 1, TOP + 1, h - 2);
 		put_title(t, 0, 0, p[PANEL_HEADER]);
 		put_title(t, 1, 0, p[PANEL_TIERS]);
-		put_title(t, 6, 0, p[PANEL_QUERIES]);
-		put_title(t, 7 + qh, 0, p[PANEL_LOADS]);
-		put_title(t, 6, dx, p[PANEL_EVENTS]);
+		put_title(t, TOP, 0, p[PANEL_QUERIES]);
+		put_title(t, TOP + 1 + qh, 0, p[PANEL_LOADS]);
+		put_title(t, TOP, dx, p[PANEL_EVENTS]);
 		draw_footer(t, h - 1);
 		break;
 	case LAYOUT_COMPACT:

@@ -133,6 +133,7 @@ enum tui_overlay {
 struct tui_glyphs {
 	uint32_t	 h, v, tl, tr, bl, br, lt, rt, tt, bt;
 	uint32_t	 full, empty;
+	uint32_t	 tier[4];	/* the stacked tier bar's blocks */
 	uint32_t	 sel;		/* marks the selected row */
 	uint32_t	 spark[8];
 	const char	*dot;		/* " · " */

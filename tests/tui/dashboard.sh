@@ -60,7 +60,10 @@ done
 out=$(cat "$T/once-100x30.txt")
 contains "$out" "6 skills" "header: the skill count"
 contains "$out" "3/4 paths" "header: reachable/total roots"
-contains "$out" "TRUSTED    " "tier panel"
+contains "$out" "TRUSTED 1 · VERIFIED 0 · USER 2 · UNTRUSTED 3 (1 flagged)" \
+	"tier panel: one line, counts and flagged per tier"
+is "$(grep -c "TRUSTED" "$T/once-100x30.txt")" 1 "tier panel: one row, not four bars"
+contains "$out" "██████▒▒▒▒▒▒▒▒▒▒▒▒▒░░░░" "tier panel: a stacked bar of the shares"
 contains "$out" "miss 20% of 5" "top queries: miss rate of the searches"
 contains "$out" "数据库 迁移 工具" "a CJK query is shown whole"
 contains "$(cat "$T/once-30x8.txt")" "terminal too small" "30x8: too small"
@@ -70,7 +73,7 @@ contains "$(frame 100 30 --color)" "$(printf '\033[0;1;30;43mmiss 20%%')" \
 lacks "$(NO_COLOR=1 frame 100 30)" "$(printf '\033')" "NO_COLOR: no escapes"
 out=$(frame 100 30 --db "$T/none.db")
 contains "$out" "no stats.db yet" "no stats.db: the panels say so"
-contains "$out" "Trust tier breakdown" "no stats.db: the index is still shown"
+contains "$out" "Trust tiers" "no stats.db: the index is still shown"
 # The index is opened through the store dispatcher, for the configured
 # backend: with store.backend postgres it is not index.db's counts.
 printf 'store:\n  backend: postgres\n' >"$T/pg.yaml"
@@ -170,7 +173,7 @@ for size in 80x24 200x50; do
 	start "${size%x*}" "${size#*x}"
 	wait_for "a11y-orchestrator"; ok $? "$size: the dashboard starts"
 	s=$(screen)
-	contains "$s" "Trust tier breakdown" "$size: tier panel"
+	contains "$s" "Trust tiers" "$size: tier panel"
 	contains "$s" "Top loaded skills" "$size: loads panel"
 	contains "$s" "a11y-orchestrator" "$size: a loaded skill"
 	contains "$s" "miss 20% of 5" "$size: miss badge"
@@ -206,7 +209,7 @@ wait_for_e "$(printf '\033[1m\033[30m\033[46mRecent events')"
 ok $? "Shift-Tab moves the focus back"
 keys / v u e Enter
 wait_for 'filter "vue" 2/10'; ok $? "/ filters the events"
-s=$(screen | sed -n '8,30p' | cut -c42-)
+s=$(screen | sed -n '5,30p' | cut -c42-)
 lacks "$s" "kubernetes" "the filter hides other events"
 contains "$s" "perf-vue-runtime" "the filter keeps matching loads"
 keys Enter
@@ -246,13 +249,13 @@ tm resize-window -t tui -x 60 -y 20
 # The compact layout puts the events box under the queries box.
 wait_for "├─ Recent events"; ok $? "60x20: events still shown, full width"
 s=$(screen)
-lacks "$s" "Trust tier breakdown" "60x20: the tier panel is dropped"
+lacks "$s" "Trust tiers" "60x20: the tier panel is dropped"
 contains "$s" "Top queries" "60x20: top queries still shown"
 is "$(screen | awk '{ if (length($0) > m) m = length($0) } END { print NR }')" 20 "60x20: relayout to 20 rows"
 tm resize-window -t tui -x 30 -y 8
 wait_for "terminal too small"; ok $? "30x8: terminal too small"
 tm resize-window -t tui -x 100 -y 30
-wait_for "Trust tier breakdown"; ok $? "back to 100x30: every panel"
+wait_for "Trust tiers"; ok $? "back to 100x30: every panel"
 keys q
 wait_exit; ok $? "q exits"
 is "$(cat "$T/exit" 2>/dev/null)" 0 "q: exit status 0"
@@ -284,11 +287,11 @@ printf -- '---\nname: release-notes\ndescription: %s\n---\n\nSteps.\n' \
 	>"$T/trusted/release-notes/SKILL.md"
 "$SR" --config "$T/off.yaml" index >/dev/null 2>&1 || true
 wait_for "7 skills" 40; ok $? "a re-index shows up without a restart"
-contains "$(screen | grep TRUSTED | head -1)" " 2 " "the tier panel counts the new skill"
-contains "$(screen | grep UNTRUSTED)" " 1 flagged" "tier panel: the flagged UNTRUSTED fixture is counted"
-is "$(screen | grep -c ' 0 flagged')" 3 "tier panel: the other tiers have none flagged"
+contains "$(screen)" "│ TRUSTED 2 · " "the tier panel counts the new skill"
+contains "$(screen)" "UNTRUSTED 3 (1 flagged)" "tier panel: the flagged UNTRUSTED fixture is counted"
+is "$(screen | grep -o 'flagged' | wc -l | tr -d ' ')" 1 "tier panel: the other tiers have none flagged"
 e=$(screen_e)
-contains "$e" "$(printf '\033[1m\033[31m1 flagged')" "a flagged count above zero is bold red"
+contains "$e" "$(printf '\033[0;1m\033[31m\033[49m1 flagged')" "a flagged count above zero is bold red"
 mkdir -p "$T/other/sync-dotfiles"
 printf -- '---\nname: sync-dotfiles\ndescription: %s\n---\n\n%s\n' \
 	"Sync dotfiles between machines." \
@@ -296,7 +299,7 @@ printf -- '---\nname: sync-dotfiles\ndescription: %s\n---\n\n%s\n' \
 	>"$T/other/sync-dotfiles/SKILL.md"
 "$SR" --config "$T/off.yaml" index >/dev/null 2>&1 || true
 wait_for "8 skills" 40; ok $? "a second re-index shows up"
-contains "$(screen | grep UNTRUSTED)" " 2 flagged" "tier panel: a newly flagged skill is counted in its tier"
+contains "$(screen)" "UNTRUSTED 4 (2 flagged)" "tier panel: a newly flagged skill is counted in its tier"
 # m: the missed queries with the advice of stats, against the new index.
 echo "INSERT INTO events(ts, kind, session, query, top1_score, n_results," \
     "latency_ms, detail) VALUES (strftime('%s','now'), 'search', 'm'," \
