@@ -22,6 +22,8 @@
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 
+#include <cjson/cJSON.h>
+
 #include "base/buf.h"
 #include "base/clock.h"
 #include "tui/colors.h"
@@ -770,6 +772,70 @@ detail_line(struct tui *t, int *y, const char *k, const char *v, int color)
 	(*y)++;
 }
 
+/* The results a search's detail kept ("top", "scores"), or -1: none. */
+static int
+detail_count(const struct stats_event *e)
+{
+	cJSON	*d, *top;
+	int	 n;
+
+	if (e->detail == NULL || (d = cJSON_Parse(e->detail)) == NULL)
+		return -1;
+	top = cJSON_GetObjectItem(d, "top");
+	n = cJSON_IsArray(top) ? cJSON_GetArraySize(top) : -1;
+	cJSON_Delete(d);
+	return n;
+}
+
+/*
+ * The skills that came back, in rank order, with the score the event
+ * kept (the first TELEMETRY_SCORES_MAX; "-" after those), coloured like
+ * the top-1 score.
+ */
+static void
+detail_results(struct tui *t, int *y, const struct stats_event *e)
+{
+	cJSON	*d, *top, *sc, *v;
+	char	 line[160], score[16];
+	int	 i, n, color;
+
+	d = e->detail != NULL ? cJSON_Parse(e->detail) : NULL;
+	top = d != NULL ? cJSON_GetObjectItem(d, "top") : NULL;
+	if (!cJSON_IsArray(top)) {
+		cJSON_Delete(d);
+		detail_line(t, y, "came back", "(not recorded)", C_DIM);
+		return;
+	}
+	sc = cJSON_GetObjectItem(d, "scores");
+	n = cJSON_GetArraySize(top);
+	if (n == 0)
+		detail_line(t, y, "came back", "nothing", C_EVENT_BAD);
+	for (i = 0; i < n && *y < t->over.h - 2; i++) {
+		v = cJSON_GetArrayItem(top, i);
+		if (!cJSON_IsString(v))
+			break;
+		score[0] = '\0';
+		color = C_NORMAL;
+		if (cJSON_IsArray(sc) && i < cJSON_GetArraySize(sc) &&
+		    cJSON_IsNumber(cJSON_GetArrayItem(sc, i))) {
+			double	 x = cJSON_GetArrayItem(sc, i)->valuedouble;
+
+			tui_fmt_score(x, score, sizeof score);
+			color = colors_score(x, t->m.miss_threshold);
+		} else
+			snprintf(score, sizeof score, "  - ");
+		if (*y >= t->over.h - 2)
+			break;
+		grid_put(&t->over, *y, 2, i == 0 ? "came back" : "", 10,
+		    C_TITLE, 0);
+		grid_put(&t->over, *y, 13, score, 4, color, 0);
+		snprintf(line, sizeof line, "%2d. %s", i + 1, v->valuestring);
+		grid_put(&t->over, *y, 19, line, t->over.w - 21, C_NORMAL, 1);
+		(*y)++;
+	}
+	cJSON_Delete(d);
+}
+
 static void
 draw_detail(struct tui *t)
 {
@@ -777,7 +843,7 @@ draw_detail(struct tui *t)
 	char				 tmp[64];
 	struct tm			 tm;
 	time_t				 ts;
-	int				 y = 1, w;
+	int				 y = 1, w, n;
 
 	if (!t->m.have_snap || t->detail < 0 ||
 	    (size_t)t->detail >= t->m.snap.n_recent) {
@@ -786,7 +852,9 @@ draw_detail(struct tui *t)
 	}
 	e = &t->m.snap.recent[t->detail];
 	w = t->w - 4 > 76 ? 76 : t->w - 4;
-	overlay_box(t, 14, w, " Event ");
+	n = e->kind == STATS_SEARCH ? detail_count(e) : 0;
+	overlay_box(t, 14 + (e->kind == STATS_SEARCH ? 3 : 0) +
+	    (n > 1 ? n - 1 : 0), w, " Event ");
 	ts = (time_t)e->ts;
 	if (localtime_r(&ts, &tm) != NULL)
 		strftime(tmp, sizeof tmp, "%Y-%m-%d %H:%M:%S %Z", &tm);
@@ -813,6 +881,8 @@ draw_detail(struct tui *t)
 	detail_line(t, &y, "session", e->session, C_NORMAL);
 	detail_line(t, &y, "client", e->client, C_NORMAL);
 	detail_line(t, &y, "replica", e->replica, C_NORMAL);
+	if (e->kind == STATS_SEARCH)
+		detail_results(t, &y, e);
 	grid_put(&t->over, t->over.h - 2, 2, "any key closes", t->over.w - 4,
 	    C_DIM, 1);
 }

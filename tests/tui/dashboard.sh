@@ -316,6 +316,29 @@ wait_for "Top queries"; ok $? "m again: back to the top queries"
 keys q
 wait_exit
 
+# Enter on a search: the skills that came back, with their scores.
+echo "INSERT INTO events(ts, kind, session, query, top1_score, n_results," \
+    "latency_ms, detail) VALUES (strftime('%s','now'), 'search', 'd'," \
+    "'detail probe', 0.71, 4, 1.0, '{\"top\":[\"a11y-orchestrator\"," \
+    "\"perf-vue-runtime\",\"k8s-helm\",\"fourth-skill\"]," \
+    "\"scores\":[0.71,0.52,0.3]}');" | "$MKSTATS" "$T/stats.db"
+start 100 30
+wait_sel "detail probe" 30; ok $? "a new search is selected at the top"
+keys Enter
+wait_for "came back"; ok $? "Enter on a search shows what came back"
+s=$(screen)
+contains "$s" "0.71   1. a11y-orchestrator" "detail: the top result with its score"
+contains "$s" "0.52   2. perf-vue-runtime" "detail: the second result with its score"
+contains "$s" "0.30   3. k8s-helm" "detail: the third result with its score"
+contains "$s" " -    4. fourth-skill" "detail: a result without a kept score"
+e=$(screen_e)
+contains "$e" "$(printf '\033[32m0.71')" "detail: a good score is green"
+contains "$e" "$(printf '\033[31m0.30')" "detail: a missing score is red"
+keys x
+wait_gone "came back"; ok $? "a key closes the search's details"
+keys q
+wait_exit
+
 # NO_COLOR: bold and reverse only, no colour.
 start 100 30 NO_COLOR=1
 wait_for "a11y-orchestrator"
