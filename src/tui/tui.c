@@ -749,16 +749,33 @@ draw_help(struct tui *t)
 		{ "r, Ctrl-L", "redraw the screen" },
 		{ "?", "this help" },
 	};
-	size_t	 i, n = sizeof help / sizeof help[0];
+	int	 i, n = (int)(sizeof help / sizeof help[0]), rows, h;
 
-	overlay_box(t, (int)n + 4, 58, " Keys ");
-	for (i = 0; i < n; i++) {
-		grid_put(&t->over, 1 + (int)i, 2, help[i].key, 13, C_KEY, 0);
-		grid_put(&t->over, 1 + (int)i, 16, help[i].what,
+	/* Fitted to the terminal: a short one pages with the arrows. */
+	h = n + 4 > t->h ? t->h : n + 4;
+	rows = h - 4 < 1 ? 1 : h - 4;
+	if (t->help_top > n - rows)
+		t->help_top = n - rows;
+	if (t->help_top < 0)
+		t->help_top = 0;
+	t->help_more = t->help_top + rows < n || t->help_top > 0;
+	overlay_box(t, h, 58, " Keys ");
+	for (i = 0; i < rows && t->help_top + i < n; i++) {
+		grid_put(&t->over, 1 + i, 2, help[t->help_top + i].key, 13,
+		    C_KEY, 0);
+		grid_put(&t->over, 1 + i, 16, help[t->help_top + i].what,
 		    t->over.w - 18, C_NORMAL, 1);
 	}
-	grid_put(&t->over, (int)n + 2, 2, "any key closes this window",
-	    t->over.w - 4, C_DIM, 1);
+	if (t->help_more) {
+		char	 tmp[96];
+
+		snprintf(tmp, sizeof tmp, "%d-%d of %d, %s more; any other "
+		    "key closes", t->help_top + 1, t->help_top + i, n,
+		    t->gl->updown);
+		grid_put(&t->over, h - 2, 2, tmp, t->over.w - 4, C_DIM, 1);
+	} else
+		grid_put(&t->over, h - 2, 2, "any key closes this window",
+		    t->over.w - 4, C_DIM, 1);
 }
 
 static void
@@ -1032,6 +1049,12 @@ blit(WINDOW *win, const struct grid *g)
 	}
 }
 
+/*
+ * One frame: the frame, the panels and the overlay are composed in the
+ * screen grid, which is the only thing put on the terminal. An overlay
+ * is clipped in the grid (a wide character it cuts is blanked, grid.c),
+ * so nothing under it shows past its edges.
+ */
 static void
 render(struct tui *t)
 {
@@ -1039,30 +1062,20 @@ render(struct tui *t)
 	int		 i;
 
 	draw_frame(t);
-	blit(stdscr, &t->screen);
-	wnoutrefresh(stdscr);
 	for (i = 0; i < PANEL_COUNT; i++) {
 		p = t->panels[i];
-		if (p->visible && p->win != NULL) {
-			blit(p->win, &p->g);
-			wnoutrefresh(p->win);
-		}
-	}
-	if (t->over_win != NULL) {
-		delwin(t->over_win);
-		t->over_win = NULL;
+		if (p->visible)
+			grid_copy(&t->screen, p->y, p->x, &p->g);
 	}
 	if (t->overlay == OVERLAY_HELP)
 		draw_help(t);
 	else if (t->overlay == OVERLAY_DETAIL)
 		draw_detail(t);
 	if ((t->overlay == OVERLAY_HELP || t->overlay == OVERLAY_DETAIL) &&
-	    t->over.h > 0 && t->over.w > 0 &&
-	    (t->over_win = newwin(t->over.h, t->over.w, t->over_y,
-	    t->over_x)) != NULL) {
-		blit(t->over_win, &t->over);
-		wnoutrefresh(t->over_win);
-	}
+	    t->over.h > 0 && t->over.w > 0)
+		grid_copy(&t->screen, t->over_y, t->over_x, &t->over);
+	blit(stdscr, &t->screen);
+	wnoutrefresh(stdscr);
 	doupdate();
 }
 
@@ -1164,6 +1177,19 @@ handle_key(struct tui *t, int is_code, wint_t ch)
 
 	if (t->overlay == OVERLAY_FILTER)
 		return filter_key(t, is_code, ch);
+	if (t->overlay == OVERLAY_HELP && t->help_more) {
+		/* A help box cut to the terminal pages. */
+		if ((is_code && (ch == KEY_DOWN || ch == KEY_NPAGE)) ||
+		    (!is_code && (ch == 'j' || ch == ' '))) {
+			t->help_top += is_code && ch == KEY_NPAGE ? 5 : 1;
+			return 1;
+		}
+		if ((is_code && (ch == KEY_UP || ch == KEY_PPAGE)) ||
+		    (!is_code && ch == 'k')) {
+			t->help_top -= is_code && ch == KEY_PPAGE ? 5 : 1;
+			return 1;
+		}
+	}
 	if (t->overlay == OVERLAY_HELP || t->overlay == OVERLAY_DETAIL) {
 		if (is_code && ch == KEY_RESIZE)
 			return 1;
@@ -1192,6 +1218,7 @@ handle_key(struct tui *t, int is_code, wint_t ch)
 		case '?':
 		case 'h':
 			t->overlay = OVERLAY_HELP;
+			t->help_top = 0;
 			return 1;
 		case '/':
 			snprintf(t->editing, sizeof t->editing, "%s",

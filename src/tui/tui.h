@@ -153,6 +153,8 @@ struct tui {
 	char			 editing[128];	/* the filter being typed */
 	enum tui_overlay	 overlay;
 	int			 detail;	/* OVERLAY_DETAIL's event */
+	int			 help_top;	/* the help's first line shown */
+	int			 help_more;	/* the help does not fit: it pages */
 	int			 curses;	/* panels have WINDOWs */
 	struct grid		 screen;	/* borders, titles, footer */
 	struct grid		 over;		/* the overlay box */

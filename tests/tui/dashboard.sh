@@ -334,8 +334,27 @@ contains "$s" " -    4. fourth-skill" "detail: a result without a kept score"
 e=$(screen_e)
 contains "$e" "$(printf '\033[32m0.71')" "detail: a good score is green"
 contains "$e" "$(printf '\033[31m0.30')" "detail: a missing score is red"
+# The box is clipped in the grid: the CJK query under its left edge is
+# cut whole (a blank), nothing of it shows inside or past the border.
+contains "$(screen | grep "数据库 迁" | head -1)" "│ 数据库 迁 │ " \
+	"a wide character under the popup's edge is cut, not leaked"
+is "$(screen | sed -n '7,23p' | grep -c '│ \{0,1\}[^│]*│.*│')" 17 \
+	"every row of the popup has its two edges"
 keys x
 wait_gone "came back"; ok $? "a key closes the search's details"
+# The help fits a short terminal and pages.
+tm resize-window -t tui -x 60 -y 12
+wait_for "Recent events"
+keys '?'
+wait_for "Keys"; ok $? "60x12: ? shows the help"
+s=$(screen)
+contains "$s" "1-8 of 11" "60x12: the help says which lines it shows"
+contains "$s" "└────" "60x12: the help's bottom edge is on screen"
+keys Down Down Down
+wait_for "4-11 of 11"; ok $? "60x12: Down pages the help"
+contains "$(screen)" "this help" "60x12: the last help line is reachable"
+keys x
+wait_gone "of 11"; ok $? "60x12: another key closes the help"
 keys q
 wait_exit
 
