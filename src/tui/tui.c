@@ -147,6 +147,66 @@ tui_event_matches(const struct stats_event *e, const char *filter)
 	    has_ci(e->trust, filter) || has_ci(e->replica, filter);
 }
 
+/* The length of the host part of a replica name ("vm:8080" -> 2). */
+static size_t
+host_len(const char *r)
+{
+	const char	*c = strchr(r, ':');
+
+	return c != NULL ? (size_t)(c - r) : strlen(r);
+}
+
+/* Is the host of replicas[i] the host of an earlier one? */
+static int
+host_seen(const struct stats_snap *s, size_t i)
+{
+	const char	*r = s->replicas[i].key;
+	size_t		 j, n = host_len(r);
+
+	for (j = 0; j < i; j++) {
+		if (host_len(s->replicas[j].key) == n &&
+		    strncmp(s->replicas[j].key, r, n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+size_t
+tui_hosts(const struct stats_snap *s)
+{
+	size_t	 i, n = 0;
+
+	for (i = 0; s != NULL && i < s->n_replicas; i++) {
+		if (strcmp(s->replicas[i].key, "-") != 0 && !host_seen(s, i))
+			n++;
+	}
+	return n;
+}
+
+size_t
+tui_replicas(const struct stats_snap *s)
+{
+	size_t	 i, j, n = 0, servers, hl;
+	const char	*r;
+
+	for (i = 0; s != NULL && i < s->n_replicas; i++) {
+		r = s->replicas[i].key;
+		if (strcmp(r, "-") == 0 || host_seen(s, i))
+			continue;
+		/* This host's servers: its names with a port or pid. */
+		hl = host_len(r);
+		servers = 0;
+		for (j = i; j < s->n_replicas; j++) {
+			if (host_len(s->replicas[j].key) == hl &&
+			    strncmp(s->replicas[j].key, r, hl) == 0 &&
+			    s->replicas[j].key[hl] == ':')
+				servers++;
+		}
+		n += servers > 0 ? servers : 1;
+	}
+	return n;
+}
+
 const char *
 tui_stats_notice(struct tui *t)
 {

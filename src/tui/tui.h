@@ -192,6 +192,14 @@ const struct vocab *tui_vocab(struct tui *);
  * shown. Static or borrowed from the model.
  */
 const char *tui_stats_notice(struct tui *);
+/*
+ * The hosts that logged events (the part of events.replica before a ':'),
+ * and the replicas: the distinct server processes of the store. A CLI
+ * and a stdio server write the bare host name, an HTTP server host:port
+ * (or host:pidN): one host's CLI and its HTTP server are one replica.
+ */
+size_t	 tui_hosts(const struct stats_snap *);
+size_t	 tui_replicas(const struct stats_snap *);
 /* Case-insensitive: does the event match the filter text? */
 int	 tui_event_matches(const struct stats_event *, const char *filter);
 

@@ -85,6 +85,29 @@ lacks "$out" "6 skills" "store.backend postgres: index.db's counts are not shown
 sed 's/enabled: true/enabled: false/' "$T/config.yaml" >"$T/off.yaml"
 out=$(SKILLS_RADAR_CONFIG="$T/off.yaml" frame 100 30 --db "$T/none.db")
 contains "$out" "telemetry is off" "telemetry disabled: the panels say so"
+# One host: its CLI ("vm") and its HTTP server ("vm:8080") are one
+# replica, and no event needs "@vm". A second host: both are shown.
+rep() {	# rep REPLICA QUERY
+	echo "INSERT INTO events(ts, kind, session, query, top1_score," \
+	    "n_results, latency_ms, replica) VALUES (1768471300, 'search'," \
+	    "'r', '$2', 0.7, 1, 1.0, '$1');" | "$MKSTATS" "$T/rep.db"
+}
+"$MKSTATS" "$T/rep.db" </dev/null
+rep vm "from the cli"
+rep vm:8080 "from the server"
+out=$(frame 100 30 --db "$T/rep.db")
+contains "$out" "from the server" "replicas: the events are shown"
+lacks "$out" "@vm" "one host: no @host on the events"
+lacks "$out" "replica" "one host, CLI + HTTP server: not counted as 2 replicas"
+rep vm:8081 "second server"
+out=$(frame 120 30 --db "$T/rep.db")
+contains "$out" "telemetry=sqlite, 2 replicas" "two servers of one host: 2 replicas"
+lacks "$out" "@vm" "two servers of one host: still no @host"
+rep other "another host"
+out=$(frame 120 30 --db "$T/rep.db")
+contains "$out" "@other" "two hosts: each event says its host"
+contains "$out" "@vm " "two hosts: a server's event shows its host, not host:port"
+contains "$out" "3 replicas" "two hosts: their server processes are counted"
 status 2 "--refresh rejects a bad value" "$SR" tui --refresh soon
 status 2 "--range rejects a bad value" "$SR" tui --once --range 2y
 
