@@ -67,6 +67,15 @@ contains "$out" "██████▒▒▒▒▒▒▒▒▒▒▒▒▒░░
 contains "$out" "miss 20% of 5" "top queries: miss rate of the searches"
 contains "$out" "数据库 迁移 工具" "a CJK query is shown whole"
 contains "$(cat "$T/once-30x8.txt")" "terminal too small" "30x8: too small"
+# The pictures: the miss trend and the top-1 score histogram, with marks
+# at the miss threshold (0.4) and 0.6, coloured like scores.
+contains "$out" "│ score     █   │ █  │█  ██ " "the score histogram with the 0.4 and 0.6 marks"
+contains "$(cat "$T/once-80x24.txt")" "│ score     █   │ █  │█  ██     │" "80x24: the histogram fits the narrow queries panel"
+lacks "$(cat "$T/once-60x20.txt")" "score  " "60x20: no room for the histogram, none is drawn"
+e=$(frame 100 30 --color)
+contains "$e" "$(printf '\033[0;31m█')" "the histogram: a miss bucket is red"
+contains "$e" "$(printf '\033[0;32m█')" "the histogram: a good bucket is green"
+lacks "$(NO_COLOR=1 frame 100 30)" "$(printf '\033')" "NO_COLOR: the histogram has no escapes"
 lacks "$(cat "$T/once-100x30.txt")" "$(printf '\033')" "--once: no escapes by default"
 contains "$(frame 100 30 --color)" "$(printf '\033[0;1;30;43mmiss 20%%')" \
 	"--once --color: a yellow miss badge"
