@@ -454,7 +454,8 @@ conversion(struct stats_db *d, const struct stats_query *q,
 
 /* The columns event_from() reads, in its order. */
 #define EVENT_COLS	"ts, kind, session, client, query, skill, " \
-	"top1_score, n_results, latency_ms, trust, found, id, %s"
+	"top1_score, n_results, latency_ms, trust, found, id, %s, " \
+	"CASE WHEN kind = 'search' THEN detail END"
 
 /*
  * Prepares SELECT EVENT_COLS FROM events WHERE <rest>; the replica column
@@ -493,6 +494,7 @@ event_from(struct sqlq_stmt *st, int k, struct stats_event *e)
 	    (int)sqlq_int64(st, 10) != 0;
 	e->id = sqlq_int64(st, 11);
 	e->replica = col_str(st, 12);
+	e->detail = col_str(st, 13);
 }
 
 static int
@@ -1014,6 +1016,7 @@ stats_snap_done(struct stats_snap *s)
 		free(s->recent[i].skill);
 		free(s->recent[i].trust);
 		free(s->recent[i].replica);
+		free(s->recent[i].detail);
 	}
 	free(s->recent);
 	memset(s, 0, sizeof *s);
@@ -1051,6 +1054,7 @@ event_copy(struct stats_event *dst, const struct stats_event *src)
 	dst->skill = strdup_or_null(src->skill);
 	dst->trust = strdup_or_null(src->trust);
 	dst->replica = strdup_or_null(src->replica);
+	dst->detail = strdup_or_null(src->detail);
 }
 
 static void
@@ -1062,6 +1066,7 @@ event_free(struct stats_event *e)
 	free(e->skill);
 	free(e->trust);
 	free(e->replica);
+	free(e->detail);
 }
 
 void

@@ -69,6 +69,7 @@ struct stats_event {
 	int		 found;		/* load: 1 found, 0 not; -1 n/a */
 	long long	 id;		/* events.id (added): orders equal ts */
 	char		*replica;	/* the writing process (NULL: version 1 rows) */
+	char		*detail;	/* a search's detail JSON ("top", "scores"), or NULL */
 };
 
 /* Buckets of stats_snap's pictures. */

@@ -99,9 +99,13 @@ draw_event(struct panel *p, int y, const struct stats_event *e, int tw)
 	grid_put(&p->g, y, x, stats_kind_name(e->kind), end - x, kc, 0);
 	x += 8;
 	/* A fleet: which replica wrote the event. */
-	if (m->have_snap && m->snap.n_replicas > 1 && e->replica != NULL &&
+	if (m->have_snap && tui_hosts(&m->snap) > 1 && e->replica != NULL &&
 	    x < end) {
-		snprintf(tmp, sizeof tmp, "@%.11s", e->replica);
+		size_t	 hl = strcspn(e->replica, ":");
+
+		/* The host: its processes are told apart in the detail. */
+		snprintf(tmp, sizeof tmp, "@%.*s", (int)(hl < 11 ? hl : 11),
+		    e->replica);
 		x += grid_put(&p->g, y, x, tmp, end - x, C_DIM, 0) + 1;
 	}
 	if (p->w >= 50 && e->latency_ms >= 0) {

@@ -41,6 +41,7 @@ header_draw(struct panel *p)
 	const struct tui_model	*m = &p->tui->m;
 	const struct config	*cfg = m->cfg;
 	char			 tmp[128];
+	size_t			 nr;
 	int			 x = 0;
 
 	grid_clear(&p->title);
@@ -58,11 +59,11 @@ header_draw(struct panel *p)
 	x = part(p, x, tmp, m->paths_ok < m->paths_total ? C_NOTICE :
 	    C_NORMAL);
 	/* A fleet's telemetry comes first: it is what the screen shows. */
-	if (m->opts.stats_pg || (m->have_snap && m->snap.n_replicas > 1)) {
+	nr = m->have_snap ? tui_replicas(&m->snap) : 0;
+	if (m->opts.stats_pg || nr > 1) {
 		snprintf(tmp, sizeof tmp, "telemetry=%s, %zu replica%s",
-		    m->opts.stats_pg ? "postgres" : "sqlite",
-		    m->have_snap ? m->snap.n_replicas : 0,
-		    m->have_snap && m->snap.n_replicas == 1 ? "" : "s");
+		    m->opts.stats_pg ? "postgres" : "sqlite", nr,
+		    nr == 1 ? "" : "s");
 		x = part(p, x, tmp, C_NORMAL);
 	}
 	snprintf(tmp, sizeof tmp, "embedder=%s",

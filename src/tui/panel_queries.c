@@ -197,6 +197,45 @@ draw_spark(struct panel *p, int y)
 	}
 }
 
+/*
+ * Row y: "score ▁▃█│▂▅│▇▂" the top-1 scores of the searches (the
+ * snapshot's score_hist, 0.05 wide, as `stats` draws it), with a mark at
+ * the miss threshold (0.4) and at 0.6, coloured like a score. Returns 0
+ * when it does not fit.
+ */
+static int
+draw_hist(struct panel *p, const struct stats_snap *snap, int y)
+{
+	const struct tui_glyphs	*gl = p->tui->gl;
+	long long		 max = 0;
+	int			 i, x, lvl, lo, hi;
+
+	lo = (int)(p->tui->m.miss_threshold * STATS_HIST + 0.5);
+	hi = (int)(0.6 * STATS_HIST + 0.5);
+	if (p->w < 7 + STATS_HIST + 2)
+		return 0;
+	for (i = 0; i < STATS_HIST; i++)
+		if (snap->score_hist[i] > max)
+			max = snap->score_hist[i];
+	if (max == 0)
+		return 0;
+	x = 1 + grid_put(&p->g, y, 1, "score", p->w - 2, C_DIM, 0) + 1;
+	for (i = 0; i < STATS_HIST; i++) {
+		if (i == lo || (i == hi && hi != lo))
+			grid_set(&p->g, y, x++, gl->v, C_DIM);
+		if (snap->score_hist[i] == 0) {
+			grid_set(&p->g, y, x++, ' ', C_DIM);
+			continue;
+		}
+		lvl = (int)((double)snap->score_hist[i] / (double)max * 7 +
+		    0.5);
+		grid_set(&p->g, y, x++, gl->spark[lvl],
+		    colors_score((i + 0.5) / STATS_HIST,
+		    p->tui->m.miss_threshold));
+	}
+	return 1;
+}
+
 /* One advice line of missed query i: "close: a 0.35, b 0.21". */
 static void
 advice_line(struct panel *p, const struct stats_snap *snap, int kind,
@@ -297,6 +336,8 @@ queries_draw(struct panel *p)
 	}
 	if (priv(p)->any && p->h >= 3)
 		draw_spark(p, y++);
+	if (y > 0 && p->h >= 6 && draw_hist(p, snap, y))
+		y++;
 	p->reserve = y;
 	if (p->tui->missed) {
 		draw_missed(p, snap, y);

@@ -1,9 +1,11 @@
 /*
- * Trust-tier breakdown: one row per tier (TRUSTED, VERIFIED, USER,
- * UNTRUSTED) with a bar scaled to the panel width, the count of winning
- * entries in the index, and how many of them are flagged (risk score at
- * warn or above: the skills an operator should look at first, with
- * skills-radar scan); the title says who signed the skills (trust.signers).
+ * Trust tiers, on one line: each tier (TRUSTED, VERIFIED, USER,
+ * UNTRUSTED) with the count of winning entries in the index and, when
+ * any, how many of them are flagged (risk score at warn or above: the
+ * skills an operator should look at first, with skills-radar scan), then
+ * one stacked bar of the shares in the columns left, a different block
+ * per tier so it reads without colour too. The title says who signed the
+ * skills (trust.signers).
  */
 #include "autoconfig.h"
 
@@ -16,8 +18,8 @@
 #include "base/status.h"
 #include "tui/tui.h"
 
-/* The flagged column: " 12 flagged". */
-#define FLAG_W	12
+/* The stacked bar is drawn when at least this many columns are left. */
+#define BAR_MIN	8
 
 static void
 tiers_update(struct panel *p, const struct stats_snap *snap)
@@ -36,13 +38,14 @@ tiers_draw(struct panel *p)
 		C_TIER_TRUSTED, C_TIER_VERIFIED, C_TIER_USER, C_TIER_UNTRUSTED
 	};
 	const struct tui_model	*m = &p->tui->m;
+	const struct tui_glyphs	*gl = p->tui->gl;
 	char			 tmp[64];
-	size_t			 total = 0, n, f;
-	int			 i, bw, fill, x;
+	size_t			 total = 0, n, f, acc = 0;
+	int			 i, x = 1, end = p->w - 1, bw, x0, x1;
 
 	grid_clear(&p->g);
 	grid_clear(&p->title);
-	p->title_w = grid_put(&p->title, 0, 0, "Trust tier breakdown",
+	p->title_w = grid_put(&p->title, 0, 0, "Trust tiers",
 	    p->title.w, C_TITLE, 1);
 	/* Who signed the skills (trust.signers), when anyone did. */
 	if (m->signed_by != NULL && p->title_w + 14 < p->title.w) {
@@ -60,31 +63,38 @@ tiers_draw(struct panel *p)
 	}
 	for (i = 0; i < 4; i++)
 		total += m->tiers[i];
-	/* " NAME       bar  count  pct  N flagged " */
-	bw = p->w - 1 - 11 - 2 - 6 - 6 - FLAG_W;
-	for (i = 0; i < 4 && i < p->h; i++) {
+	for (i = 0; i < 4 && x < end; i++) {
 		n = m->tiers[order[i]];
-		grid_put(&p->g, i, 1, tier_name(order[i]), 10, color[i], 0);
-		if (bw >= 4) {
-			fill = total > 0 ? (int)((double)n * bw / total + 0.5) :
-			    0;
-			if (n > 0 && fill == 0)
-				fill = 1;
-			grid_fill(&p->g, i, 12, fill, p->tui->gl->full,
-			    color[i]);
-			grid_fill(&p->g, i, 12 + fill, bw - fill,
-			    p->tui->gl->empty, C_BAR_EMPTY);
-		}
-		x = 12 + (bw >= 4 ? bw : 0);
-		snprintf(tmp, sizeof tmp, "%zu", n);
-		grid_put_right(&p->g, i, x + 1, tmp, 6, C_NORMAL);
-		snprintf(tmp, sizeof tmp, "%3.0f%%", total > 0 ?
-		    100.0 * (double)n / (double)total : 0.0);
-		grid_put(&p->g, i, x + 9, tmp, 5, C_DIM, 0);
 		f = m->flagged[order[i]];
-		snprintf(tmp, sizeof tmp, "%zu flagged", f);
-		grid_put_right(&p->g, i, x + 14, tmp, FLAG_W - 1,
-		    f > 0 ? C_ERROR : C_DIM);
+		if (i > 0)
+			x += grid_put(&p->g, 0, x, gl->dot, end - x, C_DIM, 0);
+		x += grid_put(&p->g, 0, x, tier_name(order[i]), end - x,
+		    n > 0 ? color[i] : C_DIM, 0);
+		snprintf(tmp, sizeof tmp, " %zu", n);
+		x += grid_put(&p->g, 0, x, tmp, end - x, C_NORMAL, 0);
+		if (f > 0) {
+			x += grid_put(&p->g, 0, x, " (", end - x, C_DIM, 0);
+			snprintf(tmp, sizeof tmp, "%zu flagged", f);
+			x += grid_put(&p->g, 0, x, tmp, end - x, C_ERROR, 0);
+			x += grid_put(&p->g, 0, x, ")", end - x, C_DIM, 0);
+		}
+	}
+	/* The shares, stacked: tier i covers [acc, acc + n) of total. */
+	x += 2;
+	bw = end - x;
+	if (bw < BAR_MIN || total == 0)
+		return;
+	if (bw > 60)
+		bw = 60;
+	x = end - bw;
+	for (i = 0; i < 4; i++) {
+		n = m->tiers[order[i]];
+		x0 = (int)((double)acc * bw / (double)total + 0.5);
+		acc += n;
+		x1 = (int)((double)acc * bw / (double)total + 0.5);
+		if (n > 0 && x1 == x0 && x1 < bw)
+			x1++;
+		grid_fill(&p->g, 0, x + x0, x1 - x0, gl->tier[i], color[i]);
 	}
 }
 

@@ -22,6 +22,8 @@
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 
+#include <cjson/cJSON.h>
+
 #include "base/buf.h"
 #include "base/clock.h"
 #include "tui/colors.h"
@@ -43,14 +45,14 @@
 static const struct tui_glyphs glyphs_utf8 = {
 	0x2500, 0x2502, 0x250c, 0x2510, 0x2514, 0x2518,
 	0x251c, 0x2524, 0x252c, 0x2534,
-	0x2588, 0x2591, 0x25b8,
+	0x2588, 0x2591, { 0x2588, 0x2593, 0x2592, 0x2591 }, 0x25b8,
 	{ 0x2581, 0x2582, 0x2583, 0x2584, 0x2585, 0x2586, 0x2587, 0x2588 },
 	" \xc2\xb7 ", "\xe2\x86\x91\xe2\x86\x93"
 };
 
 static const struct tui_glyphs glyphs_ascii = {
 	'-', '|', '+', '+', '+', '+', '+', '+', '+', '+',
-	'#', '.', '>',
+	'#', '.', { '#', '=', '+', '.' }, '>',
 	{ '_', '.', ',', '-', '~', '=', '*', '#' },
 	" - ", "up/down"
 };
@@ -143,6 +145,66 @@ tui_event_matches(const struct stats_event *e, const char *filter)
 	    has_ci(stats_kind_name(e->kind), filter) ||
 	    has_ci(e->client, filter) || has_ci(e->session, filter) ||
 	    has_ci(e->trust, filter) || has_ci(e->replica, filter);
+}
+
+/* The length of the host part of a replica name ("vm:8080" -> 2). */
+static size_t
+host_len(const char *r)
+{
+	const char	*c = strchr(r, ':');
+
+	return c != NULL ? (size_t)(c - r) : strlen(r);
+}
+
+/* Is the host of replicas[i] the host of an earlier one? */
+static int
+host_seen(const struct stats_snap *s, size_t i)
+{
+	const char	*r = s->replicas[i].key;
+	size_t		 j, n = host_len(r);
+
+	for (j = 0; j < i; j++) {
+		if (host_len(s->replicas[j].key) == n &&
+		    strncmp(s->replicas[j].key, r, n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+size_t
+tui_hosts(const struct stats_snap *s)
+{
+	size_t	 i, n = 0;
+
+	for (i = 0; s != NULL && i < s->n_replicas; i++) {
+		if (strcmp(s->replicas[i].key, "-") != 0 && !host_seen(s, i))
+			n++;
+	}
+	return n;
+}
+
+size_t
+tui_replicas(const struct stats_snap *s)
+{
+	size_t	 i, j, n = 0, servers, hl;
+	const char	*r;
+
+	for (i = 0; s != NULL && i < s->n_replicas; i++) {
+		r = s->replicas[i].key;
+		if (strcmp(r, "-") == 0 || host_seen(s, i))
+			continue;
+		/* This host's servers: its names with a port or pid. */
+		hl = host_len(r);
+		servers = 0;
+		for (j = i; j < s->n_replicas; j++) {
+			if (host_len(s->replicas[j].key) == hl &&
+			    strncmp(s->replicas[j].key, r, hl) == 0 &&
+			    s->replicas[j].key[hl] == ':')
+				servers++;
+		}
+		n += servers > 0 ? servers : 1;
+	}
+	return n;
 }
 
 const char *
@@ -460,10 +522,14 @@ split_col(int w)
 	return dx;
 }
 
+/* The tier panel's rows, and the border row under it (full layout). */
+#define TIERS_H		1
+#define TOP		(2 + TIERS_H)
+
 static int
 queries_rows_full(int h)
 {
-	return (h - 8) / 2;
+	return (h - TOP - 2) / 2;
 }
 
 static int
@@ -495,10 +561,12 @@ layout(struct tui *t, int h, int w)
 		dx = split_col(w);
 		qh = queries_rows_full(h);
 		place(t, PANEL_HEADER, 0, w - 2, 1, 1);
-		place(t, PANEL_TIERS, 4, w - 2, 2, 1);
-		place(t, PANEL_QUERIES, qh, dx - 1, 7, 1);
-		place(t, PANEL_LOADS, h - 9 - qh, dx - 1, 8 + qh, 1);
-		place(t, PANEL_EVENTS, h - 8, w - dx - 2, 7, dx + 1);
+		place(t, PANEL_TIERS, TIERS_H, w - 2, 2, 1);
+		place(t, PANEL_QUERIES, qh, dx - 1, TOP + 1, 1);
+		place(t, PANEL_LOADS, h - TOP - 3 - qh, dx - 1, TOP + 2 + qh,
+		    1);
+		place(t, PANEL_EVENTS, h - TOP - 2, w - dx - 2, TOP + 1,
+		    dx + 1);
 		break;
 	case LAYOUT_COMPACT:
 		qh = queries_rows_compact(h);
@@ -655,23 +723,23 @@ draw_frame(struct tui *t)
 		qh = queries_rows_full(h);
 		frame_hline(t, 0, 0, w - 1, t->gl->tl, t->gl->tr);
 		frame_hline(t, 1, 0, w - 1, t->gl->lt, t->gl->rt);
-		frame_hline(t, 6, 0, w - 1, t->gl->lt, t->gl->rt);
-		grid_set(&t->screen, 6, dx, t->gl->tt, C_BORDER);
-		frame_hline(t, 7 + qh, 0, dx, t->gl->lt, t->gl->rt);
+		frame_hline(t, TOP, 0, w - 1, t->gl->lt, t->gl->rt);
+		grid_set(&t->screen, TOP, dx, t->gl->tt, C_BORDER);
+		frame_hline(t, TOP + 1 + qh, 0, dx, t->gl->lt, t->gl->rt);
 		frame_hline(t, h - 1, 0, w - 1, t->gl->bl, t->gl->br);
 		grid_set(&t->screen, h - 1, dx, t->gl->bt, C_BORDER);
-		frame_vline(t, 0, 2, 5);
-		frame_vline(t, w - 1, 2, 5);
-		frame_vline(t, 0, 7, 6 + qh);
-		frame_vline(t, 0, 8 + qh, h - 2);
-		frame_vline(t, dx, 7, 6 + qh);
-		frame_vline(t, dx, 8 + qh, h - 2);
-		frame_vline(t, w - 1, 7, h - 2);
+		frame_vline(t, 0, 2, TOP - 1);
+		frame_vline(t, w - 1, 2, TOP - 1);
+		frame_vline(t, 0, TOP + 1, TOP + qh);
+		frame_vline(t, 0, TOP + 2 + qh, h - 2);
+		frame_vline(t, dx, TOP + 1, TOP + qh);
+		frame_vline(t, dx, TOP + 2 + qh, h - 2);
+		frame_vline(t, w - 1, TOP + 1, h - 2);
 		put_title(t, 0, 0, p[PANEL_HEADER]);
 		put_title(t, 1, 0, p[PANEL_TIERS]);
-		put_title(t, 6, 0, p[PANEL_QUERIES]);
-		put_title(t, 7 + qh, 0, p[PANEL_LOADS]);
-		put_title(t, 6, dx, p[PANEL_EVENTS]);
+		put_title(t, TOP, 0, p[PANEL_QUERIES]);
+		put_title(t, TOP + 1 + qh, 0, p[PANEL_LOADS]);
+		put_title(t, TOP, dx, p[PANEL_EVENTS]);
 		draw_footer(t, h - 1);
 		break;
 	case LAYOUT_COMPACT:
@@ -741,16 +809,33 @@ draw_help(struct tui *t)
 		{ "r, Ctrl-L", "redraw the screen" },
 		{ "?", "this help" },
 	};
-	size_t	 i, n = sizeof help / sizeof help[0];
+	int	 i, n = (int)(sizeof help / sizeof help[0]), rows, h;
 
-	overlay_box(t, (int)n + 4, 58, " Keys ");
-	for (i = 0; i < n; i++) {
-		grid_put(&t->over, 1 + (int)i, 2, help[i].key, 13, C_KEY, 0);
-		grid_put(&t->over, 1 + (int)i, 16, help[i].what,
+	/* Fitted to the terminal: a short one pages with the arrows. */
+	h = n + 4 > t->h ? t->h : n + 4;
+	rows = h - 4 < 1 ? 1 : h - 4;
+	if (t->help_top > n - rows)
+		t->help_top = n - rows;
+	if (t->help_top < 0)
+		t->help_top = 0;
+	t->help_more = t->help_top + rows < n || t->help_top > 0;
+	overlay_box(t, h, 58, " Keys ");
+	for (i = 0; i < rows && t->help_top + i < n; i++) {
+		grid_put(&t->over, 1 + i, 2, help[t->help_top + i].key, 13,
+		    C_KEY, 0);
+		grid_put(&t->over, 1 + i, 16, help[t->help_top + i].what,
 		    t->over.w - 18, C_NORMAL, 1);
 	}
-	grid_put(&t->over, (int)n + 2, 2, "any key closes this window",
-	    t->over.w - 4, C_DIM, 1);
+	if (t->help_more) {
+		char	 tmp[96];
+
+		snprintf(tmp, sizeof tmp, "%d-%d of %d, %s more; any other "
+		    "key closes", t->help_top + 1, t->help_top + i, n,
+		    t->gl->updown);
+		grid_put(&t->over, h - 2, 2, tmp, t->over.w - 4, C_DIM, 1);
+	} else
+		grid_put(&t->over, h - 2, 2, "any key closes this window",
+		    t->over.w - 4, C_DIM, 1);
 }
 
 static void
@@ -764,6 +849,70 @@ detail_line(struct tui *t, int *y, const char *k, const char *v, int color)
 	(*y)++;
 }
 
+/* The results a search's detail kept ("top", "scores"), or -1: none. */
+static int
+detail_count(const struct stats_event *e)
+{
+	cJSON	*d, *top;
+	int	 n;
+
+	if (e->detail == NULL || (d = cJSON_Parse(e->detail)) == NULL)
+		return -1;
+	top = cJSON_GetObjectItem(d, "top");
+	n = cJSON_IsArray(top) ? cJSON_GetArraySize(top) : -1;
+	cJSON_Delete(d);
+	return n;
+}
+
+/*
+ * The skills that came back, in rank order, with the score the event
+ * kept (the first TELEMETRY_SCORES_MAX; "-" after those), coloured like
+ * the top-1 score.
+ */
+static void
+detail_results(struct tui *t, int *y, const struct stats_event *e)
+{
+	cJSON	*d, *top, *sc, *v;
+	char	 line[160], score[16];
+	int	 i, n, color;
+
+	d = e->detail != NULL ? cJSON_Parse(e->detail) : NULL;
+	top = d != NULL ? cJSON_GetObjectItem(d, "top") : NULL;
+	if (!cJSON_IsArray(top)) {
+		cJSON_Delete(d);
+		detail_line(t, y, "came back", "(not recorded)", C_DIM);
+		return;
+	}
+	sc = cJSON_GetObjectItem(d, "scores");
+	n = cJSON_GetArraySize(top);
+	if (n == 0)
+		detail_line(t, y, "came back", "nothing", C_EVENT_BAD);
+	for (i = 0; i < n && *y < t->over.h - 2; i++) {
+		v = cJSON_GetArrayItem(top, i);
+		if (!cJSON_IsString(v))
+			break;
+		score[0] = '\0';
+		color = C_NORMAL;
+		if (cJSON_IsArray(sc) && i < cJSON_GetArraySize(sc) &&
+		    cJSON_IsNumber(cJSON_GetArrayItem(sc, i))) {
+			double	 x = cJSON_GetArrayItem(sc, i)->valuedouble;
+
+			tui_fmt_score(x, score, sizeof score);
+			color = colors_score(x, t->m.miss_threshold);
+		} else
+			snprintf(score, sizeof score, "  - ");
+		if (*y >= t->over.h - 2)
+			break;
+		grid_put(&t->over, *y, 2, i == 0 ? "came back" : "", 10,
+		    C_TITLE, 0);
+		grid_put(&t->over, *y, 13, score, 4, color, 0);
+		snprintf(line, sizeof line, "%2d. %s", i + 1, v->valuestring);
+		grid_put(&t->over, *y, 19, line, t->over.w - 21, C_NORMAL, 1);
+		(*y)++;
+	}
+	cJSON_Delete(d);
+}
+
 static void
 draw_detail(struct tui *t)
 {
@@ -771,7 +920,7 @@ draw_detail(struct tui *t)
 	char				 tmp[64];
 	struct tm			 tm;
 	time_t				 ts;
-	int				 y = 1, w;
+	int				 y = 1, w, n;
 
 	if (!t->m.have_snap || t->detail < 0 ||
 	    (size_t)t->detail >= t->m.snap.n_recent) {
@@ -780,7 +929,9 @@ draw_detail(struct tui *t)
 	}
 	e = &t->m.snap.recent[t->detail];
 	w = t->w - 4 > 76 ? 76 : t->w - 4;
-	overlay_box(t, 14, w, " Event ");
+	n = e->kind == STATS_SEARCH ? detail_count(e) : 0;
+	overlay_box(t, 14 + (e->kind == STATS_SEARCH ? 3 : 0) +
+	    (n > 1 ? n - 1 : 0), w, " Event ");
 	ts = (time_t)e->ts;
 	if (localtime_r(&ts, &tm) != NULL)
 		strftime(tmp, sizeof tmp, "%Y-%m-%d %H:%M:%S %Z", &tm);
@@ -807,6 +958,8 @@ draw_detail(struct tui *t)
 	detail_line(t, &y, "session", e->session, C_NORMAL);
 	detail_line(t, &y, "client", e->client, C_NORMAL);
 	detail_line(t, &y, "replica", e->replica, C_NORMAL);
+	if (e->kind == STATS_SEARCH)
+		detail_results(t, &y, e);
 	grid_put(&t->over, t->over.h - 2, 2, "any key closes", t->over.w - 4,
 	    C_DIM, 1);
 }
@@ -956,6 +1109,12 @@ blit(WINDOW *win, const struct grid *g)
 	}
 }
 
+/*
+ * One frame: the frame, the panels and the overlay are composed in the
+ * screen grid, which is the only thing put on the terminal. An overlay
+ * is clipped in the grid (a wide character it cuts is blanked, grid.c),
+ * so nothing under it shows past its edges.
+ */
 static void
 render(struct tui *t)
 {
@@ -963,30 +1122,20 @@ render(struct tui *t)
 	int		 i;
 
 	draw_frame(t);
-	blit(stdscr, &t->screen);
-	wnoutrefresh(stdscr);
 	for (i = 0; i < PANEL_COUNT; i++) {
 		p = t->panels[i];
-		if (p->visible && p->win != NULL) {
-			blit(p->win, &p->g);
-			wnoutrefresh(p->win);
-		}
-	}
-	if (t->over_win != NULL) {
-		delwin(t->over_win);
-		t->over_win = NULL;
+		if (p->visible)
+			grid_copy(&t->screen, p->y, p->x, &p->g);
 	}
 	if (t->overlay == OVERLAY_HELP)
 		draw_help(t);
 	else if (t->overlay == OVERLAY_DETAIL)
 		draw_detail(t);
 	if ((t->overlay == OVERLAY_HELP || t->overlay == OVERLAY_DETAIL) &&
-	    t->over.h > 0 && t->over.w > 0 &&
-	    (t->over_win = newwin(t->over.h, t->over.w, t->over_y,
-	    t->over_x)) != NULL) {
-		blit(t->over_win, &t->over);
-		wnoutrefresh(t->over_win);
-	}
+	    t->over.h > 0 && t->over.w > 0)
+		grid_copy(&t->screen, t->over_y, t->over_x, &t->over);
+	blit(stdscr, &t->screen);
+	wnoutrefresh(stdscr);
 	doupdate();
 }
 
@@ -1088,6 +1237,19 @@ handle_key(struct tui *t, int is_code, wint_t ch)
 
 	if (t->overlay == OVERLAY_FILTER)
 		return filter_key(t, is_code, ch);
+	if (t->overlay == OVERLAY_HELP && t->help_more) {
+		/* A help box cut to the terminal pages. */
+		if ((is_code && (ch == KEY_DOWN || ch == KEY_NPAGE)) ||
+		    (!is_code && (ch == 'j' || ch == ' '))) {
+			t->help_top += is_code && ch == KEY_NPAGE ? 5 : 1;
+			return 1;
+		}
+		if ((is_code && (ch == KEY_UP || ch == KEY_PPAGE)) ||
+		    (!is_code && ch == 'k')) {
+			t->help_top -= is_code && ch == KEY_PPAGE ? 5 : 1;
+			return 1;
+		}
+	}
 	if (t->overlay == OVERLAY_HELP || t->overlay == OVERLAY_DETAIL) {
 		if (is_code && ch == KEY_RESIZE)
 			return 1;
@@ -1116,6 +1278,7 @@ handle_key(struct tui *t, int is_code, wint_t ch)
 		case '?':
 		case 'h':
 			t->overlay = OVERLAY_HELP;
+			t->help_top = 0;
 			return 1;
 		case '/':
 			snprintf(t->editing, sizeof t->editing, "%s",

@@ -133,6 +133,7 @@ enum tui_overlay {
 struct tui_glyphs {
 	uint32_t	 h, v, tl, tr, bl, br, lt, rt, tt, bt;
 	uint32_t	 full, empty;
+	uint32_t	 tier[4];	/* the stacked tier bar's blocks */
 	uint32_t	 sel;		/* marks the selected row */
 	uint32_t	 spark[8];
 	const char	*dot;		/* " · " */
@@ -152,6 +153,8 @@ struct tui {
 	char			 editing[128];	/* the filter being typed */
 	enum tui_overlay	 overlay;
 	int			 detail;	/* OVERLAY_DETAIL's event */
+	int			 help_top;	/* the help's first line shown */
+	int			 help_more;	/* the help does not fit: it pages */
 	int			 curses;	/* panels have WINDOWs */
 	struct grid		 screen;	/* borders, titles, footer */
 	struct grid		 over;		/* the overlay box */
@@ -189,6 +192,14 @@ const struct vocab *tui_vocab(struct tui *);
  * shown. Static or borrowed from the model.
  */
 const char *tui_stats_notice(struct tui *);
+/*
+ * The hosts that logged events (the part of events.replica before a ':'),
+ * and the replicas: the distinct server processes of the store. A CLI
+ * and a stdio server write the bare host name, an HTTP server host:port
+ * (or host:pidN): one host's CLI and its HTTP server are one replica.
+ */
+size_t	 tui_hosts(const struct stats_snap *);
+size_t	 tui_replicas(const struct stats_snap *);
 /* Case-insensitive: does the event match the filter text? */
 int	 tui_event_matches(const struct stats_event *, const char *filter);
 

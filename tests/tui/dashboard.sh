@@ -60,17 +60,29 @@ done
 out=$(cat "$T/once-100x30.txt")
 contains "$out" "6 skills" "header: the skill count"
 contains "$out" "3/4 paths" "header: reachable/total roots"
-contains "$out" "TRUSTED    " "tier panel"
+contains "$out" "TRUSTED 1 · VERIFIED 0 · USER 2 · UNTRUSTED 3 (1 flagged)" \
+	"tier panel: one line, counts and flagged per tier"
+is "$(grep -c "TRUSTED" "$T/once-100x30.txt")" 1 "tier panel: one row, not four bars"
+contains "$out" "██████▒▒▒▒▒▒▒▒▒▒▒▒▒░░░░" "tier panel: a stacked bar of the shares"
 contains "$out" "miss 20% of 5" "top queries: miss rate of the searches"
 contains "$out" "数据库 迁移 工具" "a CJK query is shown whole"
 contains "$(cat "$T/once-30x8.txt")" "terminal too small" "30x8: too small"
+# The pictures: the miss trend and the top-1 score histogram, with marks
+# at the miss threshold (0.4) and 0.6, coloured like scores.
+contains "$out" "│ score     █   │ █  │█  ██ " "the score histogram with the 0.4 and 0.6 marks"
+contains "$(cat "$T/once-80x24.txt")" "│ score     █   │ █  │█  ██     │" "80x24: the histogram fits the narrow queries panel"
+lacks "$(cat "$T/once-60x20.txt")" "score  " "60x20: no room for the histogram, none is drawn"
+e=$(frame 100 30 --color)
+contains "$e" "$(printf '\033[0;31m█')" "the histogram: a miss bucket is red"
+contains "$e" "$(printf '\033[0;32m█')" "the histogram: a good bucket is green"
+lacks "$(NO_COLOR=1 frame 100 30)" "$(printf '\033')" "NO_COLOR: the histogram has no escapes"
 lacks "$(cat "$T/once-100x30.txt")" "$(printf '\033')" "--once: no escapes by default"
 contains "$(frame 100 30 --color)" "$(printf '\033[0;1;30;43mmiss 20%%')" \
 	"--once --color: a yellow miss badge"
 lacks "$(NO_COLOR=1 frame 100 30)" "$(printf '\033')" "NO_COLOR: no escapes"
 out=$(frame 100 30 --db "$T/none.db")
 contains "$out" "no stats.db yet" "no stats.db: the panels say so"
-contains "$out" "Trust tier breakdown" "no stats.db: the index is still shown"
+contains "$out" "Trust tiers" "no stats.db: the index is still shown"
 # The index is opened through the store dispatcher, for the configured
 # backend: with store.backend postgres it is not index.db's counts.
 printf 'store:\n  backend: postgres\n' >"$T/pg.yaml"
@@ -82,6 +94,29 @@ lacks "$out" "6 skills" "store.backend postgres: index.db's counts are not shown
 sed 's/enabled: true/enabled: false/' "$T/config.yaml" >"$T/off.yaml"
 out=$(SKILLS_RADAR_CONFIG="$T/off.yaml" frame 100 30 --db "$T/none.db")
 contains "$out" "telemetry is off" "telemetry disabled: the panels say so"
+# One host: its CLI ("vm") and its HTTP server ("vm:8080") are one
+# replica, and no event needs "@vm". A second host: both are shown.
+rep() {	# rep REPLICA QUERY
+	echo "INSERT INTO events(ts, kind, session, query, top1_score," \
+	    "n_results, latency_ms, replica) VALUES (1768471300, 'search'," \
+	    "'r', '$2', 0.7, 1, 1.0, '$1');" | "$MKSTATS" "$T/rep.db"
+}
+"$MKSTATS" "$T/rep.db" </dev/null
+rep vm "from the cli"
+rep vm:8080 "from the server"
+out=$(frame 100 30 --db "$T/rep.db")
+contains "$out" "from the server" "replicas: the events are shown"
+lacks "$out" "@vm" "one host: no @host on the events"
+lacks "$out" "replica" "one host, CLI + HTTP server: not counted as 2 replicas"
+rep vm:8081 "second server"
+out=$(frame 120 30 --db "$T/rep.db")
+contains "$out" "telemetry=sqlite, 2 replicas" "two servers of one host: 2 replicas"
+lacks "$out" "@vm" "two servers of one host: still no @host"
+rep other "another host"
+out=$(frame 120 30 --db "$T/rep.db")
+contains "$out" "@other" "two hosts: each event says its host"
+contains "$out" "@vm " "two hosts: a server's event shows its host, not host:port"
+contains "$out" "3 replicas" "two hosts: their server processes are counted"
 status 2 "--refresh rejects a bad value" "$SR" tui --refresh soon
 status 2 "--range rejects a bad value" "$SR" tui --once --range 2y
 
@@ -170,7 +205,7 @@ for size in 80x24 200x50; do
 	start "${size%x*}" "${size#*x}"
 	wait_for "a11y-orchestrator"; ok $? "$size: the dashboard starts"
 	s=$(screen)
-	contains "$s" "Trust tier breakdown" "$size: tier panel"
+	contains "$s" "Trust tiers" "$size: tier panel"
 	contains "$s" "Top loaded skills" "$size: loads panel"
 	contains "$s" "a11y-orchestrator" "$size: a loaded skill"
 	contains "$s" "miss 20% of 5" "$size: miss badge"
@@ -206,7 +241,7 @@ wait_for_e "$(printf '\033[1m\033[30m\033[46mRecent events')"
 ok $? "Shift-Tab moves the focus back"
 keys / v u e Enter
 wait_for 'filter "vue" 2/10'; ok $? "/ filters the events"
-s=$(screen | sed -n '8,30p' | cut -c42-)
+s=$(screen | sed -n '5,30p' | cut -c42-)
 lacks "$s" "kubernetes" "the filter hides other events"
 contains "$s" "perf-vue-runtime" "the filter keeps matching loads"
 keys Enter
@@ -246,13 +281,13 @@ tm resize-window -t tui -x 60 -y 20
 # The compact layout puts the events box under the queries box.
 wait_for "├─ Recent events"; ok $? "60x20: events still shown, full width"
 s=$(screen)
-lacks "$s" "Trust tier breakdown" "60x20: the tier panel is dropped"
+lacks "$s" "Trust tiers" "60x20: the tier panel is dropped"
 contains "$s" "Top queries" "60x20: top queries still shown"
 is "$(screen | awk '{ if (length($0) > m) m = length($0) } END { print NR }')" 20 "60x20: relayout to 20 rows"
 tm resize-window -t tui -x 30 -y 8
 wait_for "terminal too small"; ok $? "30x8: terminal too small"
 tm resize-window -t tui -x 100 -y 30
-wait_for "Trust tier breakdown"; ok $? "back to 100x30: every panel"
+wait_for "Trust tiers"; ok $? "back to 100x30: every panel"
 keys q
 wait_exit; ok $? "q exits"
 is "$(cat "$T/exit" 2>/dev/null)" 0 "q: exit status 0"
@@ -284,11 +319,11 @@ printf -- '---\nname: release-notes\ndescription: %s\n---\n\nSteps.\n' \
 	>"$T/trusted/release-notes/SKILL.md"
 "$SR" --config "$T/off.yaml" index >/dev/null 2>&1 || true
 wait_for "7 skills" 40; ok $? "a re-index shows up without a restart"
-contains "$(screen | grep TRUSTED | head -1)" " 2 " "the tier panel counts the new skill"
-contains "$(screen | grep UNTRUSTED)" " 1 flagged" "tier panel: the flagged UNTRUSTED fixture is counted"
-is "$(screen | grep -c ' 0 flagged')" 3 "tier panel: the other tiers have none flagged"
+contains "$(screen)" "│ TRUSTED 2 · " "the tier panel counts the new skill"
+contains "$(screen)" "UNTRUSTED 3 (1 flagged)" "tier panel: the flagged UNTRUSTED fixture is counted"
+is "$(screen | grep -o 'flagged' | wc -l | tr -d ' ')" 1 "tier panel: the other tiers have none flagged"
 e=$(screen_e)
-contains "$e" "$(printf '\033[1m\033[31m1 flagged')" "a flagged count above zero is bold red"
+contains "$e" "$(printf '\033[0;1m\033[31m\033[49m1 flagged')" "a flagged count above zero is bold red"
 mkdir -p "$T/other/sync-dotfiles"
 printf -- '---\nname: sync-dotfiles\ndescription: %s\n---\n\n%s\n' \
 	"Sync dotfiles between machines." \
@@ -296,7 +331,7 @@ printf -- '---\nname: sync-dotfiles\ndescription: %s\n---\n\n%s\n' \
 	>"$T/other/sync-dotfiles/SKILL.md"
 "$SR" --config "$T/off.yaml" index >/dev/null 2>&1 || true
 wait_for "8 skills" 40; ok $? "a second re-index shows up"
-contains "$(screen | grep UNTRUSTED)" " 2 flagged" "tier panel: a newly flagged skill is counted in its tier"
+contains "$(screen)" "UNTRUSTED 4 (2 flagged)" "tier panel: a newly flagged skill is counted in its tier"
 # m: the missed queries with the advice of stats, against the new index.
 echo "INSERT INTO events(ts, kind, session, query, top1_score, n_results," \
     "latency_ms, detail) VALUES (strftime('%s','now'), 'search', 'm'," \
@@ -310,6 +345,48 @@ wait_for "no skill has: frobnicate"; ok $? "m: the words no indexed skill has"
 lacks "$(screen)" "no skill has: release" "m: words of the re-indexed skill are known"
 keys m
 wait_for "Top queries"; ok $? "m again: back to the top queries"
+keys q
+wait_exit
+
+# Enter on a search: the skills that came back, with their scores.
+echo "INSERT INTO events(ts, kind, session, query, top1_score, n_results," \
+    "latency_ms, detail) VALUES (strftime('%s','now'), 'search', 'd'," \
+    "'detail probe', 0.71, 4, 1.0, '{\"top\":[\"a11y-orchestrator\"," \
+    "\"perf-vue-runtime\",\"k8s-helm\",\"fourth-skill\"]," \
+    "\"scores\":[0.71,0.52,0.3]}');" | "$MKSTATS" "$T/stats.db"
+start 100 30
+wait_sel "detail probe" 30; ok $? "a new search is selected at the top"
+keys Enter
+wait_for "came back"; ok $? "Enter on a search shows what came back"
+s=$(screen)
+contains "$s" "0.71   1. a11y-orchestrator" "detail: the top result with its score"
+contains "$s" "0.52   2. perf-vue-runtime" "detail: the second result with its score"
+contains "$s" "0.30   3. k8s-helm" "detail: the third result with its score"
+contains "$s" " -    4. fourth-skill" "detail: a result without a kept score"
+e=$(screen_e)
+contains "$e" "$(printf '\033[32m0.71')" "detail: a good score is green"
+contains "$e" "$(printf '\033[31m0.30')" "detail: a missing score is red"
+# The box is clipped in the grid: the CJK query under its left edge is
+# cut whole (a blank), nothing of it shows inside or past the border.
+contains "$(screen | grep "数据库 迁" | head -1)" "│ 数据库 迁 │ " \
+	"a wide character under the popup's edge is cut, not leaked"
+is "$(screen | sed -n '7,23p' | grep -c '│ \{0,1\}[^│]*│.*│')" 17 \
+	"every row of the popup has its two edges"
+keys x
+wait_gone "came back"; ok $? "a key closes the search's details"
+# The help fits a short terminal and pages.
+tm resize-window -t tui -x 60 -y 12
+wait_for "Recent events"
+keys '?'
+wait_for "Keys"; ok $? "60x12: ? shows the help"
+s=$(screen)
+contains "$s" "1-8 of 11" "60x12: the help says which lines it shows"
+contains "$s" "└────" "60x12: the help's bottom edge is on screen"
+keys Down Down Down
+wait_for "4-11 of 11"; ok $? "60x12: Down pages the help"
+contains "$(screen)" "this help" "60x12: the last help line is reachable"
+keys x
+wait_gone "of 11"; ok $? "60x12: another key closes the help"
 keys q
 wait_exit
 
