@@ -123,12 +123,9 @@ int	 search_index_build_params(const struct skill_set *set,
 	    struct search_index **out, char **cause);
 
 /*
- * The cache file and incremental updates are search_cache.c and
- * search_update.c; their declarations are part of this API, so callers
- * get them here.
+ * The cache file and incremental updates have headers of their own,
+ * search_cache.h and search_update.h: a caller includes the one it uses.
  */
-#include "search/search_cache.h"
-#include "search/search_update.h"
 
 /*
  * The one parse of the "select:" prefix: the list after it (leading
