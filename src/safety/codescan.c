@@ -553,7 +553,8 @@ data_values(struct cs_block *b, const char *text, size_t len, int line)
 	}
 }
 
-void
+/* Fixed strings that turn safety off in config text (JSON, YAML, env). */
+static void
 cs_text(struct cs_block *b, const char *text, size_t len, int line)
 {
 	static const char *const off[] = { "bypassPermissions",
@@ -601,7 +602,7 @@ emitted(const struct cs_block *b, const char *id)
 }
 
 /* Adds what a top-level block did to its run's capabilities. */
-void
+static void
 cs_caps_note(struct cs_block *b)
 {
 	static const unsigned need[CODESCAN_CAPS] = {

@@ -139,8 +139,6 @@ void	 cs_emit_msg(struct cs_block *, const char *rule, int line,
 /* Notes a credential store read at line (for code-cred-sweep). */
 void	 cs_cred_note(struct cs_run *, const char *path, size_t len,
 	    int line);
-/* Adds what a top-level block did to run->caps (cs_block_finish()). */
-void	 cs_caps_note(struct cs_block *);
 /* Combines what the block did; adds the frame findings given the cues. */
 void	 cs_block_finish(struct cs_block *, unsigned cues);
 /* Writes a display-safe excerpt of src into out (CS_EXCERPT_MAX + 1). */
@@ -153,15 +151,14 @@ enum code_lang cs_guess(const char *s, size_t len);
 int	 cs_sh_known_command(const char *s, size_t len);
 /*
  * Analyses text in lang inside blk (decoded payloads, -c strings) with
- * the run's reader for lang (cs_run.sh, cs_run.script) or cs_text().
+ * the run's reader for lang (cs_run.sh, cs_run.script) or, for config
+ * and other text, the fixed strings that turn safety off.
  */
 void	 cs_analyse(struct cs_block *, const char *text, size_t len,
 	    enum code_lang, int line);
 
 /* Was path downloaded earlier in the block (curl -o, wget -O)? */
 int	 cs_is_dl(const struct cs_block *, const char *path);
-/* Fixed strings that turn safety off in config text (JSON, YAML, env). */
-void	 cs_text(struct cs_block *, const char *text, size_t len, int line);
 /* After a whole file: the rules over its blocks (sweeps, splits, repeats). */
 void	 cs_file_rules(struct cs_run *);
 

@@ -42,7 +42,7 @@ wclear(struct sh_word *w)
 }
 
 /* The command's name without its directory. */
-const char *
+static const char *
 base_name(const char *s)
 {
 	const char	*p = strrchr(s, '/');
@@ -68,7 +68,7 @@ sh_emit(struct sh *sh, const char *rule, const struct sh_cmd *c)
 	    to - from);
 }
 
-void
+static void
 note_host(struct sh *sh, const struct sh_word *w)
 {
 	int	 k = cs_host_kind(w->s, w->len);
@@ -80,7 +80,7 @@ note_host(struct sh *sh, const struct sh_word *w)
 		sh->b->flags |= B_PLACEHOLDER;
 }
 
-void
+static void
 add_dl(struct sh *sh, const char *path)
 {
 	struct cs_block	*b = sh->b;
@@ -90,7 +90,7 @@ add_dl(struct sh *sh, const char *path)
 		    (int)sizeof b->dl[0] - 1, path);
 }
 
-int
+static int
 is_dl(struct sh *sh, const char *path)
 {
 	return cs_is_dl(sh->b, path);
@@ -108,7 +108,7 @@ var_find(struct sh_vars *vs, const char *name, size_t n)
 	return NULL;
 }
 
-void
+static void
 var_set(struct sh_vars *vs, const char *name, size_t n, const char *val,
     unsigned taint)
 {
@@ -135,7 +135,8 @@ file_key(const char *path)
 	return path;
 }
 
-void
+/* Records that path now holds data carrying taint (T_CRED, T_ENV). */
+static void
 file_set(struct sh *sh, const char *path, unsigned taint)
 {
 	struct sh_vars	*vs = sh->vars;
@@ -157,7 +158,8 @@ file_set(struct sh *sh, const char *path, unsigned taint)
 	vs->f[vs->nf++].taint = taint;
 }
 
-unsigned
+/* What a file written earlier in the body carries, or 0. */
+static unsigned
 file_taint(struct sh *sh, const char *path)
 {
 	struct sh_vars	*vs = sh->vars;

@@ -109,21 +109,10 @@ wpre(const struct sh_word *w, const char *s)
 
 void		 wadd(struct sh_word *, const char *, size_t);
 void		 wclear(struct sh_word *);
-/* The command's name without its directory. */
-const char	*base_name(const char *);
 /* Adds a finding quoting the pipeline up to command c. */
 void		 sh_emit(struct sh *, const char *rule, const struct sh_cmd *);
-void		 note_host(struct sh *, const struct sh_word *);
-void		 add_dl(struct sh *, const char *path);
-int		 is_dl(struct sh *, const char *path);
 /* The variable name (n bytes) of vs, or NULL. */
 struct sh_var	*var_find(struct sh_vars *, const char *name, size_t n);
-void		 var_set(struct sh_vars *, const char *name, size_t n,
-		    const char *val, unsigned taint);
-/* Records that path now holds data carrying taint (T_CRED, T_ENV). */
-void		 file_set(struct sh *, const char *path, unsigned taint);
-/* What a file written earlier in the body carries, or 0. */
-unsigned	 file_taint(struct sh *, const char *path);
 /* Evaluates one command; returns what its standard output carries. */
 unsigned	 sh_eval(struct sh *, struct sh_cmd *, unsigned in);
 
