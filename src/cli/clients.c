@@ -186,7 +186,11 @@ scoped_path(enum client_scope scope, const char *rel)
 	return p;
 }
 
-int
+/*
+ * Sets *path (allocated) to the client's configuration file for scope.
+ * Returns 0, or SR_USAGE with *cause when the client has no such scope.
+ */
+static int
 client_config_path(const char *client, enum client_scope scope, char **path,
     char **cause)
 {
@@ -1268,7 +1272,12 @@ client_open(const char *client, enum client_scope scope, int http,
 	return rv;
 }
 
-int
+/*
+ * Checks the name given to --token-env: an environment variable's name
+ * (a token pasted there by mistake must not land in a file). Returns 0,
+ * or SR_USAGE with *cause.
+ */
+static int
 client_check_token_env(const char *var, char **cause)
 {
 	const char	*p;

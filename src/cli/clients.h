@@ -54,24 +54,10 @@ const char *const *clients_names(void);
 int	clients_known(const char *name);
 
 /*
- * Sets *path (allocated) to the client's configuration file for scope.
- * Returns 0, or SR_USAGE with *cause when the client has no such scope.
- */
-int	client_config_path(const char *client, enum client_scope,
-	    char **path, char **cause);
-
-/*
  * Checks a URL given to --http: http:// or https://, a host, no spaces or
  * control characters. Returns 0, or SR_USAGE with *cause.
  */
 int	client_check_url(const char *url, char **cause);
-
-/*
- * Checks the name given to --token-env: an environment variable's name
- * (a token pasted there by mistake must not land in a file). Returns 0,
- * or SR_USAGE with *cause.
- */
-int	client_check_token_env(const char *var, char **cause);
 
 /*
  * Adds or updates srv in the client's configuration for scope, creating

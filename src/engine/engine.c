@@ -29,6 +29,7 @@
 #include "core/frontmatter.h"
 #include "index/indexer.h"
 #include "engine/pipeline.h"
+#include "search/search_cache.h"
 #include "safety/sanitize.h"
 #include "core/sign.h"
 #include "base/status.h"

@@ -18,6 +18,8 @@
 #include "engine/engine_impl.h"
 #include "index/indexer.h"
 #include "search/search.h"
+#include "search/search_cache.h"
+#include "search/search_update.h"
 #include "base/status.h"
 #include "store/store.h"
 #include "telemetry/telemetry.h"

@@ -40,6 +40,8 @@ static const char *const versions[] = {
 };
 
 #define M_ANYTIME	0x1	/* allowed before initialize */
+/* The first version with a tool result's structuredContent (dates sort). */
+#define MCP_STRUCTURED_SINCE	"2025-06-18"
 
 struct mcp_method {
 	const char	*name;
@@ -340,11 +342,24 @@ m_tools_call(struct mcp_req *r)
 		cJSON_AddBoolToObject(res, "isError", 1);
 		free(cause);
 	} else {
-		/* json_text() repairs both copies once, on the way out. */
+		/*
+		 * The answer as compact JSON text. structuredContent came
+		 * with protocol 2025-06-18, which says the text SHOULD carry
+		 * the same JSON for hosts that show the model the content
+		 * only: both from then on. An earlier version has no such
+		 * field, so its clients get the text alone, not the answer
+		 * twice (issue 34); a session that negotiated nothing (a
+		 * stateless one) gets both. json_text() repairs both copies
+		 * once, on the way out.
+		 */
 		text = cJSON_PrintUnformatted(out);
 		cJSON_AddItemToObject(res, "content", text_content(text));
 		free(text);
-		cJSON_AddItemToObject(res, "structuredContent", out);
+		if (r->sess->version[0] == '\0' ||
+		    strcmp(r->sess->version, MCP_STRUCTURED_SINCE) >= 0)
+			cJSON_AddItemToObject(res, "structuredContent", out);
+		else
+			cJSON_Delete(out);
 		cJSON_AddBoolToObject(res, "isError", 0);
 	}
 	r->result = res;

@@ -1,9 +1,13 @@
 /*
- * What the codescan modules share (codescan.c: the Markdown walk, the
- * rule table, excerpts and the block summary; codescan_sh.c: the shell
- * reader; codescan_script.c: Python, JavaScript and PowerShell;
- * codescan_words.c: what a path, a host or a literal is). Nobody else
- * includes it.
+ * What the codescan modules share, bottom to top: codescan_words.c (what
+ * a path, a host or a literal is), codescan.c (the rule table, excerpts,
+ * findings, the block summary, cs_analyse()), codescan_shcmd.c and
+ * codescan_sh.c (the shell reader), codescan_script.c (Python,
+ * JavaScript and PowerShell), codescan_md.c (the entry points and the
+ * Markdown walk). A file calls only the ones below it: code nested in
+ * code (bash -c, a decoded payload) goes back through cs_analyse(),
+ * which calls the reader the run plugged in (cs_run.sh, cs_run.script).
+ * Nobody else includes it.
  *
  * A "block" is one unit of code analysed together: a fenced block, an
  * inline code span, a prose command line, or a whole bundled file. Data
@@ -72,7 +76,13 @@
 #define B_LOOPBACK	0x80000	/* a loopback host (localhost, 127.x, ::1) */
 #define B_OFFHOST	0x100000 /* a host that is not loopback */
 
+struct cs_block;
+
 struct cs_run {
+	/* the language readers, above codescan.c (codescan_md.c sets them) */
+	void		(*sh)(struct cs_block *, const char *, size_t, int);
+	void		(*script)(struct cs_block *, const char *, size_t,
+			    enum code_lang, int);
 	struct findings	*out;
 	size_t		 first;		/* index of our first finding */
 	size_t		 added;
@@ -111,7 +121,13 @@ struct cs_block {
 	struct sh_vars	*shvars;	/* shell variables of the body, or NULL */
 };
 
+/* What the prose around a block says of it (cs_block_finish()'s cues). */
+#define CUE_IMPERATIVE	0x1
+#define CUE_DOC		0x2
+
 /* codescan.c */
+/* The rule of id, or NULL when codescan has no such rule. */
+const struct codescan_rule *cs_rule_find(const char *id);
 void	 cs_block_init(struct cs_block *, struct cs_run *, int line,
 	    int depth, const char *via);
 /* Adds a finding (deduplicated by rule and line) with a neutral excerpt. */
@@ -123,22 +139,37 @@ void	 cs_emit_msg(struct cs_block *, const char *rule, int line,
 /* Notes a credential store read at line (for code-cred-sweep). */
 void	 cs_cred_note(struct cs_run *, const char *path, size_t len,
 	    int line);
-/* Adds what a top-level block did to run->caps (cs_block_finish()). */
-void	 cs_caps_note(struct cs_block *);
 /* Combines what the block did; adds the frame findings given the cues. */
 void	 cs_block_finish(struct cs_block *, unsigned cues);
 /* Writes a display-safe excerpt of src into out (CS_EXCERPT_MAX + 1). */
 void	 cs_excerpt(const char *src, size_t len, char *out, size_t outsz);
+/* The language of a fence label or an extension (n bytes): "sh", "py" ... */
+enum code_lang cs_lang_of_name(const char *s, size_t n);
 /* Guesses the language of unlabelled code; LANG_TEXT when unsure. */
 enum code_lang cs_guess(const char *s, size_t len);
-/* Analyses text in lang inside blk (decoded payloads, -c strings). */
+/* Does a command line begin with a command word we know? */
+int	 cs_sh_known_command(const char *s, size_t len);
+/*
+ * Analyses text in lang inside blk (decoded payloads, -c strings) with
+ * the run's reader for lang (cs_run.sh, cs_run.script) or, for config
+ * and other text, the fixed strings that turn safety off.
+ */
 void	 cs_analyse(struct cs_block *, const char *text, size_t len,
 	    enum code_lang, int line);
 
 /* Was path downloaded earlier in the block (curl -o, wget -O)? */
 int	 cs_is_dl(const struct cs_block *, const char *path);
-/* Fixed strings that turn safety off in config text (JSON, YAML, env). */
-void	 cs_text(struct cs_block *, const char *text, size_t len, int line);
+/* After a whole file: the rules over its blocks (sweeps, splits, repeats). */
+void	 cs_file_rules(struct cs_run *);
+
+/*
+ * powershell -EncodedCommand: reports code-decode-exec and reads the
+ * UTF-16LE text under the base64 as PowerShell.
+ */
+void	 cs_ps_encoded(struct cs_block *, const char *s, size_t len, int line);
+/* Analyses decoded bytes (depth and budget permitting). */
+void	 cs_payload(struct cs_block *, const char *s, size_t len,
+	    const char *kind, int line, enum code_lang hint);
 
 /* codescan_sh.c */
 void	 cs_sh(struct cs_block *, const char *text, size_t len, int line);
@@ -149,8 +180,6 @@ void	 cs_sh(struct cs_block *, const char *text, size_t len, int line);
  */
 struct sh_vars	*cs_sh_vars_new(void);
 void		 cs_sh_vars_free(struct sh_vars *);
-/* Does a command line begin with a command word we know? */
-int	 cs_sh_known_command(const char *s, size_t len);
 
 /* codescan_script.c */
 void	 cs_script(struct cs_block *, const char *text, size_t len,
@@ -229,13 +258,5 @@ int	 cs_has_pats(const char *s, size_t len, struct cs_pats *);
 size_t	 cs_decode(const char *s, size_t len, char *out, size_t outsz,
 	    int b85, int raw, const char **kind);
 int	 cs_printable(const unsigned char *s, size_t len);
-/*
- * powershell -EncodedCommand: reports code-decode-exec and reads the
- * UTF-16LE text under the base64 as PowerShell.
- */
-void	 cs_ps_encoded(struct cs_block *, const char *s, size_t len, int line);
-/* Analyses decoded bytes (depth and budget permitting). */
-void	 cs_payload(struct cs_block *, const char *s, size_t len,
-	    const char *kind, int line, enum code_lang hint);
 
 #endif

@@ -5,7 +5,8 @@
  * follows what the data is (fetched, decoded, a credential, the
  * environment, a file) from command to command. Variables assigned in the
  * block are expanded where they are used; bash -c, eval, python -c,
- * node -e and powershell -c/-enc are read in their own language.
+ * node -e and powershell -c/-enc are read in their own language. What
+ * each command does is codescan_shcmd.c's (sh_eval()), below this file.
  */
 #include "autoconfig.h"
 
@@ -14,165 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "safety/codescan_sh_impl.h"
+#include "safety/codescan_shcmd_impl.h"
 #include "base/xmalloc.h"
 
 static unsigned	sh_sub(struct sh *, size_t, size_t, int);
-
-/* ---- helpers ---------------------------------------------------------- */
-
-void
-wadd(struct sh_word *w, const char *s, size_t n)
-{
-	if (w->len + n >= W_MAX)
-		n = W_MAX - 1 - w->len;
-	memcpy(w->s + w->len, s, n);
-	w->len += n;
-	w->s[w->len] = '\0';
-}
-
-void
-wclear(struct sh_word *w)
-{
-	w->len = 0;
-	w->s[0] = '\0';
-	w->taint = 0;
-	w->nvars = 0;
-	w->nparams = 0;
-	w->pieces = 0;
-	w->secret = 0;
-	w->assigned = 0;
-	w->from = w->to = 0;
-}
-
-/* The command's name without its directory. */
-const char *
-base_name(const char *s)
-{
-	const char	*p = strrchr(s, '/');
-
-	return p != NULL && p[1] != '\0' ? p + 1 : s;
-}
-
-void
-sh_emit(struct sh *sh, const char *rule, const struct sh_cmd *c)
-{
-	struct cs_block	*b = sh->b;
-	size_t		 from = sh->pstart <= c->start ? sh->pstart : c->start;
-	size_t		 to = c->end > from ? c->end : from;
-
-	/* a nested program's positions may run past this text's end */
-	if (to > sh->len)
-		to = sh->len;
-	if (from > to)
-		from = to;
-	if (to - from > 400)
-		to = from + 400;
-	cs_emit(b, rule, sh->pline ? sh->pline : c->line, sh->t + from,
-	    to - from);
-}
-
-void
-note_host(struct sh *sh, const struct sh_word *w)
-{
-	int	 k = cs_host_kind(w->s, w->len);
-
-	cs_host_where(w->s, w->len, &sh->b->flags);
-	if (k == 2)
-		sh->b->flags |= B_CONCRETE;
-	else if (k == 1 || (w->nvars > 0 && w->s[0] == '$'))
-		sh->b->flags |= B_PLACEHOLDER;
-}
-
-void
-add_dl(struct sh *sh, const char *path)
-{
-	struct cs_block	*b = sh->b;
-
-	if (b->ndl < CS_DL_MAX && path[0] != '\0' && path[0] != '-')
-		snprintf(b->dl[b->ndl++], sizeof b->dl[0], "%.*s",
-		    (int)sizeof b->dl[0] - 1, path);
-}
-
-int
-is_dl(struct sh *sh, const char *path)
-{
-	return cs_is_dl(sh->b, path);
-}
-
-static struct sh_var *
-var_find(struct sh_vars *vs, const char *name, size_t n)
-{
-	size_t	 i;
-
-	for (i = 0; i < vs->n; i++)
-		if (strlen(vs->v[i].name) == n &&
-		    strncmp(vs->v[i].name, name, n) == 0)
-			return &vs->v[i];
-	return NULL;
-}
-
-void
-var_set(struct sh_vars *vs, const char *name, size_t n, const char *val,
-    unsigned taint)
-{
-	struct sh_var	*v = var_find(vs, name, n);
-
-	if (n >= sizeof v->name)
-		return;
-	if (v == NULL) {
-		if (vs->n == VARS_MAX)
-			return;
-		v = &vs->v[vs->n++];
-		memcpy(v->name, name, n);
-		v->name[n] = '\0';
-	}
-	snprintf(v->val, sizeof v->val, "%s", val);
-	v->taint = taint;
-}
-
-static const char *
-file_key(const char *path)
-{
-	if (strncmp(path, "./", 2) == 0)
-		path += 2;
-	return path;
-}
-
-void
-file_set(struct sh *sh, const char *path, unsigned taint)
-{
-	struct sh_vars	*vs = sh->vars;
-	size_t		 i;
-
-	taint &= T_CRED | T_ENV;
-	path = file_key(path);
-	if (taint == 0 || path[0] == '\0' || strcmp(path, "/dev/null") == 0 ||
-	    strlen(path) >= sizeof vs->f[0].path)
-		return;
-	for (i = 0; i < vs->nf; i++)
-		if (strcmp(vs->f[i].path, path) == 0) {
-			vs->f[i].taint |= taint;
-			return;
-		}
-	if (vs->nf == FILES_MAX)
-		return;
-	snprintf(vs->f[vs->nf].path, sizeof vs->f[0].path, "%s", path);
-	vs->f[vs->nf++].taint = taint;
-}
-
-unsigned
-file_taint(struct sh *sh, const char *path)
-{
-	struct sh_vars	*vs = sh->vars;
-	size_t		 i;
-
-	path = file_key(path);
-	for (i = 0; i < vs->nf; i++)
-		if (strcmp(vs->f[i].path, path) == 0)
-			return vs->f[i].taint;
-	return 0;
-}
 
 /* ---- tokenizer ------------------------------------------------------ */
 
@@ -498,7 +344,7 @@ read_heredoc(struct sh *sh, struct sh_cmd *c)
 	c->hdlen = (size_t)(t + sh->len - c->hd);
 }
 
-void
+static void
 cmd_init(struct sh_cmd *c, struct sh *sh)
 {
 	c->argc = 0;
@@ -836,40 +682,4 @@ void
 cs_sh_vars_free(struct sh_vars *v)
 {
 	free(v);
-}
-
-/* Command words that start a command line in prose (sorted). */
-static const char *const line_cmds[] = {
-	"7z", "base64", "bash", "brew", "bun", "cargo", "cat", "cd",
-	"chmod", "chown", "claude", "codex", "cp", "crontab", "curl", "dd",
-	"deno", "echo", "env", "eval", "export", "gem", "gh", "git", "go",
-	"gpg", "history", "iex", "launchctl", "ls", "mkdir", "mkfs", "nc",
-	"ncat", "node", "npm", "npx", "openssl", "pip", "pip3", "pipx",
-	"pnpm", "powershell", "printenv", "printf", "pwsh", "python",
-	"python3", "rm", "rsync", "scp", "security", "set", "sh", "source",
-	"sudo", "systemctl", "tee", "unset", "unzip", "uv", "wget", "xxd",
-	"yarn", "zsh",
-};
-
-static int
-word_cmp(const void *k, const void *e)
-{
-	return strcmp(k, *(const char *const *)e);
-}
-
-int
-cs_sh_known_command(const char *s, size_t len)
-{
-	char	 w[16];
-	size_t	 k;
-
-	if (len > 2 && s[0] == '.' && s[1] == '/')
-		return 1;
-	for (k = 0; k < len && k < sizeof w - 1 && s[k] != ' '; k++)
-		w[k] = s[k];
-	if (k == len || s[k] != ' ')
-		return 0;
-	w[k] = '\0';
-	return bsearch(w, line_cmds, sizeof line_cmds / sizeof line_cmds[0],
-	    sizeof line_cmds[0], word_cmp) != NULL;
 }

@@ -13,7 +13,164 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "safety/codescan_sh_impl.h"
+#include "safety/codescan_shcmd_impl.h"
+
+/* ---- helpers ---------------------------------------------------------- */
+
+void
+wadd(struct sh_word *w, const char *s, size_t n)
+{
+	if (w->len + n >= W_MAX)
+		n = W_MAX - 1 - w->len;
+	memcpy(w->s + w->len, s, n);
+	w->len += n;
+	w->s[w->len] = '\0';
+}
+
+void
+wclear(struct sh_word *w)
+{
+	w->len = 0;
+	w->s[0] = '\0';
+	w->taint = 0;
+	w->nvars = 0;
+	w->nparams = 0;
+	w->pieces = 0;
+	w->secret = 0;
+	w->assigned = 0;
+	w->from = w->to = 0;
+}
+
+/* The command's name without its directory. */
+static const char *
+base_name(const char *s)
+{
+	const char	*p = strrchr(s, '/');
+
+	return p != NULL && p[1] != '\0' ? p + 1 : s;
+}
+
+void
+sh_emit(struct sh *sh, const char *rule, const struct sh_cmd *c)
+{
+	struct cs_block	*b = sh->b;
+	size_t		 from = sh->pstart <= c->start ? sh->pstart : c->start;
+	size_t		 to = c->end > from ? c->end : from;
+
+	/* a nested program's positions may run past this text's end */
+	if (to > sh->len)
+		to = sh->len;
+	if (from > to)
+		from = to;
+	if (to - from > 400)
+		to = from + 400;
+	cs_emit(b, rule, sh->pline ? sh->pline : c->line, sh->t + from,
+	    to - from);
+}
+
+static void
+note_host(struct sh *sh, const struct sh_word *w)
+{
+	int	 k = cs_host_kind(w->s, w->len);
+
+	cs_host_where(w->s, w->len, &sh->b->flags);
+	if (k == 2)
+		sh->b->flags |= B_CONCRETE;
+	else if (k == 1 || (w->nvars > 0 && w->s[0] == '$'))
+		sh->b->flags |= B_PLACEHOLDER;
+}
+
+static void
+add_dl(struct sh *sh, const char *path)
+{
+	struct cs_block	*b = sh->b;
+
+	if (b->ndl < CS_DL_MAX && path[0] != '\0' && path[0] != '-')
+		snprintf(b->dl[b->ndl++], sizeof b->dl[0], "%.*s",
+		    (int)sizeof b->dl[0] - 1, path);
+}
+
+static int
+is_dl(struct sh *sh, const char *path)
+{
+	return cs_is_dl(sh->b, path);
+}
+
+struct sh_var *
+var_find(struct sh_vars *vs, const char *name, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < vs->n; i++)
+		if (strlen(vs->v[i].name) == n &&
+		    strncmp(vs->v[i].name, name, n) == 0)
+			return &vs->v[i];
+	return NULL;
+}
+
+static void
+var_set(struct sh_vars *vs, const char *name, size_t n, const char *val,
+    unsigned taint)
+{
+	struct sh_var	*v = var_find(vs, name, n);
+
+	if (n >= sizeof v->name)
+		return;
+	if (v == NULL) {
+		if (vs->n == VARS_MAX)
+			return;
+		v = &vs->v[vs->n++];
+		memcpy(v->name, name, n);
+		v->name[n] = '\0';
+	}
+	snprintf(v->val, sizeof v->val, "%s", val);
+	v->taint = taint;
+}
+
+static const char *
+file_key(const char *path)
+{
+	if (strncmp(path, "./", 2) == 0)
+		path += 2;
+	return path;
+}
+
+/* Records that path now holds data carrying taint (T_CRED, T_ENV). */
+static void
+file_set(struct sh *sh, const char *path, unsigned taint)
+{
+	struct sh_vars	*vs = sh->vars;
+	size_t		 i;
+
+	taint &= T_CRED | T_ENV;
+	path = file_key(path);
+	if (taint == 0 || path[0] == '\0' || strcmp(path, "/dev/null") == 0 ||
+	    strlen(path) >= sizeof vs->f[0].path)
+		return;
+	for (i = 0; i < vs->nf; i++)
+		if (strcmp(vs->f[i].path, path) == 0) {
+			vs->f[i].taint |= taint;
+			return;
+		}
+	if (vs->nf == FILES_MAX)
+		return;
+	snprintf(vs->f[vs->nf].path, sizeof vs->f[0].path, "%s", path);
+	vs->f[vs->nf++].taint = taint;
+}
+
+/* What a file written earlier in the body carries, or 0. */
+static unsigned
+file_taint(struct sh *sh, const char *path)
+{
+	struct sh_vars	*vs = sh->vars;
+	size_t		 i;
+
+	path = file_key(path);
+	for (i = 0; i < vs->nf; i++)
+		if (strcmp(vs->f[i].path, path) == 0)
+			return vs->f[i].taint;
+	return 0;
+}
 
 /* ---- what commands do --------------------------------------------- */
 
@@ -1032,7 +1189,7 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 			sh->b->nest++;
 			if (saved == 0)
 				sh->b->fixed_line = c->line;
-			cs_sh(sh->b, j.s, j.len, c->line);
+			cs_analyse(sh->b, j.s, j.len, LANG_SH, c->line);
 			sh->b->fixed_line = saved;
 			sh->b->nest--;
 		}

@@ -428,7 +428,13 @@ judge_ask(struct judge *j, const char *name, const char *text, size_t len,
 	ollama_call_done(&c);
 }
 
-void
+/*
+ * Classifies one skill: name and text (the entry file) go to the model
+ * unless the cache has the verdict. On a verdict appends a judge-*
+ * finding to f. Fills *r (judge_result_done() it), with asked = 0 when
+ * score is outside the grey zone.
+ */
+static void
 judge_skill(struct judge *j, const char *name, const char *text, size_t len,
     double score, struct findings *f, struct judge_result *r)
 {

@@ -10,7 +10,7 @@
  * A verdict becomes one finding, judge-malicious (SEV_HIGH) or
  * judge-benign (SEV_INFO), line 0, its message the model's reason made
  * safe to show; the risk table gives them their weights, so the caller
- * scores the findings again (sanitize_risk()) after judge_skill().
+ * scores the findings again (sanitize_risk(); judge_apply() does).
  * Verdicts are cached by content hash (model, prompt version and text)
  * in memory and in JUDGE_CACHE_FILE beside index.db, at most
  * sanitization.judge.cache_size of them, oldest dropped first.
@@ -19,7 +19,7 @@
  * answer that is not such an object gives no verdict, no finding, and a
  * note saying why; the score stays what the rules made it.
  *
- * struct judge is opaque; judge_skill() may be called from several
+ * struct judge is opaque; judge_apply() may be called from several
  * threads at once (the cache has a lock). struct judge_result is
  * embedded: judge_result_done() frees its strings.
  */
@@ -64,16 +64,6 @@ void	 judge_free(struct judge *);
 
 /* 1 when a skill of this score is in the grey zone the judge is asked about. */
 int	 judge_wants(const struct judge *, double score);
-
-/*
- * Classifies one skill: name and text (the entry file) go to the model
- * unless the cache has the verdict. On a verdict appends a judge-*
- * finding to f. Fills *r (judge_result_done() it), with asked = 0 when
- * score is outside the grey zone.
- */
-void	 judge_skill(struct judge *, const char *name, const char *text,
-	    size_t len, double score, struct findings *f,
-	    struct judge_result *r);
 
 /*
  * The hook for every caller that scores a skill (scan now; the indexer

@@ -116,18 +116,6 @@ risktable_find(const struct risk_table *t, const char *id)
 	return t != NULL && id != NULL ? table_find(t, id) : NULL;
 }
 
-size_t
-risktable_count(const struct risk_table *t)
-{
-	return t != NULL ? t->n : 0;
-}
-
-const struct risk_rule *
-risktable_rule(const struct risk_table *t, size_t i)
-{
-	return &t->v[i];
-}
-
 double
 risktable_threshold(const struct risk_table *t, enum severity sev)
 {

@@ -51,10 +51,6 @@ int	 risktable_check(const struct risk_table *, char **cause);
 const struct risk_rule *risktable_find(const struct risk_table *,
 	    const char *id);
 
-/* The number of rules, and rule i of them (sorted by id). */
-size_t	 risktable_count(const struct risk_table *);
-const struct risk_rule *risktable_rule(const struct risk_table *, size_t i);
-
 /* The score at which a skill becomes sev (SEV_WARN or SEV_HIGH). */
 double	 risktable_threshold(const struct risk_table *, enum severity sev);
 

@@ -387,12 +387,6 @@ bm25_len_sum(const struct bm25 *x, int f)
 	return sum;
 }
 
-int
-bm25_nfields(const struct bm25 *x)
-{
-	return x->nfields;
-}
-
 float
 bm25_sat_avg(const struct bm25 *x, const struct bm25_posting *p,
     const double *avg)
@@ -512,12 +506,6 @@ uint32_t
 bm25_ndocs(const struct bm25 *x)
 {
 	return x->ndocs;
-}
-
-size_t
-bm25_nterms(const struct bm25 *x)
-{
-	return x->finished ? x->nft : x->nterms;
 }
 
 /* ---- serialisation ---------------------------------------------------- */

@@ -79,7 +79,6 @@ uint32_t	 bm25_ndocs(const struct bm25 *);
  */
 uint32_t	 bm25_len(const struct bm25 *, uint32_t doc, int field);
 uint64_t	 bm25_len_sum(const struct bm25 *, int field);
-int		 bm25_nfields(const struct bm25 *);
 float		 bm25_sat_avg(const struct bm25 *, const struct bm25_posting *p,
 		    const double *avg);
 double		 bm25_idf_n(uint32_t ndocs, uint32_t df);
@@ -103,6 +102,5 @@ struct bm25_reader {
 };
 int		 bm25_write(const struct bm25 *, struct buf *);
 struct bm25	*bm25_read(struct bm25_reader *);
-size_t		 bm25_nterms(const struct bm25 *);
 
 #endif

@@ -69,7 +69,8 @@ provider_of(const struct config *cfg)
 	return &providers[0];
 }
 
-const char *
+/* The provider defaults embedder.url / .model / .api_key_env fall to. */
+static const char *
 embed_cloud_url(const struct config *cfg)
 {
 	/* embedder.url left at the Ollama default means "the provider's" */
@@ -79,7 +80,7 @@ embed_cloud_url(const struct config *cfg)
 	return cfg->embed_url;
 }
 
-const char *
+static const char *
 embed_cloud_model(const struct config *cfg)
 {
 	if (cfg->embed_model == NULL ||
@@ -88,7 +89,7 @@ embed_cloud_model(const struct config *cfg)
 	return cfg->embed_model;
 }
 
-const char *
+static const char *
 embed_cloud_key_env(const struct config *cfg)
 {
 	if (cfg->embed_key_env == NULL || *cfg->embed_key_env == '\0')
@@ -96,7 +97,11 @@ embed_cloud_key_env(const struct config *cfg)
 	return cfg->embed_key_env;
 }
 
-double
+/*
+ * The list price in US dollars per million input tokens of the model
+ * (embedder.price_per_mtok when set), or a negative number when unknown.
+ */
+static double
 embed_cloud_price(const struct config *cfg)
 {
 	const char	*model = embed_cloud_model(cfg);

@@ -20,17 +20,6 @@ struct embedder;
 int	 embed_cloud_new(const struct config *cfg, struct embedder **out,
 	    char **cause);
 
-/* The provider defaults embedder.url / .model / .api_key_env fall to. */
-const char *embed_cloud_url(const struct config *cfg);
-const char *embed_cloud_model(const struct config *cfg);
-const char *embed_cloud_key_env(const struct config *cfg);
-
-/*
- * The list price in US dollars per million input tokens of the model
- * (embedder.price_per_mtok when set), or a negative number when unknown.
- */
-double	 embed_cloud_price(const struct config *cfg);
-
 /*
  * doctor's report for a cloud backend: {backend, url, model, key_env,
  * key_set, reachable, error, dim, price_per_mtok, index_tokens,

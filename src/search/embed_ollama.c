@@ -40,12 +40,6 @@ ollama_arg_free(void *arg)
 	free(a);
 }
 
-char *
-embed_ollama_cache_path(const struct config *cfg)
-{
-	return embed_remote_cache_path(cfg, "ollama");
-}
-
 int
 embed_ollama_new(const struct config *cfg, struct embedder **out,
     char **cause)

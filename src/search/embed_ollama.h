@@ -25,7 +25,4 @@ struct embedder;
 int	 embed_ollama_new(const struct config *cfg, struct embedder **out,
 	    char **cause);
 
-/* The vector cache's path for cfg (allocated). */
-char	*embed_ollama_cache_path(const struct config *cfg);
-
 #endif

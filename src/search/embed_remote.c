@@ -37,7 +37,8 @@ static const char schema[] =
     " model TEXT NOT NULL, dim INTEGER NOT NULL, hash TEXT NOT NULL,"
     " v BLOB NOT NULL, PRIMARY KEY (model, dim, hash))";
 
-char *
+/* The vector cache's path for cfg and kind (allocated). */
+static char *
 embed_remote_cache_path(const struct config *cfg, const char *kind)
 {
 	const char	*ip = cfg->index_path != NULL ? cfg->index_path : "";

@@ -44,7 +44,4 @@ int	 embed_remote_new(const struct config *cfg, const char *name,
 	    const char *model, const struct remote_api *api,
 	    struct embedder **out, char **cause);
 
-/* The vector cache's path for cfg and kind (allocated). */
-char	*embed_remote_cache_path(const struct config *cfg, const char *kind);
-
 #endif

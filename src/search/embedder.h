@@ -29,8 +29,6 @@ struct embedder {
 #define EMBED_DIM_MIN		16
 #define EMBED_DIM_MAX		4096
 
-/* Returns the dot product of two vectors of dim floats. */
-float	 embedder_dot(const float *a, const float *b, int dim);
 /* Scales v to unit length (left as is when it is all zeros). */
 void	 embedder_normalize(float *v, int dim);
 

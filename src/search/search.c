@@ -194,12 +194,6 @@ search_params_default(struct search_params *p)
 	p->shadow_ratio = 0.9;
 }
 
-void
-search_index_set_params(struct search_index *x, const struct search_params *p)
-{
-	x->p = *p;
-}
-
 static uint64_t
 hash_bytes(const char *s, size_t n)
 {

@@ -92,8 +92,7 @@ void	 search_result_done(struct search_result *);
 /*
  * The fusion constants (see the comment at the top of search.c). The
  * defaults were fitted on the dev queries; search_params_default()
- * returns them and search_index_set_params() replaces them on a built
- * index (for the tuning harness and tests; not thread safe).
+ * returns them and search_index_build_params() builds with others.
  */
 struct search_params {
 	double	 k1;		/* BM25 saturation (used at build time) */
@@ -114,21 +113,15 @@ struct search_params {
 };
 
 void	 search_params_default(struct search_params *);
-/* Rebuilds nothing: k1, w_field and b_field only apply at build time. */
-void	 search_index_set_params(struct search_index *,
-	    const struct search_params *);
 /* Builds with explicit params (NULL: the defaults). */
 int	 search_index_build_params(const struct skill_set *set,
 	    const struct config *, const struct search_params *,
 	    struct search_index **out, char **cause);
 
 /*
- * The cache file and incremental updates are search_cache.c and
- * search_update.c; their declarations are part of this API, so callers
- * get them here.
+ * The cache file and incremental updates have headers of their own,
+ * search_cache.h and search_update.h: a caller includes the one it uses.
  */
-#include "search/search_cache.h"
-#include "search/search_update.h"
 
 /*
  * The one parse of the "select:" prefix: the list after it (leading

@@ -1,6 +1,6 @@
 /*
- * The on-disk cache of a built search index (search_cache.c), part of the
- * search API (search.h includes it). Ownership: save borrows the index;
+ * The on-disk cache of a built search index (search_cache.c), beside
+ * search.h (whose index it takes). Ownership: save borrows the index;
  * load returns an index the caller frees with search_index_free(), which
  * borrows the set like search_index_build() and owns the file mapping.
  */

@@ -1,6 +1,6 @@
 /*
- * Incremental updates of a search index (search_update.c), part of the
- * search API (search.h includes it). Ownership: the caller frees the
+ * Incremental updates of a search index (search_update.c), beside search.h
+ * (whose index it takes). Ownership: the caller frees the
  * result with search_index_free(); it holds a reference on the base it
  * shares with old and borrows set and the added entries.
  */

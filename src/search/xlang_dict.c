@@ -33,6 +33,9 @@
 #include "search/xlang_inv.h"
 #include "base/xmalloc.h"
 
+static int	xdict_each(struct xdict *, void (*)(void *, const char *, size_t,
+		    const char *), void *);
+
 #define ENTRY_MAX	(64u << 10)	/* bytes of one definition read */
 #define WINDOW		48		/* index lines looked at around a landing */
 #define RAW_WINDOW	64		/* lines from below a spelling */
@@ -830,7 +833,15 @@ xdict_gloss_stem(struct xdict *const *v, size_t n, const char *stem,
 	return 0;
 }
 
-int
+/*
+ * Calls fn(arg, headword, its length, definition) for every entry of d
+ * (the headword as the index has it, not NUL-terminated), reading the
+ * whole dictionary (at most XDICT_EACH_MAX bytes uncompressed) once.
+ * Returns 0, or -1 when it cannot be read. For reading eng-XXX
+ * backwards (xlang_inv.h).
+ */
+#define XDICT_EACH_MAX	(64u << 20)
+static int
 xdict_each(struct xdict *d, void (*fn)(void *, const char *, size_t,
     const char *), void *arg)
 {

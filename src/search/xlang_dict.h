@@ -68,17 +68,6 @@ size_t		  xdict_gloss_stem(struct xdict *const *v, size_t n,
 		    struct strlist *out, size_t max);
 
 /*
- * Calls fn(arg, headword, its length, definition) for every entry of d
- * (the headword as the index has it, not NUL-terminated), reading the
- * whole dictionary (at most XDICT_EACH_MAX bytes uncompressed) once.
- * Returns 0, or -1 when it cannot be read. For reading eng-XXX
- * backwards (xlang_inv.h).
- */
-#define XDICT_EACH_MAX	(64u << 20)
-int		  xdict_each(struct xdict *d, void (*fn)(void *,
-		    const char *, size_t, const char *), void *arg);
-
-/*
  * Where the maps of eng-XXX dictionaries read backwards are kept
  * (DIR/xlang-eng-pol.cache; NULL: nowhere), so that only the first
  * process after a dictionary changes reads it whole.

@@ -29,6 +29,7 @@
 #include "engine/engine.h"
 #include "index/indexer.h"
 #include "search/search.h"
+#include "search/search_update.h"
 #include "core/skill.h"
 #include "base/status.h"
 #include "store/store.h"

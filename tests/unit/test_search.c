@@ -12,6 +12,7 @@
 
 #include "core/config.h"
 #include "search/search.h"
+#include "search/search_cache.h"
 #include "core/skill.h"
 #include "base/status.h"
 #include "base/xmalloc.h"

@@ -1,11 +1,12 @@
 /*
- * What the two halves of codescan's shell reader share: codescan_sh.c
- * (the tokenizer and the walk over pipelines) and codescan_shcmd.c (what
- * each command does to the data flowing through it). Nobody else
- * includes it.
+ * What the two halves of codescan's shell reader share: codescan_shcmd.c
+ * (what each command does to the data flowing through it, and the word,
+ * variable, file and finding helpers below) and codescan_sh.c above it
+ * (the tokenizer and the walk over pipelines, which calls sh_eval()).
+ * Nobody else includes it.
  */
-#ifndef SR_CODESCAN_SH_IMPL_H
-#define SR_CODESCAN_SH_IMPL_H
+#ifndef SR_CODESCAN_SHCMD_IMPL_H
+#define SR_CODESCAN_SHCMD_IMPL_H
 
 #include <string.h>
 
@@ -108,20 +109,10 @@ wpre(const struct sh_word *w, const char *s)
 
 void		 wadd(struct sh_word *, const char *, size_t);
 void		 wclear(struct sh_word *);
-/* The command's name without its directory. */
-const char	*base_name(const char *);
 /* Adds a finding quoting the pipeline up to command c. */
 void		 sh_emit(struct sh *, const char *rule, const struct sh_cmd *);
-void		 note_host(struct sh *, const struct sh_word *);
-void		 add_dl(struct sh *, const char *path);
-int		 is_dl(struct sh *, const char *path);
-void		 var_set(struct sh_vars *, const char *name, size_t n,
-		    const char *val, unsigned taint);
-/* Records that path now holds data carrying taint (T_CRED, T_ENV). */
-void		 file_set(struct sh *, const char *path, unsigned taint);
-/* What a file written earlier in the body carries, or 0. */
-unsigned	 file_taint(struct sh *, const char *path);
-void		 cmd_init(struct sh_cmd *, struct sh *);
+/* The variable name (n bytes) of vs, or NULL. */
+struct sh_var	*var_find(struct sh_vars *, const char *name, size_t n);
 /* Evaluates one command; returns what its standard output carries. */
 unsigned	 sh_eval(struct sh *, struct sh_cmd *, unsigned in);
 
