@@ -18,31 +18,10 @@
 
 #include "base/buf.h"
 #include "cli/clients.h"
+#include "cli/clients_impl.h"
 #include "base/status.h"
 #include "base/xmalloc.h"
 
-/* Client configuration files bigger than this are refused. */
-#define CLIENT_MAX_FILE	(64u * 1024 * 1024)
-
-enum client_format { FMT_JSON, FMT_TOML };
-
-/*
- * How each client spells a stdio and an HTTP entry, and which keys belong
- * to one transport only: client_add drops the other transport's keys
- * (Codex refuses its whole file over an `env` on an HTTP server) and
- * doctor reports them. Keys in neither list (timeouts, trust, ...) are
- * the user's and are kept.
- */
-struct client_def {
-	const char		*name;
-	enum client_format	 fmt;
-	int			 typed;		/* "type": "stdio" | "http" */
-	const char		*url_key;	/* NULL: no HTTP in the file */
-	const char		*no_http;	/* why there is no HTTP */
-	const char		*token_fmt;	/* Authorization header value */
-	const char *const	*stdio_keys;	/* taken by stdio entries only */
-	const char *const	*http_keys;	/* taken by HTTP entries only */
-};
 
 static const char *const cc_stdio[] = { "command", "args", "env", NULL };
 static const char *const cc_http[] = { "url", "headers", "headersHelper",
@@ -65,7 +44,7 @@ static const char *const gemini_http[] = { "url", "httpUrl", "headers",
  * header: Claude Code and Gemini CLI expand ${VAR}, Cursor ${env:VAR}.
  * Codex names the variable in bearer_token_env_var instead.
  */
-static const struct client_def defs[] = {
+const struct client_def clients_defs[] = {
 	{ "claude-code", FMT_JSON, 1, "url", NULL, "Bearer ${%s}",
 	  cc_stdio, cc_http },
 	{ "claude-desktop", FMT_JSON, 0, NULL,
@@ -84,7 +63,7 @@ static const char *const names[] = {
 	"claude-code", "claude-desktop", "cursor", "codex", "gemini", NULL
 };
 
-static int
+int
 in_list(const char *const *list, const char *key)
 {
 	for (; *list != NULL; list++)
@@ -94,7 +73,7 @@ in_list(const char *const *list, const char *key)
 }
 
 /* Keys an entry for the other transport than http (0/1) would have. */
-static const char *const *
+const char *const *
 foreign_keys(const struct client_def *d, int http)
 {
 	return http ? d->stdio_keys : d->http_keys;
@@ -111,7 +90,7 @@ find_def(const char *name)
 {
 	const struct client_def	*d;
 
-	for (d = defs; d->name != NULL; d++)
+	for (d = clients_defs; d->name != NULL; d++)
 		if (strcmp(d->name, name) == 0)
 			return d;
 	return NULL;
@@ -190,7 +169,7 @@ scoped_path(enum client_scope scope, const char *rel)
  * Sets *path (allocated) to the client's configuration file for scope.
  * Returns 0, or SR_USAGE with *cause when the client has no such scope.
  */
-static int
+int
 client_config_path(const char *client, enum client_scope scope, char **path,
     char **cause)
 {
@@ -295,17 +274,8 @@ client_check_url(const char *url, char **cause)
 
 /* ---- files -------------------------------------------------------------- */
 
-/* A client file as read: its real path, bytes and mode. */
-struct cfile {
-	char	*path;		/* as the user knows it */
-	char	*real;		/* symlinks resolved: what is written */
-	char	*data;		/* NUL-terminated; NULL when missing */
-	size_t	 len;
-	mode_t	 mode;
-	int	 exists;
-};
 
-static void
+void
 cfile_done(struct cfile *f)
 {
 	free(f->path);
@@ -313,7 +283,7 @@ cfile_done(struct cfile *f)
 	free(f->data);
 }
 
-static int
+int
 cfile_read(const char *path, mode_t new_mode, struct cfile *f, char **cause)
 {
 	struct stat	 st;
@@ -382,7 +352,7 @@ only_space(const char *s, size_t len)
 }
 
 /* Parses the file's JSON (an object; empty or missing: {}). */
-static int
+int
 json_parse(const struct cfile *f, cJSON **doc, char **cause)
 {
 	const char	*end = NULL, *p;
@@ -550,7 +520,7 @@ json_merge(const struct client_def *d, const cJSON *old, cJSON *fresh,
 	return json_union(old, fresh, d, http, json_drop);
 }
 
-static int
+int
 json_servers(cJSON *doc, const struct cfile *f, int create, cJSON **out,
     char **cause)
 {
@@ -636,31 +606,8 @@ out:
 
 /* ---- TOML (Codex) ------------------------------------------------------- */
 
-/*
- * A line-level reading of a TOML file: enough to find and rewrite one
- * table without disturbing anything else, and to refuse a file that is
- * not TOML (unterminated strings and brackets, lines that are neither a
- * table header nor key = value). Keys are kept as their parts joined by
- * '\037', quotes removed.
- */
-enum tkind { TL_OTHER, TL_HEADER, TL_AHEADER, TL_KV, TL_CONT };
 
-struct tline {
-	const char	*s;		/* into the file's bytes */
-	size_t		 len;		/* without the newline */
-	enum tkind	 kind;
-	char		*table;		/* header: its name; kv: the table */
-	char		*key;		/* kv: the key, relative to table */
-	int		 del;		/* removed by the edit */
-};
-
-struct tdoc {
-	struct tline	*v;
-	size_t		 n;
-	int		 crlf;
-};
-
-static void
+void
 tdoc_done(struct tdoc *t)
 {
 	size_t	 i;
@@ -785,7 +732,7 @@ toml_value(struct tscan *sc, const char *p, const char *end)
 	return 0;
 }
 
-static int
+int
 toml_parse(const struct cfile *f, struct tdoc *t, char **cause)
 {
 	struct tscan	 sc = { 0, 0, 0 };
@@ -886,7 +833,7 @@ fail:
 }
 
 /* "mcp_servers\037NAME" */
-static char *
+char *
 toml_table_name(const char *name)
 {
 	char	*s;
@@ -910,7 +857,7 @@ key_under(const char *path, const char *want)
  * this editor does not rewrite: an array of tables, dotted keys or an
  * inline table defining the same server.
  */
-static int
+int
 toml_find(const struct cfile *f, const struct tdoc *t, const char *want,
     size_t *hdr, char **cause)
 {
@@ -1025,7 +972,7 @@ tline_emit(struct buf *b, const struct cfile *f, const struct tline *l)
 }
 
 /* End (exclusive) of the key lines of the table whose header is at h. */
-static size_t
+size_t
 toml_region_end(const struct tdoc *t, size_t h)
 {
 	size_t	 i, last = h + 1;
@@ -1245,7 +1192,7 @@ new_mode(const char *client, enum client_scope scope)
  * client's file for scope into f, naming it in out->path. Returns 0, and
  * the caller calls cfile_done(f); or a status with *cause filled.
  */
-static int
+int
 client_open(const char *client, enum client_scope scope, int http,
     const struct client_def **dp, struct cfile *f, struct client_change *out,
     char **cause)
@@ -1347,287 +1294,3 @@ client_remove(const char *client, enum client_scope scope, const char *name,
 	return rv;
 }
 
-/* 1 when cmd runs here: an executable path, or a name found on $PATH. */
-static int
-runnable(const char *cmd)
-{
-	const char	*path = getenv("PATH"), *p, *colon;
-	char		 cand[PATH_MAX];
-	int		 n;
-
-	if (strchr(cmd, '/') != NULL)
-		return access(cmd, X_OK) == 0;
-	if (path == NULL || *cmd == '\0')
-		return 0;
-	for (p = path; ; p = colon + 1) {
-		colon = strchr(p, ':');
-		n = snprintf(cand, sizeof cand, "%.*s/%s", colon != NULL ?
-		    (int)(colon - p) : (int)strlen(p), p, cmd);
-		if (n > 0 && (size_t)n < sizeof cand && access(cand, X_OK) == 0)
-			return 1;
-		if (colon == NULL)
-			return 0;
-	}
-}
-
-/*
- * The first variable a header value of e names as ${VAR} or ${env:VAR}
- * that is unset or empty here (copied into var), or 0.
- */
-static int
-unset_header_var(const cJSON *e, char *var, size_t size)
-{
-	const cJSON	*h, *it;
-	const char	*v, *at, *name, *end;
-	size_t		 n;
-
-	for (h = e->child; h != NULL; h = h->next) {
-		if (!cJSON_IsObject(h))
-			continue;
-		for (it = h->child; it != NULL; it = it->next) {
-			if ((v = cJSON_GetStringValue(it)) == NULL)
-				continue;
-			for (at = strstr(v, "${"); at != NULL;
-			    at = strstr(at + 2, "${")) {
-				name = at + 2;
-				if (strncmp(name, "env:", 4) == 0)
-					name += 4;
-				if ((end = strchr(name, '}')) == NULL ||
-				    (n = (size_t)(end - name)) == 0 ||
-				    n >= size)
-					continue;
-				memcpy(var, name, n);
-				var[n] = '\0';
-				if (getenv(var) == NULL || *getenv(var) == '\0')
-					return 1;
-			}
-		}
-	}
-	return 0;
-}
-
-/*
- * Checks one server entry (its keys; for JSON, its values too) against
- * what client d takes; adds a sentence per problem to probs.
- */
-static void
-check_entry(const struct client_def *d, const char *server, const cJSON *e,
-    cJSON *probs)
-{
-	const cJSON	*it, *type;
-	const char	*want, *tr;
-	char		*m, var[128];
-	int		 cmd, url, http;
-
-	if (!cJSON_IsObject(e)) {
-		xasprintf(&m, "server '%s' is not an object", server);
-		goto add;
-	}
-	cmd = cJSON_GetObjectItemCaseSensitive(e, "command") != NULL;
-	url = cJSON_GetObjectItemCaseSensitive(e, "url") != NULL ||
-	    (d->url_key != NULL &&
-	    cJSON_GetObjectItemCaseSensitive(e, d->url_key) != NULL);
-	type = cJSON_GetObjectItemCaseSensitive(e, "type");
-	http = d->typed && cJSON_IsString(type) ?
-	    strcmp(type->valuestring, "stdio") != 0 : url && !cmd;
-	if (url && d->url_key == NULL) {
-		xasprintf(&m, "server '%s' has a url: %s", server, d->no_http);
-		goto add;
-	}
-	if (cmd && url) {
-		xasprintf(&m, "server '%s' has both a command and a url: "
-		    "keep the keys of one transport", server);
-		goto add;
-	}
-	want = http ? d->url_key : "command";
-	if (http ? !url : !cmd) {
-		xasprintf(&m, "server '%s' has no '%s'", server, want);
-		goto add;
-	}
-	tr = http ? "HTTP" : "stdio";
-	for (it = e->child; it != NULL; it = it->next) {
-		if (!in_list(foreign_keys(d, http), it->string))
-			continue;
-		xasprintf(&m, "server '%s' is a%s %s server but has '%s', which "
-		    "only %s servers take", server, http ? "n" : "", tr,
-		    it->string, http ? "stdio" : "HTTP");
-		cJSON_AddItemToArray(probs, cJSON_CreateString(m));
-		free(m);
-	}
-	if (!http && cJSON_IsString(it = cJSON_GetObjectItemCaseSensitive(e,
-	    "command")) && !runnable(it->valuestring)) {
-		xasprintf(&m, "server '%s' runs '%s', which %s here: the client "
-		    "cannot start it (give its absolute path; 'skills-radar "
-		    "client add' does when it is not on PATH)", server,
-		    it->valuestring, strchr(it->valuestring, '/') != NULL ?
-		    "is not an executable file" : "is not on PATH");
-		cJSON_AddItemToArray(probs, cJSON_CreateString(m));
-		free(m);
-	}
-	if (http && unset_header_var(e, var, sizeof var)) {
-		xasprintf(&m, "server '%s' sends its token from $%s, which is "
-		    "not set here: the client connects without it and the "
-		    "server refuses (export %s where the client starts)",
-		    server, var, var);
-		cJSON_AddItemToArray(probs, cJSON_CreateString(m));
-		free(m);
-	}
-	return;
-add:
-	cJSON_AddItemToArray(probs, cJSON_CreateString(m));
-	free(m);
-}
-
-/*
- * The servers of a Codex file as JSON objects of their keys (values
- * true), so check_entry can read them: the keys of [mcp_servers.NAME]
- * and the names of its subtables. Inline and dotted forms are skipped.
- */
-static cJSON *
-toml_servers(const struct tdoc *t)
-{
-	static const char	 pre[] = "mcp_servers\037";
-	cJSON			*all = cJSON_CreateObject(), *e;
-	const char		*name;
-	char			*srv, *k;
-	size_t			 i, j, end, n;
-
-	for (i = 0; i < t->n; i++) {
-		if (t->v[i].kind != TL_HEADER ||
-		    strncmp(t->v[i].table, pre, sizeof pre - 1) != 0)
-			continue;
-		name = t->v[i].table + sizeof pre - 1;
-		n = strcspn(name, "\037");
-		srv = xstrndup(name, n);
-		if ((e = cJSON_GetObjectItemCaseSensitive(all, srv)) == NULL)
-			e = cJSON_AddObjectToObject(all, srv);
-		free(srv);
-		end = toml_region_end(t, i);
-		for (j = i + 1; name[n] == '\0' && j < end; j++) {
-			if (t->v[j].kind != TL_KV)
-				continue;
-			k = xstrndup(t->v[j].key, strcspn(t->v[j].key,
-			    "\037"));
-			if (cJSON_GetObjectItemCaseSensitive(e, k) == NULL)
-				cJSON_AddTrueToObject(e, k);
-			free(k);
-		}
-		if (name[n] != '\0') {
-			k = xstrndup(name + n + 1, strcspn(name + n + 1,
-			    "\037"));
-			if (cJSON_GetObjectItemCaseSensitive(e, k) == NULL)
-				cJSON_AddTrueToObject(e, k);
-			free(k);
-		}
-	}
-	return all;
-}
-
-/* Checks every server in servers; returns the array of problems. */
-static cJSON *
-check_servers(const struct client_def *d, const cJSON *servers)
-{
-	cJSON	*probs = cJSON_CreateArray();
-	cJSON	*it;
-
-	if (servers != NULL)
-		for (it = servers->child; it != NULL; it = it->next)
-			check_entry(d, it->string, it, probs);
-	return probs;
-}
-
-/* Fills r with what the file says about name; returns 1 when it exists. */
-static int
-report_one(const struct client_def *d, enum client_scope scope,
-    const char *name, cJSON *arr)
-{
-	struct cfile	 f;
-	struct tdoc	 t;
-	cJSON		*r, *doc = NULL, *servers = NULL, *e, *probs = NULL;
-	char		*path, *cause = NULL, *want;
-	const char	*transport = NULL;
-	size_t		 h;
-	int		 configured = 0, rv;
-
-	if (client_config_path(d->name, scope, &path, &cause) != 0) {
-		free(cause);
-		return 0;
-	}
-	rv = cfile_read(path, 0644, &f, &cause);
-	if (rv == 0 && !f.exists) {
-		free(path);
-		cfile_done(&f);
-		return 0;
-	}
-	if (rv != 0) {
-		/* unreadable: the cause is reported as the problem */
-	} else if (d->fmt == FMT_JSON) {
-		if (json_parse(&f, &doc, &cause) == 0 &&
-		    json_servers(doc, &f, 0, &servers, &cause) == 0)
-			probs = check_servers(d, servers);
-	} else if (toml_parse(&f, &t, &cause) == 0) {
-		want = toml_table_name(name);
-		if (toml_find(&f, &t, want, &h, &cause) != 0) {
-			free(cause);
-			cause = NULL;
-			configured = 1;
-		}
-		free(want);
-		servers = doc = toml_servers(&t);
-		probs = check_servers(d, doc);
-		tdoc_done(&t);
-	}
-	if (servers != NULL && (e = cJSON_GetObjectItemCaseSensitive(servers,
-	    name)) != NULL) {
-		configured = 1;
-		transport = cJSON_GetObjectItem(e, "command") != NULL ?
-		    "stdio" : "http";
-	}
-	cJSON_Delete(doc);
-	r = cJSON_CreateObject();
-	cJSON_AddStringToObject(r, "client", d->name);
-	cJSON_AddStringToObject(r, "scope",
-	    scope == CLIENT_SCOPE_USER ? "user" : "project");
-	cJSON_AddStringToObject(r, "path", path);
-	cJSON_AddBoolToObject(r, "configured", configured);
-	if (transport != NULL)
-		cJSON_AddStringToObject(r, "transport", transport);
-	if (cause != NULL)
-		cJSON_AddStringToObject(r, "problem", cause);
-	if (probs != NULL && cJSON_GetArraySize(probs) > 0)
-		cJSON_AddItemToObject(r, "problems", probs);
-	else
-		cJSON_Delete(probs);
-	cJSON_AddItemToArray(arr, r);
-	free(cause);
-	free(path);
-	cfile_done(&f);
-	return 1;
-}
-
-cJSON *
-clients_report(const char *name)
-{
-	const struct client_def	*d;
-	cJSON			*arr = cJSON_CreateArray();
-
-	char				*u, *p, *cause = NULL;
-
-	for (d = defs; d->name != NULL; d++) {
-		report_one(d, CLIENT_SCOPE_USER, name, arr);
-		if (strcmp(d->name, "claude-desktop") == 0)
-			continue;
-		/* run in the home directory, both scopes are one file */
-		u = p = NULL;
-		if (client_config_path(d->name, CLIENT_SCOPE_USER, &u,
-		    &cause) == 0 && client_config_path(d->name,
-		    CLIENT_SCOPE_PROJECT, &p, &cause) == 0 &&
-		    strcmp(u, p) != 0)
-			report_one(d, CLIENT_SCOPE_PROJECT, name, arr);
-		free(cause);
-		cause = NULL;
-		free(u);
-		free(p);
-	}
-	return arr;
-}

@@ -1232,7 +1232,7 @@ scan_run(struct scan *sc, const struct sanitizer *s, const char *text,
 	if (markdown)
 		scan_code(sc->text, sc->len, LANG_MARKDOWN, line_base, out,
 		    NULL);
-	sanitize_decoded(s, sc->text, sc->len, line_base, out);
+	sanitize_decoded(s, sc->text, sc->len, line_base, out, sanitize_scan);
 	/* Sort this call's findings by line; the truncation note stays. */
 	if (out->n - sc->first > 1)
 		qsort(out->v + sc->first, out->n - sc->first, sizeof *out->v,

@@ -149,10 +149,15 @@ char	*sanitize_inline(const struct sanitizer *, const char *);
  * escapes and joined literals in text are decoded and the text they stand
  * for scanned again (catalogue and shell analysis), bounded in depth and
  * size; each finding's message starts "decoded KIND: ". Called by every
- * scan of sanitize_text(), sanitize_scan() and sanitize_file().
+ * scan of sanitize_text(), sanitize_scan() and sanitize_file(), which
+ * pass sanitize_scan() as scan_cb: the decoder sits beneath the scan it
+ * feeds and calls back up only through that pointer (no circle between
+ * the two files, tests/cli/modules.sh).
  */
 void	 sanitize_decoded(const struct sanitizer *, const char *text,
-	    size_t len, int line_base, struct findings *out);
+	    size_t len, int line_base, struct findings *out,
+	    size_t (*scan_cb)(const struct sanitizer *, const char *, size_t, int,
+	    struct findings *));
 
 /* Number of compiled patterns (for doctor and tests). */
 size_t	 sanitize_count(const struct sanitizer *);

@@ -54,6 +54,9 @@ struct dec {
 	size_t			 len;
 	int			 line_base;
 	struct findings		*out;
+	size_t			(*scan_cb)(const struct sanitizer *,
+				    const char *, size_t, int,
+				    struct findings *);
 	size_t			 total;
 	size_t			 line_off;	/* offset of the line cache */
 	int			 line_no;
@@ -105,7 +108,7 @@ rescan(struct dec *d, const char *t, size_t n, const char *kind, size_t off)
 	d->total += n;
 	line = d->line_base + line_at(d, off);
 	dec_depth++;
-	sanitize_scan(d->s, t, n, line - 1, out);
+	d->scan_cb(d->s, t, n, line - 1, out);
 	codescan_file(t, n, LANG_SH, line - 1, out, NULL);
 	dec_depth--;
 	for (i = from, k = from; i < out->n; i++) {
@@ -352,9 +355,11 @@ list_joined(const char *p, const char *e, const char *start,
 
 void
 sanitize_decoded(const struct sanitizer *s, const char *text, size_t len,
-    int line_base, struct findings *out)
+    int line_base, struct findings *out,
+    size_t (*scan_cb)(const struct sanitizer *, const char *, size_t, int,
+    struct findings *))
 {
-	struct dec	 d = { s, text, len, line_base, out, 0, 0, 1 };
+	struct dec	 d = { s, text, len, line_base, out, scan_cb, 0, 0, 1 };
 	const char	*p = text, *e = text + len, *q;
 	struct buf	 b;
 	size_t		 n, run, cnt;

@@ -27,6 +27,7 @@ tui/tui tui/feed  dashboard: feed.h takes tui.h's range and opts types
 tui/tui tui/panel_events  dashboard: the panels' formatters live in tui.c
 tui/tui tui/panel_loads  dashboard: the panels' formatters live in tui.c
 tui/tui tui/panel_queries  dashboard: the panels' formatters live in tui.c
+tui/tui tui/panel_header  dashboard: the panels' formatters live in tui.c (tui_replicas)
 EOF
 
 # --- the floors --------------------------------------------------------
@@ -96,6 +97,10 @@ awk 'NR == FNR { m[$1] = 1; next } ($1 in m) && ($2 in m) && $1 !~ /\/(cmd_|main
 allowed "$T/incl.all" >"$T/incl.mod"
 is "$(loops "$T/incl.mod")" "" "the modules' include graph has no circle"
 is "$(allowed "$T/incl" | up /dev/stdin | tr '\n' ';')" "" "no include reaches up a floor"
+
+# No source file over 1,600 lines (HACKING.md): split along a seam first.
+big=$(cd "$TOP_SRCDIR" && wc -l src/*/*.[ch] | awk '$2 != "total" && $1 > 1600 { print $2 " " $1 }')
+is "$big" "" "no file under src/ is over 1,600 lines"
 
 # --- calls -------------------------------------------------------------
 cd "$TOP_BUILDDIR/src"
