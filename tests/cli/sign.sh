@@ -85,7 +85,7 @@ contains "$(cat "$T/.out")" "signed by bob" "... signed by bob"
 "$SR" index >/dev/null 2>&1
 is "$(tier beta)" "VERIFIED bob" "bob's skill is VERIFIED"
 out=$(COLUMNS=120 LINES=40 "$SR" tui --once --no-color 2>/dev/null || true)
-contains "$out" "Trust tier breakdown · signed by alice 1, bob 1" "the dashboard says who signed"
+contains "$out" "Trust tiers · signed by alice 1, bob 1" "the dashboard says who signed"
 out=$("$SR" sign --verify --json "$R/alpha" "$R/beta")
 contains "$out" '"status":	"valid"' "--verify --json reports the status"
 
