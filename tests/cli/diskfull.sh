@@ -85,10 +85,11 @@ fi
 # serve keeps stats.db open, the disk fills, its writer loses the next
 # searches' events: they are said once on stderr, and doctor, run while
 # serve still runs, counts them (meta cannot: it lives in the full file).
-# Wait up to 10 s until file $1 has $2 lines.
+# Wait up to 60 s until file $1 has $2 lines (a sanitizer build on two
+# busy cores took more than 10 s to answer its first call).
 lines_within() {
 	i=0
-	while [ "$(wc -l <"$1")" -lt "$2" ] && [ "$i" -lt 100 ]; do
+	while [ "$(wc -l <"$1")" -lt "$2" ] && [ "$i" -lt 600 ]; do
 		sleep 0.1; i=$((i + 1))
 	done
 }
