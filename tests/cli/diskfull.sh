@@ -117,7 +117,7 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs "$FILL" 2>/dev/null; th
 	done
 	lines_within "$T/fout" 7
 	i=0
-	while [ "$i" -lt 100 ]; do
+	while [ "$i" -lt 600 ]; do
 		"$SR" doctor --json 2>/dev/null | tr -d ' \t\n' >"$T/dj" || true
 		# SQLite may still place a row in a free page of the full
 		# file: every one of the 5 events is either stored or counted.
