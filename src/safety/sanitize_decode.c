@@ -418,7 +418,7 @@ sanitize_decoded(const struct sanitizer *s, const char *text, size_t len,
 			    run++)
 				;
 			if (n >= HEX_MIN && n % 2 == 0 &&
-			    strspn(p, "0123456789abcdefABCDEF") >= n)
+			    strspn_n(p, n) == n)
 				try_hex(&d, p, n, NULL, "hex");
 			else if (n >= B64_MIN && n <= DEC_MAX * 4 / 3)
 				try_b64(&d, p, n, run);

@@ -880,6 +880,31 @@ test_sinks(struct sanitizer *s)
 	}
 }
 
+/*
+ * The scanner reads exactly len bytes: text that ends in a run of hex
+ * digits with no NUL after it (a file mapped or sliced, as the index
+ * passes it) is not read past its end (found by fuzz_sanitize; ASan
+ * reports the overrun).
+ */
+static void
+test_unterminated(struct sanitizer *s)
+{
+	static const char	 text[] = "digest 9f86d081884c7d659a2feaa0c55ad015"
+	    "a3bf4f1b2b0b822cd15d6c15b0f00a08";
+	struct findings		 f;
+	char			*p;
+	size_t			 n = sizeof text - 1;
+
+	p = xmalloc(n);
+	memcpy(p, text, n);
+	findings_init(&f);
+	sanitize_scan(s, p, n, 0, &f);
+	ok(find(&f, "cap-secret-send") == NULL,
+	    "hex run at the end of an unterminated buffer: read within it");
+	findings_done(&f);
+	free(p);
+}
+
 int
 main(void)
 {
@@ -902,6 +927,7 @@ main(void)
 	test_described(s);
 	test_decoded(s);
 	test_sinks(s);
+	test_unterminated(s);
 	sanitize_free(s);
 	test_configured_tags();
 	test_live_exec();
