@@ -21,7 +21,7 @@
 #define SR_TUI_FEED_H
 
 #include "telemetry/stats.h"
-#include "tui/tui.h"
+#include "tui/model.h"
 
 struct feed;
 struct feed_worker;

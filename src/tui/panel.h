@@ -3,7 +3,7 @@
  * its painting: update() is called when the model changed (a new stats
  * snapshot, a new index, a filter), draw() paints the panel's grid and
  * title from what update() kept. The panel owns its grids and its
- * WINDOW (curses mode only); it borrows the struct tui.
+ * WINDOW (curses mode only); it borrows the struct tui (model.h).
  */
 #ifndef SR_TUI_PANEL_H
 #define SR_TUI_PANEL_H

@@ -14,8 +14,9 @@
 #include <curses.h>
 
 #include "tui/colors.h"
+#include "tui/fmt.h"
+#include "tui/model.h"
 #include "tui/panel.h"
-#include "tui/tui.h"
 #include "base/xmalloc.h"
 
 static void

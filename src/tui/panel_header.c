@@ -9,9 +9,9 @@
 
 #include "tui/colors.h"
 #include "core/config.h"
+#include "tui/model.h"
 #include "tui/panel.h"
 #include "base/status.h"
-#include "tui/tui.h"
 
 static void
 header_update(struct panel *p, const struct stats_snap *snap)

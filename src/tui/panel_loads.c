@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "tui/colors.h"
+#include "tui/model.h"
 #include "tui/panel.h"
-#include "tui/tui.h"
 
 static void
 loads_update(struct panel *p, const struct stats_snap *snap)

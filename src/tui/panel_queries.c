@@ -16,9 +16,10 @@
 #include <curses.h>
 
 #include "tui/colors.h"
+#include "tui/fmt.h"
+#include "tui/model.h"
 #include "tui/panel.h"
 #include "base/strlist.h"
-#include "tui/tui.h"
 #include "search/vocab.h"
 #include "base/xmalloc.h"
 

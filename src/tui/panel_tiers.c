@@ -13,10 +13,10 @@
 #include <string.h>
 
 #include "tui/colors.h"
+#include "tui/model.h"
 #include "tui/panel.h"
 #include "core/skill.h"
 #include "base/status.h"
-#include "tui/tui.h"
 
 /* The stacked bar is drawn when at least this many columns are left. */
 #define BAR_MIN	8
