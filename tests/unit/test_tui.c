@@ -1,11 +1,12 @@
 /*
  * The dashboard's building blocks: the character grid (display widths,
- * cutting, printing), the colour tables, and the telemetry feed against
- * a stats.db written here.
+ * cutting, printing), the colour tables, the cell formatters, and the
+ * telemetry feed against a stats.db written here.
  */
 #include "autoconfig.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "telemetry/telemetry.h"
 #include "tui/colors.h"
 #include "tui/feed.h"
+#include "tui/fmt.h"
 #include "tui/grid.h"
 #include "base/xmalloc.h"
 
@@ -136,6 +138,37 @@ test_colors(void)
 	is_int(colour, 0, "the monochrome scheme uses no colour");
 	is_str(colors_sgr(C_MISS_BAD), "1;7", "mono: a red badge is bold reverse");
 	colors_set_scheme(SCHEME_COLOR);
+}
+
+/* fmt.c links without tui.c since the cut (issue 35): its cells. */
+static void
+test_fmt(void)
+{
+	char	 tmp[16];
+	double	 now = 1700000000;
+
+	tui_fmt_ms(0.42, tmp, sizeof tmp);
+	is_str(tmp, "0.4ms", "under 10 ms: one decimal");
+	tui_fmt_ms(12.4, tmp, sizeof tmp);
+	is_str(tmp, "12ms", "under 1 s: whole milliseconds");
+	tui_fmt_ms(1234, tmp, sizeof tmp);
+	is_str(tmp, "1.23s", "1 s and over: seconds");
+	tui_fmt_ms(NAN, tmp, sizeof tmp);
+	is_str(tmp, "-", "no latency: a dash");
+	tui_fmt_score(0.789, tmp, sizeof tmp);
+	is_str(tmp, "0.79", "a score in 4 columns");
+	tui_fmt_score(-1, tmp, sizeof tmp);
+	is_str(tmp, "  - ", "no score: a dash in 4 columns");
+	tui_fmt_score(12, tmp, sizeof tmp);
+	is_str(tmp, ">9.9", "a score over 9.99 still fits");
+	tui_fmt_time(0, now, tmp, sizeof tmp);
+	is_str(tmp, "--:--:--", "no time");
+	tui_fmt_time(now, now, tmp, sizeof tmp);
+	ok(strlen(tmp) == 8 && tmp[2] == ':' && tmp[5] == ':',
+	    "the same day: HH:MM:SS (%s)", tmp);
+	tui_fmt_time(now - 3 * 86400, now, tmp, sizeof tmp);
+	ok(strlen(tmp) == 11 && tmp[2] == '-' && tmp[8] == ':',
+	    "another day: MM-DD HH:MM (%s)", tmp);
 }
 
 static const char fixture[] =
@@ -532,6 +565,7 @@ main(void)
 	xmalloc_init();
 	test_grid();
 	test_colors();
+	test_fmt();
 	test_feed();
 	test_since_id();
 	test_worker();
