@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # fixture.sh: the tests/tui fixture, sourced by dashboard.sh and
 # screenshot.sh. tui_fixture TD T [ROOT...]: the USER skills into
 # $HOME/.claude/skills, the TRUSTED and UNTRUSTED ones under T, and
