@@ -210,6 +210,7 @@ def render(grid, cols, rows, out):
     ch = asc + desc + 1
     img = Image.new("RGB", (cols * cw + 2 * PAD, rows * ch + 2 * PAD), BG)
     d = ImageDraw.Draw(img)
+    pairs = {(FG, BG)}
     for y, row in enumerate(grid):
         for x, cell in enumerate(row):
             if cell is None:
@@ -221,6 +222,7 @@ def render(grid, cols, rows, out):
                 fg, bg = bg, fg
             if a.dim:
                 fg = tuple((f + b) // 2 for f, b in zip(fg, bg))
+            pairs.add((fg, bg))
             w = 2 if x + 1 < cols and row[x + 1] is None else 1
             x0, y0 = PAD + x * cw, PAD + y * ch
             if bg != BG:
@@ -233,8 +235,27 @@ def render(grid, cols, rows, out):
                 d.text((x0, y0), c, font=bold if a.bold else font, fill=fg)
             if a.under:
                 d.line([x0, y0 + asc + 1, x0 + w * cw - 1, y0 + asc + 1], fill=fg)
-    # A palette image: a terminal has few colours, and the file stays small.
-    img.convert("P", palette=Image.ADAPTIVE, colors=96).save(out, optimize=True)
+    save(img, pairs, out)
+
+
+def save(img, pairs, out):
+    """A palette PNG: every pixel is a blend of one cell's foreground and
+    background, so steps between each pair used keep every colour exact
+    (an adaptive palette merges the rare ones: a yellow badge turns
+    green) and the file stays small."""
+    steps = max(2, min(16, 256 // len(pairs)))
+    pal = []
+    for fg, bg in sorted(pairs):
+        for k in range(steps):
+            c = tuple(round(b + (f - b) * k / (steps - 1)) for f, b in zip(fg, bg))
+            if c not in pal:
+                pal.append(c)
+    if len(pal) > 256:
+        img.quantize(256, method=Image.Quantize.FASTOCTREE).save(out, optimize=True)
+        return
+    p = Image.new("P", (1, 1))
+    p.putpalette([v for c in pal for v in c] + [0] * 3 * (256 - len(pal)))
+    img.quantize(palette=p, dither=Image.Dither.NONE).save(out, optimize=True)
 
 
 def main():
