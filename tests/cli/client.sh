@@ -18,6 +18,9 @@ fi
 
 # ---- Claude Code, user scope (~/.claude.json) ----
 cp "$C/claude.json" "$HOME/.claude.json"
+# The mode the copy got (the fixture's own can differ: git archive writes
+# 0664, which a umask of 022 turns into 0644 here).
+mode0=$(stat -c %a "$HOME/.claude.json")
 out=$("$SR" client add claude-code)
 contains "$out" "added to $HOME/.claude.json" "claude-code: add reports the file"
 contains "$out" "backup: $HOME/.claude.json.bak" "claude-code: add reports the backup"
@@ -45,7 +48,7 @@ cp "$HOME/.claude.json" "$T/before"
 out=$("$SR" client remove claude-code)
 contains "$out" "not configured" "claude-code: a second remove says so"
 check "claude-code: ... and leaves the file alone" cmp "$T/before" "$HOME/.claude.json"
-ok "$([ "$(stat -c %a "$HOME/.claude.json")" = "$(stat -c %a "$C/claude.json")" ]; echo $?)" "claude-code: the file mode is kept"
+is "$(stat -c %a "$HOME/.claude.json")" "$mode0" "claude-code: the file mode is kept"
 
 # a new ~/.claude.json is private; CLAUDE_CONFIG_DIR moves it
 mkdir -p "$T/ccdir"

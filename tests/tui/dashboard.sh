@@ -14,24 +14,8 @@ if [ ! -x "$MKSTATS" ]; then
 fi
 
 # The fixture: USER, TRUSTED and UNTRUSTED skills, one missing root.
-mkdir -p "$HOME/.claude/skills"
-cp -R "$TD/data/skills/user/." "$HOME/.claude/skills/"
-cp -R "$TD/data/skills/trusted" "$TD/data/skills/other" "$T/"
-cat >"$T/config.yaml" <<EOC
-paths:
-  - $HOME/.claude/skills
-  - $T/trusted
-  - $T/other
-  - $T/missing
-scan:
-  project_roots: false
-trust:
-  trusted_paths:
-    - $T/trusted
-telemetry:
-  enabled: true
-  db_path: $T/stats.db
-EOC
+. "$TD/fixture.sh"
+tui_fixture "$TD" "$T" "$T/missing"
 export SKILLS_RADAR_CONFIG="$T/config.yaml"
 # Built with telemetry off: the golden frames show the fixture events only.
 sed 's/enabled: true/enabled: false/' "$T/config.yaml" >"$T/off.yaml"
