@@ -27,7 +27,11 @@ who="root user"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--first-only) first_only=1 ;;
-	--as) shift; who=${1:?--as needs root or user} ;;
+	--as) shift
+		case ${1:-} in
+		root|user) who=$1 ;;
+		*) echo "$0: --as needs root or user, not '${1:-}'" >&2; exit 2 ;;
+		esac ;;
 	-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "usage: $0 [--first-only] [--as root|user]" >&2; exit 2 ;;
 	esac
