@@ -19,15 +19,15 @@ EOC
 is "$("$SR" read ok references/guide.md)" "Guide." "a bundled regular file reads"
 
 # read of '.': the folder itself, not a symlink out of it
-status 6 "read '.' is refused" timeout 10 "$SR" read ok .
+status 6 "read '.' is refused" timeout 30 "$SR" read ok .
 contains "$(cat "$T/.out")" "is the skill folder itself, a directory" "read '.' says it is the folder, a directory"
 lacks "$(cat "$T/.out")" "symlink" "read '.' does not claim a symlink"
-status 6 "read './' is refused" timeout 10 "$SR" read ok ./
+status 6 "read './' is refused" timeout 30 "$SR" read ok ./
 contains "$(cat "$T/.out")" "a directory" "read './' says it is a directory"
 
 # a FIFO bundled file
 mkfifo "$R/ok/references/pipe.md"
-status 6 "read of a FIFO bundled file is refused" timeout 10 "$SR" read ok references/pipe.md
+status 6 "read of a FIFO bundled file is refused" timeout 30 "$SR" read ok references/pipe.md
 contains "$(cat "$T/.out")" "not a regular file (a FIFO)" "... saying it is a FIFO"
 rm "$R/ok/references/pipe.md"
 
@@ -65,7 +65,7 @@ contains "$(sed -n 3p "$T/out")" '"isError":true' "... as a tool error"
 contains "$(sed -n 4p "$T/out")" '"id":4,"result":{}' "ping is answered after it"
 
 # The CLI load of the FIFO SKILL.md
-status 6 "load of a FIFO SKILL.md is refused at once" timeout 10 "$SR" load ok
+status 6 "load of a FIFO SKILL.md is refused at once" timeout 30 "$SR" load ok
 contains "$(cat "$T/.out")" "not a regular file (a FIFO)" "... saying it is a FIFO"
 
 # mini-index reads the body of a skill whose description gives no
@@ -76,17 +76,17 @@ printf -- '---\nname: q\ndescription: the a of\n---\nGlue parquet shards into on
 contains "$("$SR" mini-index --stdout)" "q: Glue parquet shards" "mini-index takes a gist from the body"
 rm "$R/q/SKILL.md"
 mkfifo "$R/q/SKILL.md"
-status 0 "mini-index with a FIFO SKILL.md ends at once" timeout 10 "$SR" mini-index --stdout
+status 0 "mini-index with a FIFO SKILL.md ends at once" timeout 30 "$SR" mini-index --stdout
 contains "$(cat "$T/.out")" "- q" "... and still lists the skill"
 rm -r "$R/q"
 
 # --config naming a FIFO
 mkfifo "$T/config.yaml"
-status 3 "--config naming a FIFO fails at once" timeout 10 "$SR" --config "$T/config.yaml" list
+status 3 "--config naming a FIFO fails at once" timeout 30 "$SR" --config "$T/config.yaml" list
 contains "$(cat "$T/.out")" "not a regular file (a FIFO)" "... saying it is a FIFO"
-status 3 "--config naming a directory fails" timeout 10 "$SR" --config "$T" list
+status 3 "--config naming a directory fails" timeout 30 "$SR" --config "$T" list
 contains "$(cat "$T/.out")" "Is a directory" "... saying it is a directory"
-status 0 "--config /dev/null still gives the defaults" timeout 10 "$SR" --config /dev/null list
+status 0 "--config /dev/null still gives the defaults" timeout 30 "$SR" --config /dev/null list
 
 # limits.allow_large still caps a skill file at 16 MiB, and says so
 rm "$R/ok/SKILL.md"
@@ -94,7 +94,7 @@ printf -- '---\nname: ok\ndescription: A skill that grows past every cap.\n---\n
 printf 'limits:\n  allow_large: true\n' >>"$XDG_CONFIG_HOME/skills-radar/config.yaml"
 "$SR" index >/dev/null
 truncate -s 17M "$R/ok/SKILL.md"
-status 6 "a file over 16 MiB is refused under allow_large" timeout 10 "$SR" load ok
+status 6 "a file over 16 MiB is refused under allow_large" timeout 30 "$SR" load ok
 contains "$(cat "$T/.out")" "over 16 MiB, the limit for a skill file even with limits.allow_large" \
 	"... naming the real cap"
 lacks "$(cat "$T/.out")" "set limits.allow_large" "... not telling to set what is set"

@@ -15,7 +15,7 @@ fake_start() {
 	eval "${_n}_pid=$!"
 	fake_pids="$fake_pids $!"
 	_i=0
-	while [ ! -s "$T/.fake-$_n" ] && [ $_i -lt 100 ]; do
+	while [ ! -s "$T/.fake-$_n" ] && [ $_i -lt 1200 ]; do
 		sleep 0.05; _i=$((_i + 1))
 	done
 	eval "$_n=http://127.0.0.1:$(head -1 "$T/.fake-$_n")"

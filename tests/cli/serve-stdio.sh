@@ -105,7 +105,7 @@ pid=$!
 exec 3>"$T/fifo"
 printf '%s\n' "$INIT" >&3
 n=0
-while [ ! -s "$T/out5" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+while [ ! -s "$T/out5" ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
 kill -TERM $pid
 set +e
 wait $pid

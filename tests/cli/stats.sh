@@ -224,7 +224,7 @@ KDB="$T/kill.db"
 "$W" write "$KDB" victim 1000000 100 >/dev/null 2>&1 &
 kp=$!
 n=0
-while [ "$n" -lt 50 ]; do
+while [ "$n" -lt 600 ]; do
 	sleep 0.1; n=$((n + 1))
 	r=$("$W" check "$KDB" 2>/dev/null | sed -n 's/.*rows=\([0-9]*\).*/\1/p')
 	[ "${r:-0}" -gt 100 ] && break

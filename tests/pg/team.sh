@@ -53,7 +53,7 @@ spawn env XDG_DATA_HOME="$T/writer" "$SR" -v --config "$T/team.yaml" index --wat
     >"$T/writer.out" 2>"$T/writer.err"
 # The writer indexes first, then watches: wait for that.
 i=0
-until grep -q watching "$T/writer.err" 2>/dev/null || [ $i -ge 100 ]; do
+until grep -q watching "$T/writer.err" 2>/dev/null || [ $i -ge 600 ]; do
 	sleep 0.1; i=$((i + 1))
 done
 contains "$(cat "$T/writer.out")" "2 entries indexed" "writer: indexes the share into postgres"
@@ -62,7 +62,7 @@ start_replica() {	# start_replica NAME PORT
 	spawn env XDG_DATA_HOME="$T/$1" "$SR" -v --config "$T/team.yaml" serve \
 	    --transport http --port "$2" >"$T/$1.out" 2>"$T/$1.err"
 	_i=0
-	until grep -q "serving" "$T/$1.err" 2>/dev/null || [ $_i -ge 100 ]; do
+	until grep -q "serving" "$T/$1.err" 2>/dev/null || [ $_i -ge 600 ]; do
 		sleep 0.1; _i=$((_i + 1))
 	done
 }
@@ -174,7 +174,7 @@ contains "$(search "$P3" "tardy arrival")" "late-arrival" "a new replica starts 
 host=$(hostname)
 i=0
 until "$SR" stats --db "$SR_TEST_DSN" --json 2>/dev/null | grep -q "\"$host:$P3\"" ||
-    [ $i -ge 50 ]; do
+    [ $i -ge 300 ]; do
 	search "$P3" "tardy arrival" >/dev/null
 	sleep 0.1; i=$((i + 1))
 done

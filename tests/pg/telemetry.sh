@@ -50,8 +50,8 @@ conf() {
 # answered FILE: JSON-RPC responses in an output file.
 answered() { _c=$(grep -c '"id":' "$1" 2>/dev/null) || :; echo "${_c:-0}"; }
 # wait_for SECONDS CMD...: polls CMD until it succeeds (bounded).
-wait_for() {
-	_n=$(($1 * 10)); shift
+wait_for() {	# (bounds x3: a sanitizer build on a loaded machine)
+	_n=$(($1 * 30)); shift
 	while [ "$_n" -gt 0 ]; do
 		"$@" && return 0
 		sleep 0.1; _n=$((_n - 1))
