@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "safety/codescan_impl.h"
-#include "base/text.h"
 #include "base/xmalloc.h"
 
 const char *
@@ -616,65 +617,89 @@ cs_printable(const unsigned char *s, size_t len)
 	return good * 100 >= len * 95 && sp > 0;
 }
 
+static int
+b64_space(char c)
+{
+	return c == '\n' || c == '\r' || c == ' ';
+}
+
+/*
+ * Base64 digits (s, len: no padding) in one alphabet, decoded by
+ * libsodium. A last group of 2 or 3 digits is decoded on its own, filled
+ * with 'A' to a whole group, keeping its first 1 or 2 bytes: libsodium
+ * refuses a last digit whose unused bits are not zero, which base64 -d,
+ * Python and Node ignore, so a payload written that way would pass.
+ */
+static size_t
+b64_groups(const char *s, size_t len, unsigned char *out, size_t outsz,
+    int variant)
+{
+	unsigned char	 last[3];
+	char		 tail[4] = { 'A', 'A', 'A', 'A' };
+	size_t		 i, cut, n = 0, k, bl = 0, tl = 0;
+
+	for (i = 0; i < len; i++)
+		n += !b64_space(s[i]);
+	if (n % 4 == 1)
+		return 0;
+	for (cut = len, k = n % 4; k > 0; cut--)
+		if (!b64_space(s[cut - 1]))
+			tail[--k] = s[cut - 1];
+	if (sodium_base642bin(out, outsz, s, cut, " \r\n", &bl, NULL,
+	    variant) != 0)
+		return 0;
+	if (n % 4 == 0)
+		return bl;
+	if (sodium_base642bin(last, sizeof last, tail, sizeof tail, NULL, &tl,
+	    NULL, variant) != 0 || bl + n % 4 - 1 > outsz)
+		return 0;
+	memcpy(out + bl, last, n % 4 - 1);
+	return bl + n % 4 - 1;
+}
+
+/*
+ * Base64, padded or not, standard or URL-safe, with line breaks. The
+ * padding is dropped here (any count, as decoders that skip it take it).
+ * One string that mixes both alphabets ("+/" and "-_", which Node
+ * decodes) is mapped to the standard one in a copy first.
+ */
 static size_t
 dec_b64(const char *s, size_t len, unsigned char *out, size_t outsz)
 {
-	size_t		 i, o = 0, n = 0;
-	unsigned	 acc = 0;
-	int		 v;
+	char	*t;
+	size_t	 i, n;
+	int	 url, std;
 
 	while (len > 0 && (s[len - 1] == '=' || s[len - 1] == '\n'))
 		len--;
-	for (i = 0; i < len; i++) {
-		if (s[i] == '\n' || s[i] == '\r' || s[i] == ' ')
-			continue;
-		if ((v = text_b64_digit((unsigned char)s[i])) < 0)
-			return 0;
-		acc = acc << 6 | (unsigned)v;
-		if (++n % 4 == 0) {
-			if (o + 3 > outsz)
-				return 0;
-			out[o++] = acc >> 16 & 0xff;
-			out[o++] = acc >> 8 & 0xff;
-			out[o++] = acc & 0xff;
-			acc = 0;
-		}
-	}
-	if (n % 4 == 1)
-		return 0;
-	if (o + 2 > outsz)
-		return 0;
-	if (n % 4 == 2)
-		out[o++] = acc >> 4 & 0xff;
-	else if (n % 4 == 3) {
-		out[o++] = acc >> 10 & 0xff;
-		out[o++] = acc >> 2 & 0xff;
-	}
-	return o;
+	url = memchr(s, '-', len) != NULL || memchr(s, '_', len) != NULL;
+	std = memchr(s, '+', len) != NULL || memchr(s, '/', len) != NULL;
+	if (!url || !std)
+		return b64_groups(s, len, out, outsz, url ?
+		    sodium_base64_VARIANT_URLSAFE_NO_PADDING :
+		    sodium_base64_VARIANT_ORIGINAL_NO_PADDING);
+	t = xmalloc(len);
+	for (i = 0; i < len; i++)
+		t[i] = s[i] == '-' ? '+' : s[i] == '_' ? '/' : s[i];
+	n = b64_groups(t, len, out, outsz,
+	    sodium_base64_VARIANT_ORIGINAL_NO_PADDING);
+	free(t);
+	return n;
 }
 
+/* Hex digits, after an optional 0x, decoded by libsodium. */
 static size_t
 dec_hex(const char *s, size_t len, unsigned char *out, size_t outsz)
 {
-	size_t	 i, o = 0;
-	int	 hi, lo;
+	size_t	 bl = 0;
 
 	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		s += 2;
 		len -= 2;
 	}
-	if (len % 2 != 0 || len / 2 > outsz)
+	if (sodium_hex2bin(out, outsz, s, len, NULL, &bl, NULL) != 0)
 		return 0;
-	for (i = 0; i < len; i += 2) {
-		hi = isxdigit((unsigned char)s[i]) ? s[i] : -1;
-		lo = isxdigit((unsigned char)s[i + 1]) ? s[i + 1] : -1;
-		if (hi < 0 || lo < 0)
-			return 0;
-		hi = isdigit(hi) ? hi - '0' : (tolower(hi) - 'a' + 10);
-		lo = isdigit(lo) ? lo - '0' : (tolower(lo) - 'a' + 10);
-		out[o++] = (unsigned char)(hi << 4 | lo);
-	}
-	return o;
+	return bl;
 }
 
 /* Ascii85 (a85, with or without <~ ~>) and RFC 1924 base85 (b85). */

