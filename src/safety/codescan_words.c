@@ -15,6 +15,7 @@
 #include <sodium.h>
 
 #include "safety/codescan_impl.h"
+#include "base/url.h"
 #include "base/xmalloc.h"
 
 const char *
@@ -415,47 +416,39 @@ cs_grant_all(const char *s0, size_t len)
 	return n;
 }
 
-int
-cs_forge_host(const char *s, size_t len)
-{
-	const char	*p = cs_memmem_ci(s, len, "://"), *h, *e = s + len;
-	const char *const *f;
-	size_t		 hl, fl;
-
-	if (p == NULL) {
-		/* git@github.com:owner/repo */
-		if ((p = memchr(s, '@', len)) == NULL)
-			return 0;
-		h = p + 1;
-	} else
-		h = p + 3;
-	for (p = h; p < e && *p != '/' && *p != ':' && *p != '?' &&
-	    *p != '#' && *p != '"' && *p != '\'' && *p != ' '; p++)
-		if (*p == '@')
-			h = p + 1;
-	hl = (size_t)(p - h);
-	for (f = forges; *f != NULL; f++) {
-		fl = strlen(*f);
-		if (hl >= fl && strncasecmp(h + hl - fl, *f, fl) == 0 &&
-		    (hl == fl || h[hl - fl - 1] == '.'))
-			return 1;
-	}
-	return 0;
-}
-
-/* The host of the first URL in s: *h and its length, or 0 when none. */
+/*
+ * The host of the first URL in s, for the host rules: the scanner finds
+ * the URL's scheme and authority (up to / ? # a quote or a space), and
+ * libcurl's parser reads the host from them (userinfo, port, brackets,
+ * numeric IPv4 forms such as 127.1). What libcurl refuses, a template
+ * such as {host}, $HOST or <your-host>, is judged as written: the
+ * authority after any userinfo, without its port. *hp points into s or
+ * into buf (size bytes), *rest (unless NULL) into s past the authority;
+ * returns the length, 0 when s has no URL.
+ */
 static size_t
-url_host(const char *s, size_t len, const char **hp)
+url_host_of(const char *s, size_t len, char *buf, size_t size,
+    const char **hp, const char **rest)
 {
-	const char	*p = cs_memmem_ci(s, len, "://"), *h, *e = s + len;
+	const char	*p = cs_memmem_ci(s, len, "://"), *b, *h, *e = s + len;
+	size_t		 n;
 
 	if (p == NULL)
 		return 0;
+	for (b = p; b > s && (isalnum((unsigned char)b[-1]) || b[-1] == '+' ||
+	    b[-1] == '-' || b[-1] == '.'); b--)
+		;
 	h = p + 3;
 	for (p = h; p < e && *p != '/' && *p != '?' && *p != '#' &&
 	    *p != '"' && *p != '\'' && *p != ' '; p++)
 		if (*p == '@')
 			h = p + 1;
+	if (rest != NULL)
+		*rest = p;
+	if ((n = url_host(b, (size_t)(p - b), buf, size)) > 0) {
+		*hp = buf;
+		return n;
+	}
 	/* strip the port */
 	e = p;
 	for (p = h; p < e; p++)
@@ -468,22 +461,54 @@ url_host(const char *s, size_t len, const char **hp)
 }
 
 int
+cs_forge_host(const char *s, size_t len)
+{
+	const char	*p, *h, *e = s + len;
+	const char *const *f;
+	char		 buf[256];
+	size_t		 hl, fl;
+
+	if (cs_memmem_ci(s, len, "://") != NULL)
+		hl = url_host_of(s, len, buf, sizeof buf, &h, NULL);
+	else {
+		/* git@github.com:owner/repo */
+		if ((p = memchr(s, '@', len)) == NULL)
+			return 0;
+		h = p + 1;
+		for (p = h; p < e && *p != '/' && *p != ':' && *p != '?' &&
+		    *p != '#' && *p != '"' && *p != '\'' && *p != ' '; p++)
+			;
+		hl = (size_t)(p - h);
+	}
+	for (f = forges; *f != NULL; f++) {
+		fl = strlen(*f);
+		if (hl >= fl && strncasecmp(h + hl - fl, *f, fl) == 0 &&
+		    (hl == fl || h[hl - fl - 1] == '.'))
+			return 1;
+	}
+	return 0;
+}
+
+int
 cs_host_kind(const char *s, size_t len)
 {
 	const char	*h;
+	char		 buf[256];
 	size_t		 hl;
 
 	if (cs_memmem_ci(s, len, "://") == NULL)
 		return 0;
-	hl = url_host(s, len, &h);
+	hl = url_host_of(s, len, buf, sizeof buf, &h, NULL);
 	return placeholder_host(h, hl) ? 1 : 2;
 }
 
-void
+int
 cs_host_where(const char *s, size_t len, unsigned *flags)
 {
 	const char	*h;
+	char		 buf[256];
 	size_t		 n;
+	int		 kind = 0;
 
 	if (cs_memmem_ci(s, len, "://") == NULL) {
 		/* curl's bare "localhost:3000/health", "127.0.0.1:8787" */
@@ -498,10 +523,12 @@ cs_host_where(const char *s, size_t len, unsigned *flags)
 			if (n > 3 && memchr(s, '.', n) != NULL &&
 			    (n == len || s[n] == '/' || s[n] == ':'))
 				*flags |= B_OFFHOST;
-			return;
+			return 0;
 		}
-	} else
-		n = url_host(s, len, &h);
+	} else {
+		n = url_host_of(s, len, buf, sizeof buf, &h, NULL);
+		kind = placeholder_host(h, n) ? 1 : 2;
+	}
 	if ((n >= 9 && ends_ci(h, n, "localhost")) ||
 	    (n >= 4 && strncmp(h, "127.", 4) == 0) ||
 	    (n >= 7 && strncmp(h, "0.0.0.0", 7) == 0) ||
@@ -509,6 +536,7 @@ cs_host_where(const char *s, size_t len, unsigned *flags)
 		*flags |= B_LOOPBACK;
 	else if (n > 0)
 		*flags |= B_OFFHOST;
+	return kind;
 }
 
 /*
@@ -530,11 +558,12 @@ static const char *const tunnels[] = { "ngrok.io", "ngrok.app",
 int
 cs_tunnel_host(const char *s, size_t len)
 {
-	const char	*h;
+	const char	*h, *rest;
 	const char *const *t;
+	char		 buf[256];
 	size_t		 hl, tl;
 
-	if ((hl = url_host(s, len, &h)) == 0)
+	if ((hl = url_host_of(s, len, buf, sizeof buf, &h, &rest)) == 0)
 		return 0;
 	while (hl > 0 && h[hl - 1] == '.')
 		hl--;
@@ -546,8 +575,9 @@ cs_tunnel_host(const char *s, size_t len)
 			return 1;
 		/* webhook.site/<token>: the collector is the path */
 		if (hl == tl && strncasecmp(h, *t, tl) == 0 &&
-		    strcmp(*t, "webhook.site") == 0 && (size_t)(h + hl - s) +
-		    9 < len && h[hl] == '/' && isalnum((unsigned char)h[hl + 1]))
+		    strcmp(*t, "webhook.site") == 0 && (size_t)(rest - s) +
+		    9 < len && rest[0] == '/' &&
+		    isalnum((unsigned char)rest[1]))
 			return 1;
 	}
 	return 0;
