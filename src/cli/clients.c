@@ -832,6 +832,61 @@ fail:
 	return SR_CONFIG;
 }
 
+char *
+toml_kv_string(const struct tline *l)
+{
+	const char	*p = l->s, *end = l->s + l->len;
+	struct buf	 b;
+	char		*key, q;
+
+	if (l->kind != TL_KV)
+		return NULL;
+	if (end > p && end[-1] == '\r')
+		end--;
+	if ((key = toml_key(&p, end)) == NULL)
+		return NULL;
+	free(key);
+	if (p >= end || *p++ != '=')
+		return NULL;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p >= end || (*p != '"' && *p != '\'') ||
+	    (end - p >= 3 && p[1] == *p && p[2] == *p))
+		return NULL;	/* not a string, or a multi-line one */
+	buf_init(&b, 0);
+	for (q = *p++; p < end && *p != q; p++) {
+		if (q == '"' && *p == '\\') {
+			if (++p >= end)
+				goto bad;
+			switch (*p) {
+			case '"':
+			case '\\':
+				break;
+			case 't':
+				buf_addc(&b, '\t');
+				continue;
+			case 'n':
+				buf_addc(&b, '\n');
+				continue;
+			default:
+				goto bad;	/* \u and the rest: not read */
+			}
+		}
+		buf_addc(&b, *p);
+	}
+	if (p >= end)
+		goto bad;
+	for (p++; p < end && (*p == ' ' || *p == '\t'); p++)
+		;
+	if (p < end && *p != '#')
+		goto bad;
+	buf_addc(&b, '\0');
+	return buf_take(&b);
+bad:
+	buf_done(&b);
+	return NULL;
+}
+
 /* "mcp_servers\037NAME" */
 char *
 toml_table_name(const char *name)

@@ -95,6 +95,13 @@ toml_find(const struct cfile *f, const struct tdoc *t, const char *want,
     size_t *hdr, char **cause);
 char *
 toml_table_name(const char *name);
+/*
+ * The value of key/value line l when it is a one-line TOML string (basic
+ * or literal), allocated; NULL for any other value or an escape it does
+ * not read (\u...), so that a caller never checks a wrong value.
+ */
+char *
+toml_kv_string(const struct tline *l);
 int
 client_open(const char *client, enum client_scope scope, int http,
     const struct client_def **dp, struct cfile *f, struct client_change *out,

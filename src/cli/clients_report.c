@@ -81,6 +81,41 @@ unset_header_var(const cJSON *e, char *var, size_t size)
 	return 0;
 }
 
+/* 1 when variable var (a name) is unset or empty here. */
+static int
+env_unset(const char *var)
+{
+	const char	*v = getenv(var);
+
+	return v == NULL || *v == '\0';
+}
+
+/*
+ * The first variable Codex reads a header from (bearer_token_env_var,
+ * the values of env_http_headers) that is unset or empty here, copied
+ * into var, or 0.
+ */
+static int
+unset_token_var(const cJSON *e, char *var, size_t size)
+{
+	const cJSON	*it, *h;
+
+	it = cJSON_GetObjectItemCaseSensitive(e, "bearer_token_env_var");
+	if (cJSON_IsString(it) && env_unset(it->valuestring)) {
+		snprintf(var, size, "%s", it->valuestring);
+		return 1;
+	}
+	h = cJSON_GetObjectItemCaseSensitive(e, "env_http_headers");
+	if (!cJSON_IsObject(h))
+		return 0;
+	cJSON_ArrayForEach(it, h)
+		if (cJSON_IsString(it) && env_unset(it->valuestring)) {
+			snprintf(var, size, "%s", it->valuestring);
+			return 1;
+		}
+	return 0;
+}
+
 /*
  * Checks one server entry (its keys; for JSON, its values too) against
  * what client d takes; adds a sentence per problem to probs.
@@ -139,7 +174,8 @@ check_entry(const struct client_def *d, const char *server, const cJSON *e,
 		cJSON_AddItemToArray(probs, cJSON_CreateString(m));
 		free(m);
 	}
-	if (http && unset_header_var(e, var, sizeof var)) {
+	if (http && (unset_token_var(e, var, sizeof var) ||
+	    unset_header_var(e, var, sizeof var))) {
 		xasprintf(&m, "server '%s' sends its token from $%s, which is "
 		    "not set here: the client connects without it and the "
 		    "server refuses (export %s where the client starts)",
@@ -154,17 +190,42 @@ add:
 }
 
 /*
- * The servers of a Codex file as JSON objects of their keys (values
- * true), so check_entry can read them: the keys of [mcp_servers.NAME]
- * and the names of its subtables. Inline and dotted forms are skipped.
+ * Key k of line l into server object e: its string for the keys doctor
+ * reads (command, bearer_token_env_var; the variables of an
+ * env_http_headers table), else true.
+ */
+static void
+toml_put(cJSON *e, const char *k, const struct tline *l)
+{
+	static const char *const read[] = { "command", "bearer_token_env_var",
+	    NULL };
+	char	*v = NULL;
+
+	if (cJSON_GetObjectItemCaseSensitive(e, k) != NULL)
+		return;
+	if (l != NULL && in_list(read, k))
+		v = toml_kv_string(l);
+	if (v != NULL)
+		cJSON_AddStringToObject(e, k, v);
+	else
+		cJSON_AddTrueToObject(e, k);
+	free(v);
+}
+
+/*
+ * The servers of a Codex file as JSON objects of their keys, so
+ * check_entry can read them: the keys of [mcp_servers.NAME] and the
+ * names of its subtables, true or (toml_put) the string doctor checks;
+ * [mcp_servers.NAME.env_http_headers] as an object of its variables.
+ * Inline and dotted forms are skipped.
  */
 static cJSON *
 toml_servers(const struct tdoc *t)
 {
 	static const char	 pre[] = "mcp_servers\037";
-	cJSON			*all = cJSON_CreateObject(), *e;
-	const char		*name;
-	char			*srv, *k;
+	cJSON			*all = cJSON_CreateObject(), *e, *hv;
+	const char		*name, *sub;
+	char			*srv, *k, *v;
 	size_t			 i, j, end, n;
 
 	for (i = 0; i < t->n; i++) {
@@ -183,17 +244,34 @@ toml_servers(const struct tdoc *t)
 				continue;
 			k = xstrndup(t->v[j].key, strcspn(t->v[j].key,
 			    "\037"));
-			if (cJSON_GetObjectItemCaseSensitive(e, k) == NULL)
-				cJSON_AddTrueToObject(e, k);
+			toml_put(e, k, strchr(t->v[j].key, '\037') == NULL ?
+			    &t->v[j] : NULL);
 			free(k);
 		}
-		if (name[n] != '\0') {
-			k = xstrndup(name + n + 1, strcspn(name + n + 1,
-			    "\037"));
-			if (cJSON_GetObjectItemCaseSensitive(e, k) == NULL)
-				cJSON_AddTrueToObject(e, k);
+		if (name[n] == '\0')
+			continue;
+		sub = name + n + 1;
+		if (strcmp(sub, "env_http_headers") != 0) {
+			k = xstrndup(sub, strcspn(sub, "\037"));
+			toml_put(e, k, NULL);
 			free(k);
+			continue;
 		}
+		if ((hv = cJSON_GetObjectItemCaseSensitive(e, sub)) == NULL ||
+		    !cJSON_IsObject(hv)) {
+			cJSON_DeleteItemFromObjectCaseSensitive(e, sub);
+			hv = cJSON_AddObjectToObject(e, sub);
+		}
+		for (j = i + 1; j < end; j++)
+			if (t->v[j].kind == TL_KV &&
+			    strchr(t->v[j].key, '\037') == NULL &&
+			    (v = toml_kv_string(&t->v[j])) != NULL) {
+				if (cJSON_GetObjectItemCaseSensitive(hv,
+				    t->v[j].key) == NULL)
+					cJSON_AddStringToObject(hv,
+					    t->v[j].key, v);
+				free(v);
+			}
 	}
 	return all;
 }

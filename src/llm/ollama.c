@@ -23,6 +23,7 @@
 #include "base/clock.h"
 #include "llm/ollama.h"
 #include "base/status.h"
+#include "base/url.h"
 #include "base/xmalloc.h"
 
 /* embedder.batch (at most 256) vectors of at most 4096 numbers, as text */
@@ -498,19 +499,18 @@ ollama_has_model(const struct strlist *names, const char *model)
 int
 ollama_url_check(const char *url, char **cause)
 {
-	const char	*host;
+	char	 host[256];
 
 	*cause = NULL;
-	if (strncmp(url, "http://", 7) == 0)
-		host = url + 7;
-	else if (strncmp(url, "https://", 8) == 0)
-		host = url + 8;
-	else {
+	if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) !=
+	    0) {
 		xasprintf(cause, "\"%s\" is not an http:// or https:// URL",
 		    url);
 		return SR_CONFIG;
 	}
-	if (*host == '\0' || *host == '/' || url[strlen(url) - 1] == '/') {
+	/* libcurl's parser, the one the requests go through, finds a host */
+	if (url_host(url, strlen(url), host, sizeof host) == 0 ||
+	    url[strlen(url) - 1] == '/') {
 		xasprintf(cause, "\"%s\": give scheme, host and port only, "
 		    "without a trailing slash", url);
 		return SR_CONFIG;

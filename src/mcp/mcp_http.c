@@ -39,6 +39,7 @@
 #include "base/mhd.h"
 #include "base/status.h"
 #include "base/strlist.h"
+#include "base/url.h"
 #include "base/xmalloc.h"
 
 #define SESSION_MAX		256
@@ -228,7 +229,8 @@ int
 mcp_http_origin_ok(const char *origin, const struct strlist *allowed)
 {
 	const char	*h;
-	size_t		 len, i, alen;
+	char		 host[256];
+	size_t		 len, i, alen, hl;
 
 	if (origin == NULL)
 		return 1;	/* not a browser: SDK clients send none */
@@ -250,10 +252,13 @@ mcp_http_origin_ok(const char *origin, const struct strlist *allowed)
 		h = origin + 8;
 	else
 		return 0;
-	len -= (size_t)(h - origin);
-	if (memchr(h, '/', len) != NULL)
+	/* scheme://host[:port], nothing more: what a browser sends */
+	if (strcspn(h, "/?#@\\") < len - (size_t)(h - origin))
 		return 0;
-	return host_is_local(h, len);
+	/* the host as libcurl reads it; a bad port or host is not local */
+	if ((hl = url_host(origin, len, host, sizeof host)) == 0)
+		return 0;
+	return host_is_local(host, hl);
 }
 
 /*

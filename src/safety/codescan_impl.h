@@ -198,9 +198,10 @@ int	 cs_host_kind(const char *s, size_t len);
 /*
  * Notes the first URL's host of s in *flags: B_LOOPBACK for this machine
  * (localhost, *.localhost, 127.x, [::1], 0.0.0.0), B_OFFHOST for any
- * other host; nothing when s has no URL.
+ * other host; nothing when s has no URL. Returns cs_host_kind(s): the
+ * URL is parsed once for both.
  */
-void	 cs_host_where(const char *s, size_t len, unsigned *flags);
+int	 cs_host_where(const char *s, size_t len, unsigned *flags);
 /*
  * Is the first URL's host a subdomain of a tunnel or request-collector
  * service (ngrok, trycloudflare, loca.lt, webhook.site, pipedream.net,

@@ -893,8 +893,7 @@ literal(struct sc *sc, size_t i)
 		sc_emit(sc, "code-tunnel-host", t->line);
 	}
 	if (t->len >= 8) {
-		hk = cs_host_kind(s, t->len);
-		cs_host_where(s, t->len, &sc->b->flags);
+		hk = cs_host_where(s, t->len, &sc->b->flags);
 		if (hk == 2)
 			sc->b->flags |= B_CONCRETE;
 		else if (hk == 1)

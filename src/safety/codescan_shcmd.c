@@ -71,9 +71,8 @@ sh_emit(struct sh *sh, const char *rule, const struct sh_cmd *c)
 static void
 note_host(struct sh *sh, const struct sh_word *w)
 {
-	int	 k = cs_host_kind(w->s, w->len);
+	int	 k = cs_host_where(w->s, w->len, &sh->b->flags);
 
-	cs_host_where(w->s, w->len, &sh->b->flags);
 	if (k == 2)
 		sh->b->flags |= B_CONCRETE;
 	else if (k == 1 || (w->nvars > 0 && w->s[0] == '$'))

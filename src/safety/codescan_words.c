@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "safety/codescan_impl.h"
-#include "base/text.h"
+#include "base/url.h"
 #include "base/xmalloc.h"
 
 const char *
@@ -414,47 +416,39 @@ cs_grant_all(const char *s0, size_t len)
 	return n;
 }
 
-int
-cs_forge_host(const char *s, size_t len)
-{
-	const char	*p = cs_memmem_ci(s, len, "://"), *h, *e = s + len;
-	const char *const *f;
-	size_t		 hl, fl;
-
-	if (p == NULL) {
-		/* git@github.com:owner/repo */
-		if ((p = memchr(s, '@', len)) == NULL)
-			return 0;
-		h = p + 1;
-	} else
-		h = p + 3;
-	for (p = h; p < e && *p != '/' && *p != ':' && *p != '?' &&
-	    *p != '#' && *p != '"' && *p != '\'' && *p != ' '; p++)
-		if (*p == '@')
-			h = p + 1;
-	hl = (size_t)(p - h);
-	for (f = forges; *f != NULL; f++) {
-		fl = strlen(*f);
-		if (hl >= fl && strncasecmp(h + hl - fl, *f, fl) == 0 &&
-		    (hl == fl || h[hl - fl - 1] == '.'))
-			return 1;
-	}
-	return 0;
-}
-
-/* The host of the first URL in s: *h and its length, or 0 when none. */
+/*
+ * The host of the first URL in s, for the host rules: the scanner finds
+ * the URL's scheme and authority (up to / ? # a quote or a space), and
+ * libcurl's parser reads the host from them (userinfo, port, brackets,
+ * numeric IPv4 forms such as 127.1). What libcurl refuses, a template
+ * such as {host}, $HOST or <your-host>, is judged as written: the
+ * authority after any userinfo, without its port. *hp points into s or
+ * into buf (size bytes), *rest (unless NULL) into s past the authority;
+ * returns the length, 0 when s has no URL.
+ */
 static size_t
-url_host(const char *s, size_t len, const char **hp)
+url_host_of(const char *s, size_t len, char *buf, size_t size,
+    const char **hp, const char **rest)
 {
-	const char	*p = cs_memmem_ci(s, len, "://"), *h, *e = s + len;
+	const char	*p = cs_memmem_ci(s, len, "://"), *b, *h, *e = s + len;
+	size_t		 n;
 
 	if (p == NULL)
 		return 0;
+	for (b = p; b > s && (isalnum((unsigned char)b[-1]) || b[-1] == '+' ||
+	    b[-1] == '-' || b[-1] == '.'); b--)
+		;
 	h = p + 3;
 	for (p = h; p < e && *p != '/' && *p != '?' && *p != '#' &&
 	    *p != '"' && *p != '\'' && *p != ' '; p++)
 		if (*p == '@')
 			h = p + 1;
+	if (rest != NULL)
+		*rest = p;
+	if ((n = url_host(b, (size_t)(p - b), buf, size)) > 0) {
+		*hp = buf;
+		return n;
+	}
 	/* strip the port */
 	e = p;
 	for (p = h; p < e; p++)
@@ -467,22 +461,54 @@ url_host(const char *s, size_t len, const char **hp)
 }
 
 int
+cs_forge_host(const char *s, size_t len)
+{
+	const char	*p, *h, *e = s + len;
+	const char *const *f;
+	char		 buf[256];
+	size_t		 hl, fl;
+
+	if (cs_memmem_ci(s, len, "://") != NULL)
+		hl = url_host_of(s, len, buf, sizeof buf, &h, NULL);
+	else {
+		/* git@github.com:owner/repo */
+		if ((p = memchr(s, '@', len)) == NULL)
+			return 0;
+		h = p + 1;
+		for (p = h; p < e && *p != '/' && *p != ':' && *p != '?' &&
+		    *p != '#' && *p != '"' && *p != '\'' && *p != ' '; p++)
+			;
+		hl = (size_t)(p - h);
+	}
+	for (f = forges; *f != NULL; f++) {
+		fl = strlen(*f);
+		if (hl >= fl && strncasecmp(h + hl - fl, *f, fl) == 0 &&
+		    (hl == fl || h[hl - fl - 1] == '.'))
+			return 1;
+	}
+	return 0;
+}
+
+int
 cs_host_kind(const char *s, size_t len)
 {
 	const char	*h;
+	char		 buf[256];
 	size_t		 hl;
 
 	if (cs_memmem_ci(s, len, "://") == NULL)
 		return 0;
-	hl = url_host(s, len, &h);
+	hl = url_host_of(s, len, buf, sizeof buf, &h, NULL);
 	return placeholder_host(h, hl) ? 1 : 2;
 }
 
-void
+int
 cs_host_where(const char *s, size_t len, unsigned *flags)
 {
 	const char	*h;
+	char		 buf[256];
 	size_t		 n;
+	int		 kind = 0;
 
 	if (cs_memmem_ci(s, len, "://") == NULL) {
 		/* curl's bare "localhost:3000/health", "127.0.0.1:8787" */
@@ -497,10 +523,12 @@ cs_host_where(const char *s, size_t len, unsigned *flags)
 			if (n > 3 && memchr(s, '.', n) != NULL &&
 			    (n == len || s[n] == '/' || s[n] == ':'))
 				*flags |= B_OFFHOST;
-			return;
+			return 0;
 		}
-	} else
-		n = url_host(s, len, &h);
+	} else {
+		n = url_host_of(s, len, buf, sizeof buf, &h, NULL);
+		kind = placeholder_host(h, n) ? 1 : 2;
+	}
 	if ((n >= 9 && ends_ci(h, n, "localhost")) ||
 	    (n >= 4 && strncmp(h, "127.", 4) == 0) ||
 	    (n >= 7 && strncmp(h, "0.0.0.0", 7) == 0) ||
@@ -508,6 +536,7 @@ cs_host_where(const char *s, size_t len, unsigned *flags)
 		*flags |= B_LOOPBACK;
 	else if (n > 0)
 		*flags |= B_OFFHOST;
+	return kind;
 }
 
 /*
@@ -529,11 +558,12 @@ static const char *const tunnels[] = { "ngrok.io", "ngrok.app",
 int
 cs_tunnel_host(const char *s, size_t len)
 {
-	const char	*h;
+	const char	*h, *rest;
 	const char *const *t;
+	char		 buf[256];
 	size_t		 hl, tl;
 
-	if ((hl = url_host(s, len, &h)) == 0)
+	if ((hl = url_host_of(s, len, buf, sizeof buf, &h, &rest)) == 0)
 		return 0;
 	while (hl > 0 && h[hl - 1] == '.')
 		hl--;
@@ -545,8 +575,9 @@ cs_tunnel_host(const char *s, size_t len)
 			return 1;
 		/* webhook.site/<token>: the collector is the path */
 		if (hl == tl && strncasecmp(h, *t, tl) == 0 &&
-		    strcmp(*t, "webhook.site") == 0 && (size_t)(h + hl - s) +
-		    9 < len && h[hl] == '/' && isalnum((unsigned char)h[hl + 1]))
+		    strcmp(*t, "webhook.site") == 0 && (size_t)(rest - s) +
+		    9 < len && rest[0] == '/' &&
+		    isalnum((unsigned char)rest[1]))
 			return 1;
 	}
 	return 0;
@@ -616,65 +647,89 @@ cs_printable(const unsigned char *s, size_t len)
 	return good * 100 >= len * 95 && sp > 0;
 }
 
+static int
+b64_space(char c)
+{
+	return c == '\n' || c == '\r' || c == ' ';
+}
+
+/*
+ * Base64 digits (s, len: no padding) in one alphabet, decoded by
+ * libsodium. A last group of 2 or 3 digits is decoded on its own, filled
+ * with 'A' to a whole group, keeping its first 1 or 2 bytes: libsodium
+ * refuses a last digit whose unused bits are not zero, which base64 -d,
+ * Python and Node ignore, so a payload written that way would pass.
+ */
+static size_t
+b64_groups(const char *s, size_t len, unsigned char *out, size_t outsz,
+    int variant)
+{
+	unsigned char	 last[3];
+	char		 tail[4] = { 'A', 'A', 'A', 'A' };
+	size_t		 i, cut, n = 0, k, bl = 0, tl = 0;
+
+	for (i = 0; i < len; i++)
+		n += !b64_space(s[i]);
+	if (n % 4 == 1)
+		return 0;
+	for (cut = len, k = n % 4; k > 0; cut--)
+		if (!b64_space(s[cut - 1]))
+			tail[--k] = s[cut - 1];
+	if (sodium_base642bin(out, outsz, s, cut, " \r\n", &bl, NULL,
+	    variant) != 0)
+		return 0;
+	if (n % 4 == 0)
+		return bl;
+	if (sodium_base642bin(last, sizeof last, tail, sizeof tail, NULL, &tl,
+	    NULL, variant) != 0 || bl + n % 4 - 1 > outsz)
+		return 0;
+	memcpy(out + bl, last, n % 4 - 1);
+	return bl + n % 4 - 1;
+}
+
+/*
+ * Base64, padded or not, standard or URL-safe, with line breaks. The
+ * padding is dropped here (any count, as decoders that skip it take it).
+ * One string that mixes both alphabets ("+/" and "-_", which Node
+ * decodes) is mapped to the standard one in a copy first.
+ */
 static size_t
 dec_b64(const char *s, size_t len, unsigned char *out, size_t outsz)
 {
-	size_t		 i, o = 0, n = 0;
-	unsigned	 acc = 0;
-	int		 v;
+	char	*t;
+	size_t	 i, n;
+	int	 url, std;
 
 	while (len > 0 && (s[len - 1] == '=' || s[len - 1] == '\n'))
 		len--;
-	for (i = 0; i < len; i++) {
-		if (s[i] == '\n' || s[i] == '\r' || s[i] == ' ')
-			continue;
-		if ((v = text_b64_digit((unsigned char)s[i])) < 0)
-			return 0;
-		acc = acc << 6 | (unsigned)v;
-		if (++n % 4 == 0) {
-			if (o + 3 > outsz)
-				return 0;
-			out[o++] = acc >> 16 & 0xff;
-			out[o++] = acc >> 8 & 0xff;
-			out[o++] = acc & 0xff;
-			acc = 0;
-		}
-	}
-	if (n % 4 == 1)
-		return 0;
-	if (o + 2 > outsz)
-		return 0;
-	if (n % 4 == 2)
-		out[o++] = acc >> 4 & 0xff;
-	else if (n % 4 == 3) {
-		out[o++] = acc >> 10 & 0xff;
-		out[o++] = acc >> 2 & 0xff;
-	}
-	return o;
+	url = memchr(s, '-', len) != NULL || memchr(s, '_', len) != NULL;
+	std = memchr(s, '+', len) != NULL || memchr(s, '/', len) != NULL;
+	if (!url || !std)
+		return b64_groups(s, len, out, outsz, url ?
+		    sodium_base64_VARIANT_URLSAFE_NO_PADDING :
+		    sodium_base64_VARIANT_ORIGINAL_NO_PADDING);
+	t = xmalloc(len);
+	for (i = 0; i < len; i++)
+		t[i] = s[i] == '-' ? '+' : s[i] == '_' ? '/' : s[i];
+	n = b64_groups(t, len, out, outsz,
+	    sodium_base64_VARIANT_ORIGINAL_NO_PADDING);
+	free(t);
+	return n;
 }
 
+/* Hex digits, after an optional 0x, decoded by libsodium. */
 static size_t
 dec_hex(const char *s, size_t len, unsigned char *out, size_t outsz)
 {
-	size_t	 i, o = 0;
-	int	 hi, lo;
+	size_t	 bl = 0;
 
 	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		s += 2;
 		len -= 2;
 	}
-	if (len % 2 != 0 || len / 2 > outsz)
+	if (sodium_hex2bin(out, outsz, s, len, NULL, &bl, NULL) != 0)
 		return 0;
-	for (i = 0; i < len; i += 2) {
-		hi = isxdigit((unsigned char)s[i]) ? s[i] : -1;
-		lo = isxdigit((unsigned char)s[i + 1]) ? s[i + 1] : -1;
-		if (hi < 0 || lo < 0)
-			return 0;
-		hi = isdigit(hi) ? hi - '0' : (tolower(hi) - 'a' + 10);
-		lo = isdigit(lo) ? lo - '0' : (tolower(lo) - 'a' + 10);
-		out[o++] = (unsigned char)(hi << 4 | lo);
-	}
-	return o;
+	return bl;
 }
 
 /* Ascii85 (a85, with or without <~ ~>) and RFC 1924 base85 (b85). */

@@ -243,9 +243,13 @@ is "$(sed -n '1,/^$/p' "$X" | tr '\n' '|')" \
     "[mcp_servers.skills-radar]|command = \"$SELF\"|args = [\"serve\"]|startup_timeout_sec = 30||" \
     "codex http->stdio: url, bearer_token_env_var and the http_headers subtable dropped"
 check "codex http->stdio: the other HTTP server keeps its token variable" grep -q '^bearer_token_env_var = "GITHUB_PAT"$' "$X"
-"$SR" doctor --json >"$T/d.json" || true
+GITHUB_PAT=x "$SR" doctor --json >"$T/d.json" || true
 is "$(json 'JSON.stringify(j.clients.find(c=>c.client=="codex").problems||[])' <"$T/d.json")" "[]" \
-    "codex http->stdio: doctor finds nothing to refuse"
+    "codex http->stdio: doctor finds nothing to refuse (its token variable set)"
+"$SR" doctor --json >"$T/d.json" || true
+contains "$(json 'JSON.stringify(j.clients.find(c=>c.client=="codex").problems||[])' <"$T/d.json")" \
+    "server 'github' sends its token from \$GITHUB_PAT, which is not set here" \
+    "codex http->stdio: ... and the other server's unset token variable when it is not"
 # claude-code, HTTP with headers -> stdio: the headers go, the other server's stay
 cp "$C/claude-http.json" "$HOME/.claude.json"
 "$SR" client add claude-code >/dev/null
@@ -321,6 +325,44 @@ contains "$(cat "$T/.out")" "is not an environment variable name" "... with the 
 check "... and the file is untouched" cmp "$T/before" "$HOME/.cursor/mcp.json"
 status 2 "--token-env for claude-desktop is refused (no HTTP there)" "$SR" client add claude-desktop --http http://x/mcp --token-env SR_TOKEN
 status 2 "--token-env with remove is refused" "$SR" client remove cursor --token-env SR_TOKEN
+
+# ---- doctor reads a Codex TOML file as it reads JSON: the command, ----
+# ---- bearer_token_env_var, env_http_headers (#34) ----
+rm -f "$X" "$HOME/.claude.json" "$HOME/.gemini/settings.json" "$HOME/.cursor/mcp.json"
+mkdir -p "$T/cx/.codex" && cd "$T/cx"
+cat >.codex/config.toml <<'TOML'
+[mcp_servers.skills-radar]
+command = "skills-radar"
+args = ["serve"]
+
+[mcp_servers.remote]
+url = "http://127.0.0.1:6580/mcp"
+bearer_token_env_var = "SR_CX_TOKEN"   # a comment
+
+[mcp_servers.keyed]
+url = "http://127.0.0.1:6581/mcp"
+
+[mcp_servers.keyed.env_http_headers]
+"X-Api-Key" = 'SR_CX_KEY'
+TOML
+PATH=/usr/bin:/bin "$SR" doctor >"$T/.out" 2>&1 || true
+contains "$(cat "$T/.out")" "config.toml: server 'skills-radar' runs 'skills-radar', which is not on PATH here" \
+    "doctor: codex (project), a bare command not on PATH"
+contains "$(cat "$T/.out")" "server 'remote' sends its token from \$SR_CX_TOKEN, which is not set here" \
+    "doctor: codex, bearer_token_env_var names an unset variable"
+contains "$(cat "$T/.out")" "server 'keyed' sends its token from \$SR_CX_KEY, which is not set here" \
+    "doctor: codex, env_http_headers names an unset variable"
+SR_CX_TOKEN=t SR_CX_KEY=k PATH="$T/onpath:/usr/bin:/bin" "$SR" doctor --json >"$T/d.json" 2>/dev/null || true
+is "$(json 'j.clients.filter(c=>c.client=="codex").map(c=>c.scope+":"+(c.problems||[]).length).join(",")' <"$T/d.json")" \
+    "project:0" "doctor: codex, nothing once the command is on PATH and the variables are set"
+rm -rf .codex
+PATH=/usr/bin:/bin "$SR" client add codex --scope project >/dev/null
+is "$(sed -n 's/^command = //p' .codex/config.toml)" "\"$SELF\"" \
+    "codex: client add --scope project writes the absolute path when not on PATH"
+PATH=/usr/bin:/bin "$SR" doctor --json >"$T/d.json" 2>/dev/null || true
+is "$(json 'j.clients.filter(c=>c.client=="codex").map(c=>c.scope+":"+c.configured+":"+(c.problems||[]).length).join(",")' <"$T/d.json")" \
+    "project:true:0" "doctor: ... which it accepts"
+cd "$T/proj"
 
 # ---- config/clients/ says what client add writes ----
 S="$TOP_SRCDIR/config/clients"

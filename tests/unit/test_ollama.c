@@ -761,6 +761,38 @@ test_pipeline(struct fake *f)
 	skill_set_done(&set);
 }
 
+/* ollama_url_check(): the host through libcurl's parser. */
+static void
+url_check(void)
+{
+	static const struct {
+		const char	*url;
+		int		 good;
+	} c[] = {
+		{ "http://127.0.0.1:11434", 1 },
+		{ "https://api.openai.com/v1", 1 },
+		{ "http://[::1]:11434", 1 },
+		{ "http://", 0 },
+		{ "http:///x", 0 },
+		{ "ftp://host", 0 },
+		{ "http://127.0.0.1:11434/", 0 },
+		{ "http://127.0.0.1:99999", 0 },
+		{ "http://[::1:11434", 0 },
+		{ "http://ho st:11434", 0 },
+	};
+	char	*cause;
+	size_t	 i;
+	int	 rv;
+
+	for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+		rv = ollama_url_check(c[i].url, &cause);
+		ok((rv == SR_OK) == c[i].good && (cause == NULL) == c[i].good,
+		    "url check: %s %s%s", c[i].url, c[i].good ? "taken" :
+		    "refused: ", cause ? cause : "");
+		free(cause);
+	}
+}
+
 int
 main(void)
 {
@@ -771,6 +803,7 @@ main(void)
 	xmalloc_init();
 	test_lru();
 	test_parse();
+	url_check();
 	if (mkdtemp(dir) == NULL || fake_start(&f, NULL, NULL) != 0 ||
 	    fake_start(&slow, "-d", "100") != 0 ||
 	    fake_start(&bad, "-f", "nonumber") != 0) {
