@@ -21,7 +21,7 @@
  *   "db": "/path/stats.db",
  *   "telemetry_enabled": true,         telemetry.enabled of the config
  *   "since": 1764633600 | null,        unix time of --since, null: all
- *   "schema_version": 2,               PRAGMA user_version (PostgreSQL:
+ *   "schema_version": 3,               PRAGMA user_version (PostgreSQL:
  *                                      meta.schema_version), 0 when no file
  *   "first_ts": 1764633600.5 | null,   oldest and newest event counted
  *   "last_ts": 1764637200.5 | null,

@@ -55,7 +55,7 @@ struct cJSON;
 struct config;
 struct telemetry;
 
-#define TELEMETRY_SCHEMA_VERSION	2
+#define TELEMETRY_SCHEMA_VERSION	3
 #define TELEMETRY_QUEUE_MAX		4096	/* default telemetry.buffer_events */
 #define TELEMETRY_QUERY_MAX		512	/* bytes of query text kept */
 
