@@ -381,7 +381,9 @@ badge_words(int badge)
  * over the range (a sparkline of STATS_SERIES slices, a blank where no
  * search fell, the height the slice's miss rate), and the top-1 score
  * histogram with the miss threshold and 0.6 marked under it. Unicode
- * blocks only: no colour, so NO_COLOR and a pipe see the same.
+ * blocks, coloured on a terminal as the dashboard colours them: a slice
+ * by its miss rate (the badge's bounds), a bin by its score (red below
+ * the threshold, yellow below 0.6); NO_COLOR and a pipe see the blocks.
  */
 static void
 print_pictures(const struct report *r)
@@ -389,7 +391,7 @@ print_pictures(const struct report *r)
 	const struct stats_snap	*s = r->s;
 	long long		 max = 0;
 	int			 i, w, lo, hi, pos, n;
-	double			 rate;
+	double			 rate, mid;
 
 	/* The histogram takes 13 + 20 columns, its legend 33 more. */
 	if (s->searches == 0 || (w = cmd_term_width()) < 13 + STATS_HIST)
@@ -405,7 +407,9 @@ print_pictures(const struct report *r)
 			}
 			rate = (double)s->series_misses[i] /
 			    (double)s->series_searches[i];
-			fputs(spark[1 + (int)lround(rate * 7)], stdout);
+			printf("%s%s%s", on(r, badge_color(rate > 0.30 ? 2 :
+			    rate > 0.15 ? 1 : 0)), spark[1 + (int)lround(rate *
+			    7)], off(r));
 		}
 		printf("  misses over time, oldest left\n");
 	}
@@ -413,9 +417,17 @@ print_pictures(const struct report *r)
 		if (s->score_hist[i] > max)
 			max = s->score_hist[i];
 	printf("Top-1 scores ");
-	for (i = 0; i < STATS_HIST; i++)
-		fputs(s->score_hist[i] == 0 ? " " : spark[1 + (int)lround(
-		    (double)s->score_hist[i] / (double)max * 7)], stdout);
+	for (i = 0; i < STATS_HIST; i++) {
+		if (s->score_hist[i] == 0) {
+			fputs(" ", stdout);
+			continue;
+		}
+		mid = (i + 0.5) / STATS_HIST;
+		printf("%s%s%s", on(r, mid >= 0.6 ? "\033[32m" :
+		    mid >= r->q->miss_threshold ? "\033[33m" : "\033[31m"),
+		    spark[1 + (int)lround((double)s->score_hist[i] /
+		    (double)max * 7)], off(r));
+	}
 	printf("%s\n             ", w >= 13 + STATS_HIST + 27 ?
 	    "  searches by top-1, 0 to 1" : "");
 	/* A caret under the bin where each line starts. */

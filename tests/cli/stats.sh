@@ -86,6 +86,18 @@ if command -v script >/dev/null 2>&1; then
 	contains "$(cat "$T/tty.txt")" "$(printf '\033[31m')" "colour on a terminal (red badge)"
 	NO_COLOR=1 script -qec "'$SR' stats" /dev/null >"$T/tty2.txt" 2>&1 || true
 	lacks "$(cat "$T/tty2.txt")" "$(printf '\033[')" "NO_COLOR: no colour on a terminal"
+	# The sparkline's slices are coloured by miss rate like the badge,
+	# the histogram's bins by score (#34).
+	COLUMNS=100 script -qec "'$SR' stats" /dev/null >"$T/tty3.txt" 2>&1 || true
+	contains "$(grep 'misses over time' "$T/tty3.txt")" "$(printf '\033[31m\342\226')" \
+	    "  the miss-rate sparkline in colour: a red slice"
+	contains "$(grep 'misses over time' "$T/tty3.txt")" "$(printf '\033[32m\342\226')" \
+	    "  and a green one"
+	contains "$(grep '^Top-1 scores' "$T/tty3.txt")" "$(printf '\033[31m\342\226')" \
+	    "  the histogram's bins below the threshold red"
+	NO_COLOR=1 COLUMNS=100 script -qec "'$SR' stats" /dev/null >"$T/tty4.txt" 2>&1 || true
+	contains "$(grep 'misses over time' "$T/tty4.txt")" "█" "  NO_COLOR: the sparkline still drawn"
+	lacks "$(cat "$T/tty4.txt")" "$(printf '\033[')" "  without colour"
 fi
 printf 'telemetry:\n  enabled: false\n  db_path: %s\n' "$T/fixture.db" >"$CONF"
 status 0 "disabled, with an old log: the report, exit 0" "$SR" stats
