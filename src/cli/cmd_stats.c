@@ -104,6 +104,7 @@
 struct report {
 	const char		*db;
 	int			 enabled;
+	int			 no_db;		/* enabled, nothing written yet */
 	int			 have_since;
 	double			 since;
 	const struct stats_query *q;
@@ -498,8 +499,16 @@ print_text(const struct report *r)
 	size_t			 i, n;
 
 	printf("%sskills-radar stats%s: ", on(r, "\033[1m"), off(r));
-	print_safe(r->db);
-	printf("\n");
+	if (r->no_db) {
+		/* Name the file as the place to come, not as one to look at. */
+		printf("nothing recorded yet (telemetry is on: the first "
+		    "search or load writes its events to ");
+		print_safe(r->db);
+		printf(")\n");
+	} else {
+		print_safe(r->db);
+		printf("\n");
+	}
 	if (r->have_since) {
 		fmt_local(r->since, a, sizeof a);
 		printf("Range: events since %s\n", a);
@@ -959,6 +968,7 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 		/* Enabled, and no process has written yet. */
 		free(cause);
 		cause = NULL;
+		r.no_db = 1;
 	} else if (rv != 0) {
 		free(shown);
 		return cmd_fail(rv, cause);

@@ -27,6 +27,8 @@ is "$s:$(state "$T/d.json")" "4:disabled" "disabled --json: state disabled, exit
 printf 'telemetry:\n  enabled: true\n' >"$CONF"
 status 0 "enabled, no database yet: exit 0" "$SR" stats
 contains "$(out)" "No events yet" "enabled, no database: no events yet"
+is "$(head -1 "$T/.out")" "skills-radar stats: nothing recorded yet (telemetry is on: the first search or load writes its events to $DEFDB)" \
+    "  the first line says where the events will be, not a file to open (#34)"
 lacks "$(out)" "telemetry is disabled" "  not the disabled message"
 ok "$([ ! -e "$DEFDB" ]; echo $?)" "stats still creates nothing"
 "$SR" stats --json >"$T/e.json"
