@@ -130,11 +130,29 @@ check_schema(struct stats_db *d, char **cause)
 	return 0;
 }
 
+/*
+ * " (N events lost ...)" when writers that could not open path counted
+ * events in its side file (telemetry_lost_add), so whoever reports the
+ * broken file (doctor, stats) reports what it cost; else "".
+ */
+static const char *
+lost_note(const char *path, char *buf, size_t len)
+{
+	long long	 n = telemetry_lost_read(path);
+
+	if (n <= 0)
+		return "";
+	snprintf(buf, len, " (%lld event%s lost by writers that could not "
+	    "open it)", n, n == 1 ? "" : "s");
+	return buf;
+}
+
 int
 stats_open(const char *path, struct stats_db **out, char **cause)
 {
 	struct stats_db	*d;
 	struct stat	 sb;
+	char		 note[96];
 	int		 rv;
 
 	*out = NULL;
@@ -145,11 +163,13 @@ stats_open(const char *path, struct stats_db **out, char **cause)
 			xasprintf(cause, "%s: no telemetry database", path);
 			return SR_NOTFOUND;
 		}
-		xasprintf(cause, "%s: %s", path, strerror(errno));
+		xasprintf(cause, "%s: %s%s", path, strerror(errno),
+		    lost_note(path, note, sizeof note));
 		return SR_IO;
 	}
 	if (!S_ISREG(sb.st_mode)) {
-		xasprintf(cause, "%s: not a regular file", path);
+		xasprintf(cause, "%s: not a regular file%s", path,
+		    lost_note(path, note, sizeof note));
 		return SR_IO;
 	}
 	d = xcalloc(1, sizeof *d);

@@ -162,6 +162,7 @@ struct telemetry {
 	int		 stop;
 	int		 flushing;	/* callers waiting in telemetry_flush */
 	int		 down;		/* the database is unreachable */
+	int		 dead;		/* stats.db never opened: all is lost */
 	long long	 failures;	/* events lost: dropped or unwritable */
 	long long	 failures_saved;	/* ... of which meta or the side file counts */
 	char		*last_error;	/* why the database is down */
@@ -739,6 +740,10 @@ write_some(struct telemetry *t, struct tm_event *batch, size_t n,
 		tm_pg_prune(t->pg, t->retention_days);
 		return 0;
 	}
+	if (t->dead) {
+		*why = xstrdup(t->last_error);
+		return -2;
+	}
 	hash_queries(t, batch, n);
 	if (sqlite_write(t, batch, n, dropped, why) != 0)
 		return -1;
@@ -779,7 +784,7 @@ writer(void *arg)
 	char			*why;
 
 	batch = xreallocarray(NULL, TM_BATCH_MAX, sizeof *batch);
-	if (t->backend == TELEMETRY_BACKEND_SQLITE)
+	if (t->backend == TELEMETRY_BACKEND_SQLITE && !t->dead)
 		prune(t);	/* PostgreSQL: once connected */
 	pthread_mutex_lock(&t->mu);
 	for (;;) {
@@ -826,7 +831,7 @@ writer(void *arg)
 				free(why);
 				why = NULL;
 			}
-			set_down(t, rc == -1, why);
+			set_down(t, rc == -1 || t->dead, why);
 			tries++;
 			if (rc == -1 && (away(t) ? !t->stop || tries < TM_TRIES :
 			    tries < TM_TRIES)) {
@@ -854,7 +859,7 @@ writer(void *arg)
 			lost_save(t);
 		pthread_cond_broadcast(&t->done);
 		/* Closing and the database is away: the rest is lost too. */
-		if (rc == -1 && t->stop)
+		if ((rc == -1 || t->dead) && t->stop)
 			break;
 	}
 	/* Whatever could not be written is lost: count it. */
@@ -895,9 +900,13 @@ replica_name(const struct config *cfg)
 	return xstrdup(host);
 }
 
-/* Opens stats.db, its schema and the insert statement (SQLite). */
+/*
+ * Opens stats.db, its schema and the insert statement (SQLite); *opened
+ * is set once the file is open as a database (what fails after that is
+ * the file's content: a newer schema, another program's file).
+ */
 static int
-open_sqlite(struct telemetry *t, char **cause)
+open_sqlite(struct telemetry *t, char **cause, int *opened)
 {
 	int	 rv;
 
@@ -912,8 +921,10 @@ open_sqlite(struct telemetry *t, char **cause)
 	t->wait_seed = (unsigned)getpid() ^ (unsigned)time(NULL);
 	set_wait(t, TM_BUSY_MS);
 	if ((rv = exec_open(t->db, t->path, "PRAGMA journal_mode=WAL",
-	    cause)) != 0 ||
-	    (rv = exec(t->db, t->path, "PRAGMA synchronous=NORMAL",
+	    cause)) != 0)
+		return rv;
+	*opened = 1;
+	if ((rv = exec(t->db, t->path, "PRAGMA synchronous=NORMAL",
 	    cause)) != 0 || (rv = schema(t, cause)) != 0)
 		return rv;
 	t->have_key = 1;
@@ -945,12 +956,30 @@ handle_free(struct telemetry *t)
 	free(t);
 }
 
+/*
+ * stats.db could not be opened (a directory in its place, a file where
+ * its directory should be, no permission): the handle runs on without
+ * it, and every event it is given is counted lost in the side file
+ * (telemetry_lost_add), where doctor finds it, as on a full disk.
+ */
+static void
+dead_sqlite(struct telemetry *t)
+{
+	sqlite3_finalize(t->ins);
+	t->ins = NULL;
+	sqlite3_close(t->db);
+	t->db = NULL;
+	if (t->last_error == NULL)
+		t->last_error = xstrdup(t->path);
+	t->dead = t->down = 1;
+}
+
 int
 telemetry_open(const struct config *cfg, const char *session,
     struct telemetry **out, char **cause)
 {
 	struct telemetry	*t = NULL;
-	int			 rv;
+	int			 rv, opened = 0;
 
 	*out = NULL;
 	if (cfg == NULL || !cfg->telemetry_enabled)
@@ -987,8 +1016,14 @@ telemetry_open(const struct config *cfg, const char *session,
 			goto fail;
 		}
 		t->path = xstrdup(cfg->telemetry_path);
-		if ((rv = open_sqlite(t, cause)) != 0)
-			goto fail;
+		if ((rv = open_sqlite(t, cause, &opened)) != 0) {
+			if (opened)
+				goto fail;
+			/* No file to write to: count what is lost. */
+			t->last_error = *cause;
+			*cause = NULL;
+			dead_sqlite(t);
+		}
 	}
 	if ((errno = pthread_create(&t->thread, NULL, writer, t)) != 0) {
 		xasprintf(cause, "telemetry: cannot start the writer thread: %s",
