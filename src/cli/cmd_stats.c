@@ -21,7 +21,7 @@
  *   "db": "/path/stats.db",
  *   "telemetry_enabled": true,         telemetry.enabled of the config
  *   "since": 1764633600 | null,        unix time of --since, null: all
- *   "schema_version": 2,               PRAGMA user_version (PostgreSQL:
+ *   "schema_version": 3,               PRAGMA user_version (PostgreSQL:
  *                                      meta.schema_version), 0 when no file
  *   "first_ts": 1764633600.5 | null,   oldest and newest event counted
  *   "last_ts": 1764637200.5 | null,
@@ -104,6 +104,7 @@
 struct report {
 	const char		*db;
 	int			 enabled;
+	int			 no_db;		/* enabled, nothing written yet */
 	int			 have_since;
 	double			 since;
 	const struct stats_query *q;
@@ -381,7 +382,9 @@ badge_words(int badge)
  * over the range (a sparkline of STATS_SERIES slices, a blank where no
  * search fell, the height the slice's miss rate), and the top-1 score
  * histogram with the miss threshold and 0.6 marked under it. Unicode
- * blocks only: no colour, so NO_COLOR and a pipe see the same.
+ * blocks, coloured on a terminal as the dashboard colours them: a slice
+ * by its miss rate (the badge's bounds), a bin by its score (red below
+ * the threshold, yellow below 0.6); NO_COLOR and a pipe see the blocks.
  */
 static void
 print_pictures(const struct report *r)
@@ -389,7 +392,7 @@ print_pictures(const struct report *r)
 	const struct stats_snap	*s = r->s;
 	long long		 max = 0;
 	int			 i, w, lo, hi, pos, n;
-	double			 rate;
+	double			 rate, mid;
 
 	/* The histogram takes 13 + 20 columns, its legend 33 more. */
 	if (s->searches == 0 || (w = cmd_term_width()) < 13 + STATS_HIST)
@@ -405,7 +408,9 @@ print_pictures(const struct report *r)
 			}
 			rate = (double)s->series_misses[i] /
 			    (double)s->series_searches[i];
-			fputs(spark[1 + (int)lround(rate * 7)], stdout);
+			printf("%s%s%s", on(r, badge_color(rate > 0.30 ? 2 :
+			    rate > 0.15 ? 1 : 0)), spark[1 + (int)lround(rate *
+			    7)], off(r));
 		}
 		printf("  misses over time, oldest left\n");
 	}
@@ -413,9 +418,17 @@ print_pictures(const struct report *r)
 		if (s->score_hist[i] > max)
 			max = s->score_hist[i];
 	printf("Top-1 scores ");
-	for (i = 0; i < STATS_HIST; i++)
-		fputs(s->score_hist[i] == 0 ? " " : spark[1 + (int)lround(
-		    (double)s->score_hist[i] / (double)max * 7)], stdout);
+	for (i = 0; i < STATS_HIST; i++) {
+		if (s->score_hist[i] == 0) {
+			fputs(" ", stdout);
+			continue;
+		}
+		mid = (i + 0.5) / STATS_HIST;
+		printf("%s%s%s", on(r, mid >= 0.6 ? "\033[32m" :
+		    mid >= r->q->miss_threshold ? "\033[33m" : "\033[31m"),
+		    spark[1 + (int)lround((double)s->score_hist[i] /
+		    (double)max * 7)], off(r));
+	}
 	printf("%s\n             ", w >= 13 + STATS_HIST + 27 ?
 	    "  searches by top-1, 0 to 1" : "");
 	/* A caret under the bin where each line starts. */
@@ -486,8 +499,16 @@ print_text(const struct report *r)
 	size_t			 i, n;
 
 	printf("%sskills-radar stats%s: ", on(r, "\033[1m"), off(r));
-	print_safe(r->db);
-	printf("\n");
+	if (r->no_db) {
+		/* Name the file as the place to come, not as one to look at. */
+		printf("nothing recorded yet (telemetry is on: the first "
+		    "search or load writes its events to ");
+		print_safe(r->db);
+		printf(")\n");
+	} else {
+		print_safe(r->db);
+		printf("\n");
+	}
 	if (r->have_since) {
 		fmt_local(r->since, a, sizeof a);
 		printf("Range: events since %s\n", a);
@@ -947,6 +968,7 @@ cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 		/* Enabled, and no process has written yet. */
 		free(cause);
 		cause = NULL;
+		r.no_db = 1;
 	} else if (rv != 0) {
 		free(shown);
 		return cmd_fail(rv, cause);

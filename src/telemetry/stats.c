@@ -33,6 +33,7 @@ struct stats_db {
 	struct sqlq	*db;
 	int		 version;
 	int		 has_conv;	/* the conv table exists */
+	int		 conv_last;	/* ... with last_* (version 3) */
 	int		 has_replica;	/* events.replica exists (version 2) */
 	int		 indexed;	/* the indexes INDEXED BY names exist */
 };
@@ -114,6 +115,8 @@ check_schema(struct stats_db *d, char **cause)
 		return SR_IO;
 	}
 	d->has_conv = sqlq_has_table(d->db, "conv");
+	d->conv_last = d->has_conv && sqlq_has_column(d->db, "conv",
+	    "last_dt");
 	/* Version 1 files have no replica column: read them as they are. */
 	d->has_replica = sqlq_has_column(d->db, "events", "replica");
 	d->indexed = 1;
@@ -127,11 +130,29 @@ check_schema(struct stats_db *d, char **cause)
 	return 0;
 }
 
+/*
+ * " (N events lost ...)" when writers that could not open path counted
+ * events in its side file (telemetry_lost_add), so whoever reports the
+ * broken file (doctor, stats) reports what it cost; else "".
+ */
+static const char *
+lost_note(const char *path, char *buf, size_t len)
+{
+	long long	 n = telemetry_lost_read(path);
+
+	if (n <= 0)
+		return "";
+	snprintf(buf, len, " (%lld event%s lost by writers that could not "
+	    "open it)", n, n == 1 ? "" : "s");
+	return buf;
+}
+
 int
 stats_open(const char *path, struct stats_db **out, char **cause)
 {
 	struct stats_db	*d;
 	struct stat	 sb;
+	char		 note[96];
 	int		 rv;
 
 	*out = NULL;
@@ -142,11 +163,13 @@ stats_open(const char *path, struct stats_db **out, char **cause)
 			xasprintf(cause, "%s: no telemetry database", path);
 			return SR_NOTFOUND;
 		}
-		xasprintf(cause, "%s: %s", path, strerror(errno));
+		xasprintf(cause, "%s: %s%s", path, strerror(errno),
+		    lost_note(path, note, sizeof note));
 		return SR_IO;
 	}
 	if (!S_ISREG(sb.st_mode)) {
-		xasprintf(cause, "%s: not a regular file", path);
+		xasprintf(cause, "%s: not a regular file%s", path,
+		    lost_note(path, note, sizeof note));
 		return SR_IO;
 	}
 	d = xcalloc(1, sizeof *d);
@@ -417,7 +440,12 @@ percentiles(struct stats_db *d, const struct stats_query *q, int k,
 /*
  * Search-to-load conversion from the conv table, which the events_conv
  * trigger fills as loads are written (see telemetry.c): a load in the
- * range converts the search it follows when dt is within the window.
+ * range converts the latest search of its session that returned the
+ * loaded skill when dt is within the window. A load that follows a
+ * search in the window but that no search in the window returned
+ * converts none and counts under the rank "none"; it is loaded after a
+ * miss when the session's latest search (last_*) missed. A conv table
+ * of version 2 (no last_*) holds the latest search only: read as it is.
  */
 static int
 conversion(struct stats_db *d, const struct stats_query *q,
@@ -429,7 +457,8 @@ conversion(struct stats_db *d, const struct stats_query *q,
 	if (!d->has_conv)
 		return 0;
 	if ((rv = prep(d, q, "SELECT count(DISTINCT search_id), count(*), "
-	    "coalesce(avg(rank), 0) FROM conv WHERE ts >= ?1 AND dt <= ?3",
+	    "coalesce(avg(rank), 0) FROM conv WHERE ts >= ?1 AND dt <= ?3 "
+	    "AND search_id IS NOT NULL",
 	    NULL, &st, cause)) != 0)
 		return rv;
 	if (sqlq_step(st) == SQLQ_ROW) {
@@ -441,15 +470,31 @@ conversion(struct stats_db *d, const struct stats_query *q,
 	sqlq_finalize(st);
 	if (rv != 0)
 		return rv;
-	if ((rv = counts(d, q, "SELECT coalesce(CAST(rank AS TEXT), 'none'), "
-	    "count(*), coalesce(rank, 0) FROM conv WHERE ts >= ?1 AND "
-	    "dt <= ?3 GROUP BY rank ORDER BY rank IS NULL, rank",
+	if (!d->conv_last) {
+		if ((rv = counts(d, q, "SELECT coalesce(CAST(rank AS TEXT), "
+		    "'none'), count(*), coalesce(rank, 0) FROM conv WHERE "
+		    "ts >= ?1 AND dt <= ?3 GROUP BY rank ORDER BY rank IS "
+		    "NULL, rank", &s->load_ranks, &s->n_load_ranks,
+		    cause)) != 0)
+			return rv;
+		return counts(d, q, "SELECT skill, count(*) AS n, "
+		    "coalesce(avg(rank), 0) FROM conv WHERE ts >= ?1 AND "
+		    "dt <= ?3 AND top1 < ?2 GROUP BY skill ORDER BY n DESC, "
+		    "skill COLLATE BINARY LIMIT ?4", &s->after_miss,
+		    &s->n_after_miss, cause);
+	}
+	if ((rv = counts(d, q, "SELECT coalesce(CAST(r AS TEXT), 'none'), "
+	    "count(*), coalesce(r, 0) FROM (SELECT CASE WHEN dt <= ?3 THEN "
+	    "rank END AS r FROM conv WHERE ts >= ?1 AND (dt <= ?3 OR "
+	    "last_dt <= ?3)) AS c GROUP BY r ORDER BY r IS NULL, r",
 	    &s->load_ranks, &s->n_load_ranks, cause)) != 0)
 		return rv;
-	return counts(d, q, "SELECT skill, count(*) AS n, coalesce(avg(rank), "
-	    "0) FROM conv WHERE ts >= ?1 AND dt <= ?3 AND top1 < ?2 "
-	    "GROUP BY skill ORDER BY n DESC, skill COLLATE BINARY LIMIT ?4", &s->after_miss,
-	    &s->n_after_miss, cause);
+	/* The mean rank of the skill in the search that missed. */
+	return counts(d, q, "SELECT skill, count(*) AS n, coalesce(avg("
+	    "CASE WHEN search_id = last_id THEN rank END), 0) FROM conv "
+	    "WHERE ts >= ?1 AND last_dt <= ?3 AND last_top1 < ?2 "
+	    "GROUP BY skill ORDER BY n DESC, skill COLLATE BINARY LIMIT ?4",
+	    &s->after_miss, &s->n_after_miss, cause);
 }
 
 /* The columns event_from() reads, in its order. */

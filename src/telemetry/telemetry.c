@@ -46,23 +46,65 @@
 #define TM_FLUSH_MS	5000	/* flush waits this long for a server away */
 #define TM_LINGER_MS	5	/* a batch gathers events this long */
 
+/*
+ * The conv row of load L (an SQL name: NEW in the trigger, l in the
+ * migration): the latest search of its session at most a day before it
+ * (last_id, last_dt, last_top1), and the latest of those searches whose
+ * detail.top holds the loaded skill (search_id, dt, the skill's rank in
+ * it, its top-1 score; NULL when none did). instr() skips the searches
+ * whose detail cannot name the skill before json_each reads one.
+ */
+#define TM_CONV_HIT(L, S) \
+	"(SELECT CAST(j.key AS INTEGER) + 1 FROM json_each(CASE WHEN" \
+	" json_valid(" S ".detail) THEN " S ".detail ELSE '{}' END, '$.top')" \
+	" AS j WHERE j.value = " L ".skill LIMIT 1)"
+#define TM_CONV_IN(L) \
+	"SELECT s.id FROM events AS s WHERE s.session = " L ".session AND" \
+	" s.kind = 'search' AND s.ts <= " L ".ts AND" \
+	" s.ts >= " L ".ts - 86400"
+#define TM_CONV_LAST " ORDER BY s.ts DESC, s.id DESC LIMIT 1"
+/* FROM: tables before the searches; WHERE: more conditions on L. */
+#define TM_CONV_SELECT(L, FROM, WHERE) \
+	"SELECT " L ".id, " L ".ts, " L ".skill, h.id, " L ".ts - h.ts, " \
+	TM_CONV_HIT(L, "h") ", CASE WHEN h.id IS NOT NULL THEN" \
+	" coalesce(h.top1_score, 0) END, b.id," \
+	" " L ".ts - b.ts, coalesce(b.top1_score, 0) FROM " FROM \
+	"events AS b LEFT JOIN events AS h ON h.id = (" TM_CONV_IN(L) \
+	" AND instr(s.detail, json_quote(" L ".skill)) > 0 AND " \
+	TM_CONV_HIT(L, "s") " IS NOT NULL" TM_CONV_LAST ")" \
+	" WHERE b.id = (" TM_CONV_IN(L) TM_CONV_LAST ")" WHERE
+#define TM_CONV_SQL \
+	"CREATE TABLE IF NOT EXISTS conv (load_id INTEGER PRIMARY KEY," \
+	" ts REAL NOT NULL, skill TEXT, search_id INTEGER, dt REAL," \
+	" rank INTEGER, top1 REAL, last_id INTEGER NOT NULL," \
+	" last_dt REAL NOT NULL, last_top1 REAL);\n" \
+	"CREATE INDEX IF NOT EXISTS conv_ts ON conv(ts, dt, search_id, rank," \
+	" top1, skill);\n" \
+	"CREATE TRIGGER IF NOT EXISTS events_conv AFTER INSERT ON events" \
+	" WHEN NEW.kind = 'load' AND NEW.found = 1 AND NEW.session IS NOT NULL" \
+	" BEGIN" \
+	"  INSERT OR REPLACE INTO conv (load_id, ts, skill, search_id, dt," \
+	"   rank, top1, last_id, last_dt, last_top1) " \
+	TM_CONV_SELECT("NEW", "", "") ";" \
+	" END;\n"
+
 /* Version 1 -> 2: the replica column (NULL in the rows written before). */
 static const char migrate_2_sql[] =
 	"ALTER TABLE events ADD COLUMN replica TEXT;\n"
 	"CREATE INDEX IF NOT EXISTS events_replica ON events(replica, ts);\n";
 
 /*
- * Version 2 (version 1 without events.replica, the name of the process
+ * Version 3 (version 2 with the old conv; version 1 also without events.replica, the name of the process
  * that wrote the row; telemetry.replica): the public schema of DESIGN §10 (table events) with its
  * indexes, and two internal tables that may change between versions:
  * meta (key/value: query_key, the hash key of store_queries: hash;
  * last_prune, unix time; write_failures, events writers lost;
  * learn_reset, unix time before which search learns nothing from the
  * events, set by stats --reset-learning, absent until then) and conv,
- * which a trigger fills as loads are inserted: each found load with the
- * latest search of its session at most a day before it, the time between
- * them, the rank of the loaded skill in that search's detail.top and the
- * search's top-1 score. stats reads conv instead of pairing events at
+ * which a trigger fills as loads are inserted (TM_CONV_SELECT): each
+ * found load with the latest search of its session at most a day before
+ * it and the latest of those that returned the loaded skill (the time
+ * between them, the skill's rank in its detail.top, its top-1 score). stats reads conv instead of pairing events at
  * read time, so its cost does not grow with a self-join.
  * The covering indexes let each stats aggregate read an index instead of
  * the table.
@@ -78,25 +120,21 @@ const char telemetry_schema_sql[] =
 	TM_INDEXES_SQL
 	"INSERT OR IGNORE INTO meta VALUES ('write_failures', '0');\n"
 	"INSERT OR IGNORE INTO meta VALUES ('last_prune', '0');\n"
-	"CREATE TABLE IF NOT EXISTS conv (load_id INTEGER PRIMARY KEY,"
-	" ts REAL NOT NULL, skill TEXT, search_id INTEGER NOT NULL,"
-	" dt REAL NOT NULL, rank INTEGER, top1 REAL);\n"
-	"CREATE INDEX IF NOT EXISTS conv_ts ON conv(ts, dt, search_id, rank,"
-	" top1, skill);\n"
-	"CREATE TRIGGER IF NOT EXISTS events_conv AFTER INSERT ON events"
-	" WHEN NEW.kind = 'load' AND NEW.found = 1 AND NEW.session IS NOT NULL"
-	" BEGIN"
-	"  INSERT OR REPLACE INTO conv (load_id, ts, skill, search_id, dt, rank,"
-	"   top1)"
-	"  SELECT NEW.id, NEW.ts, NEW.skill, s.id, NEW.ts - s.ts,"
-	"   (SELECT CAST(j.key AS INTEGER) + 1 FROM json_each(CASE WHEN"
-	"    json_valid(s.detail) THEN s.detail ELSE '{}' END, '$.top') AS j"
-	"    WHERE j.value = NEW.skill LIMIT 1),"
-	"   coalesce(s.top1_score, 0)"
-	"  FROM events AS s WHERE s.session = NEW.session AND s.kind = 'search'"
-	"   AND s.ts <= NEW.ts AND s.ts >= NEW.ts - 86400"
-	"  ORDER BY s.ts DESC, s.id DESC LIMIT 1;"
-	" END;\n";
+	TM_CONV_SQL;
+
+/*
+ * Version 2 -> 3: conv gains the latest search (last_*) beside the
+ * search that returned the loaded skill; the rows are rebuilt from the
+ * events, which the new trigger reads the same way.
+ */
+static const char migrate_3_sql[] =
+	"DROP TRIGGER IF EXISTS events_conv;\n"
+	"DROP TABLE IF EXISTS conv;\n"
+	TM_CONV_SQL
+	"INSERT OR REPLACE INTO conv (load_id, ts, skill, search_id, dt, rank,"
+	" top1, last_id, last_dt, last_top1) "
+	TM_CONV_SELECT("l", "events AS l, ", " AND l.kind = 'load' AND"
+	" l.found = 1 AND l.session IS NOT NULL") ";\n";
 
 struct telemetry {
 	int		 backend;	/* enum telemetry_backend */
@@ -124,6 +162,7 @@ struct telemetry {
 	int		 stop;
 	int		 flushing;	/* callers waiting in telemetry_flush */
 	int		 down;		/* the database is unreachable */
+	int		 dead;		/* stats.db never opened: all is lost */
 	long long	 failures;	/* events lost: dropped or unwritable */
 	long long	 failures_saved;	/* ... of which meta or the side file counts */
 	char		*last_error;	/* why the database is down */
@@ -316,6 +355,9 @@ schema(struct telemetry *t, char **cause)
 		goto out;
 	if (version == 1 && (rv = exec(t->db, t->path, migrate_2_sql,
 	    cause)) != 0)
+		goto out;
+	if (version >= 1 && version < 3 && (rv = exec(t->db, t->path,
+	    migrate_3_sql, cause)) != 0)
 		goto out;
 	if (tm_random_key(key) == -1) {
 		xasprintf(cause, "%s: no random bytes for the query key: %s",
@@ -698,6 +740,10 @@ write_some(struct telemetry *t, struct tm_event *batch, size_t n,
 		tm_pg_prune(t->pg, t->retention_days);
 		return 0;
 	}
+	if (t->dead) {
+		*why = xstrdup(t->last_error);
+		return -2;
+	}
 	hash_queries(t, batch, n);
 	if (sqlite_write(t, batch, n, dropped, why) != 0)
 		return -1;
@@ -738,7 +784,7 @@ writer(void *arg)
 	char			*why;
 
 	batch = xreallocarray(NULL, TM_BATCH_MAX, sizeof *batch);
-	if (t->backend == TELEMETRY_BACKEND_SQLITE)
+	if (t->backend == TELEMETRY_BACKEND_SQLITE && !t->dead)
 		prune(t);	/* PostgreSQL: once connected */
 	pthread_mutex_lock(&t->mu);
 	for (;;) {
@@ -785,7 +831,7 @@ writer(void *arg)
 				free(why);
 				why = NULL;
 			}
-			set_down(t, rc == -1, why);
+			set_down(t, rc == -1 || t->dead, why);
 			tries++;
 			if (rc == -1 && (away(t) ? !t->stop || tries < TM_TRIES :
 			    tries < TM_TRIES)) {
@@ -813,7 +859,7 @@ writer(void *arg)
 			lost_save(t);
 		pthread_cond_broadcast(&t->done);
 		/* Closing and the database is away: the rest is lost too. */
-		if (rc == -1 && t->stop)
+		if ((rc == -1 || t->dead) && t->stop)
 			break;
 	}
 	/* Whatever could not be written is lost: count it. */
@@ -854,9 +900,13 @@ replica_name(const struct config *cfg)
 	return xstrdup(host);
 }
 
-/* Opens stats.db, its schema and the insert statement (SQLite). */
+/*
+ * Opens stats.db, its schema and the insert statement (SQLite); *opened
+ * is set once the file is open as a database (what fails after that is
+ * the file's content: a newer schema, another program's file).
+ */
 static int
-open_sqlite(struct telemetry *t, char **cause)
+open_sqlite(struct telemetry *t, char **cause, int *opened)
 {
 	int	 rv;
 
@@ -871,8 +921,10 @@ open_sqlite(struct telemetry *t, char **cause)
 	t->wait_seed = (unsigned)getpid() ^ (unsigned)time(NULL);
 	set_wait(t, TM_BUSY_MS);
 	if ((rv = exec_open(t->db, t->path, "PRAGMA journal_mode=WAL",
-	    cause)) != 0 ||
-	    (rv = exec(t->db, t->path, "PRAGMA synchronous=NORMAL",
+	    cause)) != 0)
+		return rv;
+	*opened = 1;
+	if ((rv = exec(t->db, t->path, "PRAGMA synchronous=NORMAL",
 	    cause)) != 0 || (rv = schema(t, cause)) != 0)
 		return rv;
 	t->have_key = 1;
@@ -904,12 +956,30 @@ handle_free(struct telemetry *t)
 	free(t);
 }
 
+/*
+ * stats.db could not be opened (a directory in its place, a file where
+ * its directory should be, no permission): the handle runs on without
+ * it, and every event it is given is counted lost in the side file
+ * (telemetry_lost_add), where doctor finds it, as on a full disk.
+ */
+static void
+dead_sqlite(struct telemetry *t)
+{
+	sqlite3_finalize(t->ins);
+	t->ins = NULL;
+	sqlite3_close(t->db);
+	t->db = NULL;
+	if (t->last_error == NULL)
+		t->last_error = xstrdup(t->path);
+	t->dead = t->down = 1;
+}
+
 int
 telemetry_open(const struct config *cfg, const char *session,
     struct telemetry **out, char **cause)
 {
 	struct telemetry	*t = NULL;
-	int			 rv;
+	int			 rv, opened = 0;
 
 	*out = NULL;
 	if (cfg == NULL || !cfg->telemetry_enabled)
@@ -946,8 +1016,14 @@ telemetry_open(const struct config *cfg, const char *session,
 			goto fail;
 		}
 		t->path = xstrdup(cfg->telemetry_path);
-		if ((rv = open_sqlite(t, cause)) != 0)
-			goto fail;
+		if ((rv = open_sqlite(t, cause, &opened)) != 0) {
+			if (opened)
+				goto fail;
+			/* No file to write to: count what is lost. */
+			t->last_error = *cause;
+			*cause = NULL;
+			dead_sqlite(t);
+		}
 	}
 	if ((errno = pthread_create(&t->thread, NULL, writer, t)) != 0) {
 		xasprintf(cause, "telemetry: cannot start the writer thread: %s",

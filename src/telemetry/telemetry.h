@@ -55,7 +55,7 @@ struct cJSON;
 struct config;
 struct telemetry;
 
-#define TELEMETRY_SCHEMA_VERSION	2
+#define TELEMETRY_SCHEMA_VERSION	3
 #define TELEMETRY_QUEUE_MAX		4096	/* default telemetry.buffer_events */
 #define TELEMETRY_QUERY_MAX		512	/* bytes of query text kept */
 
@@ -71,9 +71,14 @@ enum telemetry_queries {
  * schema) the database at cfg->telemetry_path and starts the writer
  * thread. session names this process's events; NULL makes one from the
  * host name, pid and start time. Returns 0 with *out = NULL when telemetry
- * is disabled, 0 with a handle, or SR_IO with *cause (free it) when the
- * database cannot be opened; a caller treats that as a warning and runs on
- * without telemetry.
+ * is disabled, 0 with a handle, or an error with *cause (free it) when
+ * the configuration or the file cannot work (an empty db_path, a bad
+ * DSN, a newer schema); a caller treats that as a warning and runs on
+ * without telemetry. A stats.db that cannot be opened or created at all
+ * (a directory in its place, a file where its directory should be) is
+ * not an error: the handle counts
+ * each event it is given as lost (telemetry_lost_add(), for doctor) and
+ * says so on stderr once, as when the disk is full.
  */
 int	 telemetry_open(const struct config *, const char *session,
 	    struct telemetry **out, char **cause);

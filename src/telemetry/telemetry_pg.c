@@ -27,11 +27,35 @@
 #define PG_PRUNE_EVERY	86400.0
 
 /*
- * Version 2 (the first on PostgreSQL; SQLite's version 2 has the same
- * columns): events as in DESIGN §10 plus replica, the same indexes, meta,
- * and conv filled by the trigger events_conv exactly as SQLite's (the
- * latest search of the load's session at most a day before it; the rank
- * of the loaded skill in that search's detail.top).
+ * The conv row of load L, as TM_CONV_SELECT in telemetry.c: the latest
+ * search of its session at most a day before it (last_*) and the latest
+ * of those whose detail.top holds the loaded skill (search_id, dt, rank,
+ * top1; NULL when none did).
+ */
+#define PG_CONV_RANK(L, S) \
+	"(SELECT j.ord FROM jsonb_array_elements_text(sr_detail_top(" S \
+	".detail)) WITH ORDINALITY AS j(v, ord) WHERE j.v = " L ".skill" \
+	" ORDER BY j.ord LIMIT 1)"
+#define PG_CONV_IN(L) \
+	"SELECT s.id FROM events AS s WHERE s.session = " L ".session AND" \
+	" s.kind = 'search' AND s.ts <= " L ".ts AND" \
+	" s.ts >= " L ".ts - 86400"
+#define PG_CONV_LAST " ORDER BY s.ts DESC, s.id DESC LIMIT 1"
+#define PG_CONV_SELECT(L, FROM, WHERE) \
+	"SELECT " L ".id, " L ".ts, " L ".skill, h.id, " L ".ts - h.ts, " \
+	PG_CONV_RANK(L, "h") ", CASE WHEN h.id IS NOT NULL THEN" \
+	" coalesce(h.top1_score, 0) END, b.id," \
+	" " L ".ts - b.ts, coalesce(b.top1_score, 0) FROM " FROM \
+	"events AS b LEFT JOIN events AS h ON h.id = (" PG_CONV_IN(L) \
+	" AND strpos(s.detail, to_json(" L ".skill)::text) > 0 AND " \
+	PG_CONV_RANK(L, "s") " IS NOT NULL" PG_CONV_LAST ")" \
+	" WHERE b.id = (" PG_CONV_IN(L) PG_CONV_LAST ")" WHERE
+
+/*
+ * Version 3 (version 2, the first on PostgreSQL, with the old conv; SQLite's
+ * version 3 has the same columns): events as in DESIGN §10 plus replica,
+ * the same indexes, meta, and conv filled by the trigger events_conv
+ * exactly as SQLite's (PG_CONV_SELECT).
  */
 static const char telemetry_pg_schema_sql[] =
 	"CREATE TABLE IF NOT EXISTS events ("
@@ -46,8 +70,10 @@ static const char telemetry_pg_schema_sql[] =
 	"INSERT INTO meta VALUES ('write_failures', '0') ON CONFLICT DO NOTHING;\n"
 	"INSERT INTO meta VALUES ('last_prune', '0') ON CONFLICT DO NOTHING;\n"
 	"CREATE TABLE IF NOT EXISTS conv (load_id BIGINT PRIMARY KEY,"
-	" ts DOUBLE PRECISION NOT NULL, skill TEXT, search_id BIGINT NOT NULL,"
-	" dt DOUBLE PRECISION NOT NULL, rank INTEGER, top1 DOUBLE PRECISION);\n"
+	" ts DOUBLE PRECISION NOT NULL, skill TEXT, search_id BIGINT,"
+	" dt DOUBLE PRECISION, rank INTEGER, top1 DOUBLE PRECISION,"
+	" last_id BIGINT NOT NULL, last_dt DOUBLE PRECISION NOT NULL,"
+	" last_top1 DOUBLE PRECISION);\n"
 	"CREATE INDEX IF NOT EXISTS conv_ts ON conv(ts, dt, search_id, rank,"
 	" top1, skill);\n"
 	"CREATE OR REPLACE FUNCTION sr_detail_top(d TEXT) RETURNS jsonb"
@@ -62,23 +88,31 @@ static const char telemetry_pg_schema_sql[] =
 	"CREATE OR REPLACE FUNCTION sr_events_conv() RETURNS trigger"
 	" LANGUAGE plpgsql AS $f$"
 	" BEGIN"
-	"  INSERT INTO conv (load_id, ts, skill, search_id, dt, rank, top1)"
-	"  SELECT NEW.id, NEW.ts, NEW.skill, s.id, NEW.ts - s.ts,"
-	"   (SELECT j.ord FROM jsonb_array_elements_text(sr_detail_top(s.detail))"
-	"    WITH ORDINALITY AS j(v, ord) WHERE j.v = NEW.skill ORDER BY j.ord"
-	"    LIMIT 1),"
-	"   coalesce(s.top1_score, 0)"
-	"  FROM events AS s WHERE s.session = NEW.session AND s.kind = 'search'"
-	"   AND s.ts <= NEW.ts AND s.ts >= NEW.ts - 86400"
-	"  ORDER BY s.ts DESC, s.id DESC LIMIT 1"
+	"  INSERT INTO conv (load_id, ts, skill, search_id, dt, rank, top1,"
+	"   last_id, last_dt, last_top1) "
+	PG_CONV_SELECT("NEW", "", "")
 	"  ON CONFLICT (load_id) DO UPDATE SET ts = EXCLUDED.ts,"
 	"   skill = EXCLUDED.skill, search_id = EXCLUDED.search_id,"
-	"   dt = EXCLUDED.dt, rank = EXCLUDED.rank, top1 = EXCLUDED.top1;"
+	"   dt = EXCLUDED.dt, rank = EXCLUDED.rank, top1 = EXCLUDED.top1,"
+	"   last_id = EXCLUDED.last_id, last_dt = EXCLUDED.last_dt,"
+	"   last_top1 = EXCLUDED.last_top1;"
 	"  RETURN NULL;"
 	" END $f$;\n"
 	"CREATE OR REPLACE TRIGGER events_conv AFTER INSERT ON events"
 	" FOR EACH ROW WHEN (NEW.kind = 'load' AND NEW.found = 1 AND"
 	" NEW.session IS NOT NULL) EXECUTE FUNCTION sr_events_conv();\n";
+
+/* Version 2 -> 3: conv is rebuilt with last_* (before the schema). */
+static const char pg_migrate_3_drop_sql[] =
+	"DROP TRIGGER IF EXISTS events_conv ON events;\n"
+	"DROP TABLE IF EXISTS conv;\n";
+
+/* ... and refilled from the events (after it). */
+static const char pg_migrate_3_fill_sql[] =
+	"INSERT INTO conv (load_id, ts, skill, search_id, dt, rank, top1,"
+	" last_id, last_dt, last_top1) "
+	PG_CONV_SELECT("l", "events AS l, ", " AND l.kind = 'load' AND"
+	" l.found = 1 AND l.session IS NOT NULL") ";\n";
 
 struct tm_pg {
 	char		*dsn;
@@ -191,9 +225,15 @@ schema(struct tm_pg *g, char **cause)
 	if (run(g, "BEGIN; SELECT pg_advisory_xact_lock(" PG_LOCK_SCHEMA ")",
 	    "locking the schema", cause) == -1)
 		return -1;
-	/* Version 0 -> 2: create. Later migrations go here, in order. */
+	/* Version 0 -> 3: create; 2 -> 3: conv rebuilt around it. */
+	if (version == 2 && run(g, pg_migrate_3_drop_sql, "migrating conv",
+	    cause) == -1)
+		goto fail;
 	if (run(g, telemetry_pg_schema_sql, "creating the schema", cause) ==
 	    -1)
+		goto fail;
+	if (version == 2 && run(g, pg_migrate_3_fill_sql, "migrating conv",
+	    cause) == -1)
 		goto fail;
 	if (tm_random_key(key) == -1) {
 		xasprintf(cause, "no random bytes for the query key: %s",
@@ -203,7 +243,7 @@ schema(struct tm_pg *g, char **cause)
 	free(one_value(g, "INSERT INTO meta VALUES ('query_key', $1) ON "
 	    "CONFLICT DO NOTHING RETURNING value", kp, &err));
 	free(one_value(g, "INSERT INTO meta VALUES ('schema_version', '"
-	    "2') ON CONFLICT (key) DO UPDATE SET value = '2' RETURNING value",
+	    "3') ON CONFLICT (key) DO UPDATE SET value = '3' RETURNING value",
 	    NULL, &err));
 	if (err) {
 		pg_cause(g, "creating the schema", cause);

@@ -54,6 +54,6 @@ int	 tm_pg_meta_set(struct tm_pg *, const char *key, const char *value,
 void	 tm_pg_free(struct tm_pg *);
 
 
-#define TELEMETRY_PG_SCHEMA_VERSION	2
+#define TELEMETRY_PG_SCHEMA_VERSION	3
 
 #endif

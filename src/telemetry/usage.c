@@ -69,6 +69,7 @@ struct usage {
 	double			 reset;		/* meta.learn_reset */
 	double			 epoch;		/* weights are relative to it */
 	long long		 last_load, last_conv;	/* ids read */
+	int			 conv_last;	/* conv has last_id (version 3) */
 	struct uskill		*sk;
 	size_t			 nsk, capsk;
 	struct umap		 skmap;
@@ -261,6 +262,8 @@ open_db(struct usage *u)
 		u->db = NULL;
 		rv = -1;
 	}
+	if (rv == 0)
+		u->conv_last = sqlq_has_column(u->db, "conv", "last_id");
 	return rv == 0 ? 0 : -1;
 }
 
@@ -373,7 +376,11 @@ query_terms(struct usage *u, const char *q, struct strlist *out)
 	strlist_done(&all);
 }
 
-/* Search-then-load pairs after last_conv; returns rows read or -1. */
+/*
+ * Search-then-load pairs after last_conv: each load with the latest
+ * search of its session (last_id: the words the user typed before
+ * choosing the skill, returned or not); returns rows read or -1.
+ */
 static long
 read_pairs(struct usage *u)
 {
@@ -388,7 +395,12 @@ read_pairs(struct usage *u)
 	long			 n = 0;
 	int			 r;
 
-	if (sqlq_prepare(u->db, "SELECT c.load_id, c.ts, c.skill, e.session,"
+	if (sqlq_prepare(u->db, u->conv_last ?
+	    "SELECT c.load_id, c.ts, c.skill, e.session,"
+	    " e.query FROM conv AS c JOIN events AS e ON e.id = c.last_id"
+	    " WHERE c.load_id > ?1 AND c.last_dt <= ?2 AND c.ts > ?3 AND"
+	    " c.skill IS NOT NULL ORDER BY c.load_id LIMIT ?4" :
+	    "SELECT c.load_id, c.ts, c.skill, e.session,"
 	    " e.query FROM conv AS c JOIN events AS e ON e.id = c.search_id"
 	    " WHERE c.load_id > ?1 AND c.dt <= ?2 AND c.ts > ?3 AND"
 	    " c.skill IS NOT NULL ORDER BY c.load_id LIMIT ?4", &st) != 0)

@@ -157,6 +157,35 @@ is "$s" 0 "file-size limit: search is not killed by SIGXFSZ"
 contains "$(cat "$T/.out")" "Read and fill PDF forms" "file-size limit: search still answers"
 contains "$(cat "$T/.out")" "stats.db" "file-size limit: the telemetry loss is reported"
 
+# --- a stats.db that never opens: its events are counted lost (issue 32) ----
+# A directory where stats.db should be: the loss goes to stats.db-lost,
+# which doctor reads.
+XDG_DATA_HOME="$T/dirdb"
+export XDG_DATA_HOME
+check "stats.db a directory: index" "$SR" index
+rm -f "$XDG_DATA_HOME/skills-radar/stats.db"*
+mkdir "$XDG_DATA_HOME/skills-radar/stats.db"
+set +e; "$SR" search pdf >"$T/.out" 2>"$T/.err"; s=$?; set -e
+is "$s" 0 "stats.db a directory: search exits 0"
+contains "$(cat "$T/.out")" "Read and fill PDF forms" "  and answers"
+contains "$(cat "$T/.err")" "events are being lost (1 so far, counted for doctor)" \
+    "  saying the event is lost and counted"
+"$SR" load pdf >/dev/null 2>&1
+is "$(cat "$XDG_DATA_HOME/skills-radar/stats.db-lost" 2>/dev/null | tr -s ' ')" "lost 2" \
+    "  the search and the load counted in stats.db-lost"
+set +e; "$SR" doctor >"$T/.out" 2>&1; set -e
+contains "$(cat "$T/.out")" "not a regular file (2 events lost by writers that could not open it)" \
+    "  doctor reports the two lost events"
+# A file where stats.db's directory should be: nothing can be written
+# beside it, so the loss is said, not counted.
+: >"$T/afile"
+printf 'telemetry:\n  enabled: true\n  db_path: %s\n' "$T/afile/stats.db" >"$CONF"
+set +e; "$SR" search pdf >"$T/.out" 2>"$T/.err"; s=$?; set -e
+printf 'telemetry:\n  enabled: true\n' >"$CONF"
+is "$s" 0 "a file where stats.db's directory should be: search exits 0"
+contains "$(cat "$T/.err")" "events are being lost (1 so far, the count could not be stored)" \
+    "  saying the event is lost and that it could not be counted"
+
 # --- a read-only directory (not root: root may write anyway) ------------------
 if [ "$(id -u)" != 0 ]; then
 	prepare "$T/ro" "read-only directory"

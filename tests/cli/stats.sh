@@ -27,6 +27,8 @@ is "$s:$(state "$T/d.json")" "4:disabled" "disabled --json: state disabled, exit
 printf 'telemetry:\n  enabled: true\n' >"$CONF"
 status 0 "enabled, no database yet: exit 0" "$SR" stats
 contains "$(out)" "No events yet" "enabled, no database: no events yet"
+is "$(head -1 "$T/.out")" "skills-radar stats: nothing recorded yet (telemetry is on: the first search or load writes its events to $DEFDB)" \
+    "  the first line says where the events will be, not a file to open (#34)"
 lacks "$(out)" "telemetry is disabled" "  not the disabled message"
 ok "$([ ! -e "$DEFDB" ]; echo $?)" "stats still creates nothing"
 "$SR" stats --json >"$T/e.json"
@@ -86,6 +88,18 @@ if command -v script >/dev/null 2>&1; then
 	contains "$(cat "$T/tty.txt")" "$(printf '\033[31m')" "colour on a terminal (red badge)"
 	NO_COLOR=1 script -qec "'$SR' stats" /dev/null >"$T/tty2.txt" 2>&1 || true
 	lacks "$(cat "$T/tty2.txt")" "$(printf '\033[')" "NO_COLOR: no colour on a terminal"
+	# The sparkline's slices are coloured by miss rate like the badge,
+	# the histogram's bins by score (#34).
+	COLUMNS=100 script -qec "'$SR' stats" /dev/null >"$T/tty3.txt" 2>&1 || true
+	contains "$(grep 'misses over time' "$T/tty3.txt")" "$(printf '\033[31m\342\226')" \
+	    "  the miss-rate sparkline in colour: a red slice"
+	contains "$(grep 'misses over time' "$T/tty3.txt")" "$(printf '\033[32m\342\226')" \
+	    "  and a green one"
+	contains "$(grep '^Top-1 scores' "$T/tty3.txt")" "$(printf '\033[31m\342\226')" \
+	    "  the histogram's bins below the threshold red"
+	NO_COLOR=1 COLUMNS=100 script -qec "'$SR' stats" /dev/null >"$T/tty4.txt" 2>&1 || true
+	contains "$(grep 'misses over time' "$T/tty4.txt")" "█" "  NO_COLOR: the sparkline still drawn"
+	lacks "$(cat "$T/tty4.txt")" "$(printf '\033[')" "  without colour"
 fi
 printf 'telemetry:\n  enabled: false\n  db_path: %s\n' "$T/fixture.db" >"$CONF"
 status 0 "disabled, with an old log: the report, exit 0" "$SR" stats

@@ -89,23 +89,29 @@ is "$st" 0 "a bad telemetry.dsn does not stop a search"
 contains "$out" 'telemetry.dsn (host=/tmp password=*** bogus_key=1): invalid connection option "bogus_key"' \
     "... the warning names telemetry.dsn and libpq's reason"
 lacks "$out" "s3cret" "... and never the password"
-# CLI runs of one user share the session cli:USER@HOST: a load after a
-# search converts it, with the loaded skill's rank (#34).
+# CLI runs of one user share the session cli:USER@HOST: a load converts
+# the user's latest search that returned the loaded skill, with its rank
+# there, even with other searches in between (#34).
 cdb="$T/conv.db"
 printf 'telemetry:\n  enabled: true\n  db_path: %s\n' "$cdb" >>"$XDG_CONFIG_HOME/skills-radar/config.yaml.conv"
 cp "$XDG_CONFIG_HOME/skills-radar/config.yaml" "$T/conf.keep"
 sed '/^telemetry:/,$d' "$T/conf.keep" >"$XDG_CONFIG_HOME/skills-radar/config.yaml"
 cat "$XDG_CONFIG_HOME/skills-radar/config.yaml.conv" >>"$XDG_CONFIG_HOME/skills-radar/config.yaml"
-second=$("$SR" search --json "fill pdf forms" | json 'j.matches.length>1?j.matches[1].name:j.matches[0].name')
+second=$("$SR" search --json "fill pdf forms" | json 'j.matches.length>1?j.matches[1].name:"(one result)"')
+other=$("$SR" search --json "changelog" | json 'j.matches.map(m=>m.name).join(",")')
+lacks ",$other," ",$second," "  (the search in between does not return $second)"
 "$SR" load "$second" >/dev/null 2>&1
 "$SR" search "zzqx unknown words" >/dev/null 2>&1 || true
-"$SR" load alpha >/dev/null 2>&1
+"$SR" load flagged >/dev/null 2>&1
 "$SR" stats --json >"$T/c.json"
-is "$(json 'j.conversion.converted_searches+"/"+j.conversion.searches' <"$T/c.json")" "2/2" \
-	"CLI: each load converts the user's search before it"
-is "$(json 'j.conversion.converted_loads' <"$T/c.json")" 2 "  two converted loads"
-contains "$(json 'JSON.stringify(j.conversion.ranks)' <"$T/c.json")" "none" "  the load after the miss: not in that search's results"
-contains "$("$SR" stats)" "alpha" "  and alpha counts as loaded after a miss"
+is "$(json 'j.conversion.converted_searches+"/"+j.conversion.searches' <"$T/c.json")" "1/3" \
+	"CLI: the load converts the earlier search that returned the skill"
+is "$(json 'j.conversion.converted_loads' <"$T/c.json")" 1 "  one converted load"
+is "$(json 'JSON.stringify(j.conversion.ranks)' <"$T/c.json")" \
+    '[{"rank":"2","loads":1},{"rank":"none","loads":1}]' \
+    "  at the skill's rank in that search (2); the load no search returned: none"
+is "$(json 'j.loaded_after_miss.map(x=>x.skill).join(",")' <"$T/c.json")" flagged \
+    "  and flagged counts as loaded after a miss"
 # store_queries: hash is HMAC-SHA256 (RFC 2104) under meta.query_key:
 # the same digest as Node's crypto for the same key and text.
 if command -v sqlite3 >/dev/null 2>&1; then

@@ -109,7 +109,7 @@ fleet postgres
 pq() { pg_as "$pg_bin/psql" -X -At -h "$pg_dir/sock" -U postgres sr -c "$1"; }
 is "$(pq "SELECT count(*) FROM events WHERE kind = 'search'")" "$((4 * N))" \
     "postgres: psql counts the same search rows"
-is "$(pq "SELECT value FROM meta WHERE key = 'schema_version'")" 2 \
+is "$(pq "SELECT value FROM meta WHERE key = 'schema_version'")" 3 \
     "postgres: the schema version is in meta"
 
 # Text PostgreSQL would refuse (invalid UTF-8) is stored with '?' rather

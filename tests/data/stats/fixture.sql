@@ -2,7 +2,8 @@
 -- written in the public schema of DESIGN §10, for the golden stats tests.
 -- Run after telemetry_schema_sql. Expected, with threshold 0.4 and a
 -- 300 s window: 14 events (7 search, 6 load, 1 index); 3 misses (42.9 %,
--- red); searches converted: 4 (ranks 1, 1, 2, none); loaded after a miss:
+-- red); searches converted: 3 (ranks 1, 1, 2; k8s-deploy, which no search
+-- returned, counts under rank none); loaded after a miss:
 -- pptx and k8s-deploy; search latency p50 15 ms, p95 30 ms.
 INSERT INTO events (ts, kind, session, client, query, skill, top1_score,
     n_results, latency_ms, trust, found, detail) VALUES
