@@ -157,7 +157,9 @@ engine_generation(struct engine *e)
  * search parameters, so a stale one is rejected and rebuilt; failing to
  * write it only costs the next process the build. A current cache saved
  * under another store key (or none) is saved again under this one, so
- * the next ENGINE_CACHED process need not read the store's rows.
+ * the next ENGINE_CACHED process need not read the store's rows; so is
+ * one saved under this key that did not open by it (its entries section
+ * damaged), or every later search would read the rows.
  */
 int
 engine_snap_index(struct engine *e, struct engine_snap *sn, char **cause)
@@ -168,8 +170,8 @@ engine_snap_index(struct engine *e, struct engine_snap *sn, char **cause)
 	xasprintf(&path, "%s.search", e->cfg->index_path);
 	if (search_index_load(&sn->set, e->cfg, path, &sn->idx,
 	    &ignored) == 0) {
-		if (sn->skey != 0 && search_index_store_key(sn->idx) !=
-		    sn->skey)
+		if (sn->skey != 0 && (search_index_store_key(sn->idx) !=
+		    sn->skey || sn->resave))
 			search_index_save(sn->idx, path, sn->skey, &ignored);
 		goto out;
 	}
@@ -302,6 +304,7 @@ engine_open(const struct config *cfg, int flags, struct engine **out,
 			goto fail;
 		/* a writer in between: the rows may not be the key's */
 		sn->skey = store_key(st) == skey ? skey : 0;
+		sn->resave = (flags & ENGINE_CACHED) && skey != 0;
 		{
 			sn->digest = store_meta_get(st, "digest");
 			/*
