@@ -16,6 +16,7 @@
 #include "search/search_lite.h"
 #include "base/xmalloc.h"
 
+/* A word at a time (multiply and fold), as the cache key goes. */
 static uint64_t
 mix(uint64_t h, uint64_t w)
 {
@@ -27,10 +28,8 @@ mix(uint64_t h, uint64_t w)
 uint64_t
 search_lite_hash(const void *p, size_t n)
 {
-	uint64_t		 h = 0xcbf29ce484222325ULL;
-
+	uint64_t		 h = 0xcbf29ce484222325ULL, w;
 	const unsigned char	*c = p;
-	uint64_t		 w;
 	size_t			 i;
 
 	for (i = 0; i + 8 <= n; i += 8) {
@@ -75,7 +74,8 @@ take_list(const char *p, size_t len, size_t *off, struct strlist *l,
 /*
  * Decodes an entry from its strings (p, len bytes) into s, its
  * strings borrowed from the mapping, its lists' pointers in one array
- * (s->tags.v, or NULL). Returns 0, or -1 when the entry is damaged.
+ * (s->tags.v, freed with the entry). Returns 0, or -1 when the entry is
+ * damaged.
  */
 static int
 lite_read(int shadowed, const char *p, size_t len, struct skill *s)
@@ -115,8 +115,9 @@ lite_read(int shadowed, const char *p, size_t len, struct skill *s)
 		return -1;
 	if ((shadowed != 0) != (s->shadowed_by != NULL))
 		return -1;
-	slot = a + bb + c > 0 ? xreallocarray(NULL, a + bb + c,
-	    sizeof(*slot)) : NULL;
+	/* never NULL: the lists below offset it */
+	slot = xreallocarray(NULL, a + bb + c > 0 ? a + bb + c : 1,
+	    sizeof(*slot));
 	if (take_list(p, len, &off, &s->tags, slot, a) != 0 ||
 	    take_list(p, len, &off, &s->requires_tools, slot + a, bb) != 0 ||
 	    take_list(p, len, &off, &s->fallback_for_tools, slot + a + bb,
