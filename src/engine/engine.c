@@ -157,7 +157,9 @@ engine_generation(struct engine *e)
  * search parameters, so a stale one is rejected and rebuilt; failing to
  * write it only costs the next process the build. A current cache saved
  * under another store key (or none) is saved again under this one, so
- * the next ENGINE_CACHED process need not read the store's rows.
+ * the next ENGINE_CACHED process need not read the store's rows; so is
+ * one saved under this key that did not open by it (its entries section
+ * damaged), or every later search would read the rows.
  */
 int
 engine_snap_index(struct engine *e, struct engine_snap *sn, char **cause)
@@ -168,8 +170,8 @@ engine_snap_index(struct engine *e, struct engine_snap *sn, char **cause)
 	xasprintf(&path, "%s.search", e->cfg->index_path);
 	if (search_index_load(&sn->set, e->cfg, path, &sn->idx,
 	    &ignored) == 0) {
-		if (sn->skey != 0 && search_index_store_key(sn->idx) !=
-		    sn->skey)
+		if (sn->skey != 0 && (search_index_store_key(sn->idx) !=
+		    sn->skey || sn->resave))
 			search_index_save(sn->idx, path, sn->skey, &ignored);
 		goto out;
 	}
@@ -302,6 +304,7 @@ engine_open(const struct config *cfg, int flags, struct engine **out,
 			goto fail;
 		/* a writer in between: the rows may not be the key's */
 		sn->skey = store_key(st) == skey ? skey : 0;
+		sn->resave = (flags & ENGINE_CACHED) && skey != 0;
 		{
 			sn->digest = store_meta_get(st, "digest");
 			/*
@@ -782,6 +785,46 @@ apply_usage(void *arg, const struct search_index *idx,
 	usage_apply(arg, idx, o, res, clock_wall());
 }
 
+/*
+ * An ENGINE_CACHED engine whose cache proved damaged mid-search: removes
+ * the cache, loads the entries from the store, builds the index (and a
+ * new cache) and swaps that snapshot in.
+ */
+static int
+recache(struct engine *e, char **cause)
+{
+	struct engine_snap	*sn;
+	struct store		*st = NULL;
+	uint64_t		 skey;
+	char			*path;
+	int			 rv;
+
+	xasprintf(&path, "%s.search", e->cfg->index_path);
+	(void)unlink(path);
+	free(path);
+	if ((rv = store_open_cfg(e->cfg, 0, &st, cause)) != 0)
+		return rv;
+	sn = xcalloc(1, sizeof *sn);
+	skill_set_init(&sn->set);
+	sn->refs = 1;
+	skey = store_key(st);
+	if ((rv = store_load_flags(st, &sn->set, STORE_LEAN, cause)) == 0) {
+		sn->skey = store_key(st) == skey ? skey : 0;
+		sn->digest = store_meta_get(st, "digest");
+	}
+	store_close(st);
+	if (rv == 0) {
+		engine_snap_prepare(sn);
+		rv = engine_snap_index(e, sn, cause);
+	}
+	if (rv != 0) {
+		engine_snap_free(sn);
+		return rv;
+	}
+	engine_swap_in(e, sn);
+	return 0;
+}
+
 int
 engine_search(struct engine *e, const struct search_opts *opts, cJSON **out,
     struct telemetry_search_event *ev, char **cause)
@@ -793,12 +836,13 @@ engine_search(struct engine *e, const struct search_opts *opts, cJSON **out,
 	cJSON			*o, *arr, *m, *stages;
 	double			 t0;
 	size_t			 i;
-	int			 rv, use;
+	int			 rv, use, retried = 0;
 
 	engine_wait_ready(e);
 	*out = NULL;
 	memset(&res, 0, sizeof res);
 	t0 = clock_ms();
+again:
 	sn = engine_snap_ref(e);
 	/*
 	 * The Ollama stages (pipeline.h); with them off, search_run() alone.
@@ -814,6 +858,17 @@ engine_search(struct engine *e, const struct search_opts *opts, cJSON **out,
 	    &res, &stages, &rep, cause)) != 0) {
 		engine_snap_unref(e, sn);
 		return rv;
+	}
+	if (search_index_damaged(sn->idx) && !retried) {
+		/* a damaged cache: never its answer; rebuilt from the store */
+		search_result_done(&res);
+		memset(&res, 0, sizeof res);
+		cJSON_Delete(stages);
+		engine_snap_unref(e, sn);
+		if ((rv = recache(e, cause)) != 0)
+			return rv;
+		retried = 1;
+		goto again;
 	}
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "query", opts->query);

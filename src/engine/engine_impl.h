@@ -40,6 +40,7 @@ struct engine_snap {
 	char			*digest;	/* index.db content it was built from */
 	uint64_t		 skey;		/* search_store_key() of that, 0: none */
 	int			 sorted;	/* set in indexer_precedence() order */
+	int			 resave;	/* its cache did not open by skey */
 	int			 refs;		/* under engine.snap_lock */
 };
 

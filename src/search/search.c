@@ -701,8 +701,7 @@ search_index_free(struct search_index *x)
 	free(x->bkeys);
 	free(x->vsum);
 	free(x->dsk);
-	free(x->lite);
-	free(x->lite_strs);
+	search_lite_done(&x->lite);
 	embed_free(x->emb);
 	free(x->emb_note);
 	if (x->fb != NULL) {
@@ -758,9 +757,9 @@ search_base_keys(struct search_index *b)
 		return;
 	b->bkeys = xreallocarray(NULL, b->ndocs + 1, 2 * sizeof(*b->bkeys));
 	for (d = 0; d < b->ndocs; d++) {
-		if (b->docs[d].shadowed || b->dsk[d]->path == NULL)
+		if (b->docs[d].shadowed || search_doc_skill(b, d)->path == NULL)
 			continue;
-		b->bkeys[2 * b->nbkeys] = xstrdup(b->dsk[d]->path);
+		b->bkeys[2 * b->nbkeys] = xstrdup(search_doc_skill(b, d)->path);
 		b->bkeys[2 * b->nbkeys + 1] = (char *)(uintptr_t)d;
 		b->nbkeys++;
 	}

@@ -27,8 +27,9 @@
 #include "base/xmalloc.h"
 
 #define CACHE_MAGIC	"srsearch"
-#define CACHE_VERSION	5	/* 2: flat arrays, used in place; 3: raw vectors, tf;
-				   4: centred norms; 5: store key, entries */
+#define CACHE_VERSION	6	/* 2: flat arrays, used in place; 3: raw vectors, tf;
+				   4: centred norms; 5: store key, entries;
+				   6: the entries' offsets, decoded lazily */
 #define CACHE_HDR	6	/* key, ndocs, dim, total, store key, config key */
 #define CACHE_MAX	((uint64_t)1 << 34)	/* a sanity cap */
 
@@ -185,11 +186,11 @@ map_file(const char *path, void **map, size_t *len)
  * risk ntags nreq nfall" (flags: 1 display, 2 shadowed_by), uid, name,
  * [display], path, scope, description, when_to_use, [shadowed_by],
  * [signature], [signer] (flags 4 and 8), then the tags, requires_tools and fallback_for_tools.
+ * The section is its length, the offset of each doc's strings (ndocs + 1
+ * of them, the last the length), a hash of each doc's strings (ndocs),
+ * then the strings: an entry is decoded alone, when a search needs it,
+ * and checked against its hash then.
  */
-#define E_DISPLAY	1
-#define E_SHADOWED	2
-#define E_SIGNATURE	4
-#define E_SIGNER	8
 
 static void
 put_str(struct buf *b, const char *s)
@@ -210,14 +211,16 @@ static void
 put_entries(struct buf *b, const struct search_index *x)
 {
 	struct buf	 e;
-	uint64_t	 n;
+	uint64_t	 n, *off;
 	uint32_t	 d;
 	char		 head[160];
 
 	buf_init(&e, 0);
+	off = xreallocarray(NULL, 2 * (size_t)x->ndocs + 1, sizeof(*off));
 	for (d = 0; d < x->ndocs; d++) {
 		const struct skill *s = x->dsk[d];
 
+		off[d] = e.len;
 		snprintf(head, sizeof head, "%d %d %d %d %d %.17g %zu %zu %zu",
 		    (int)s->kind, s->is_project, (int)s->trust, s->risk_sev,
 		    (s->display != NULL ? E_DISPLAY : 0) |
@@ -244,9 +247,15 @@ put_entries(struct buf *b, const struct search_index *x)
 		put_list(&e, &s->requires_tools);
 		put_list(&e, &s->fallback_for_tools);
 	}
+	off[x->ndocs] = e.len;
+	for (d = 0; d < x->ndocs; d++)
+		off[x->ndocs + 1 + d] = search_lite_hash(e.p + off[d],
+		    (size_t)(off[d + 1] - off[d]));
 	n = e.len;
 	buf_add(b, &n, sizeof(n));
+	put_padded(b, off, (2 * (size_t)x->ndocs + 1) * sizeof(*off));
 	put_padded(b, e.p, e.len);
+	free(off);
 	buf_done(&e);
 }
 
@@ -318,143 +327,34 @@ out:
 	return rv;
 }
 
-/* The next string of the section at *off, or NULL past its end. */
-static char *
-take_str(const char *p, size_t len, size_t *off)
+int
+search_index_damaged(const struct search_index *x)
 {
-	const char	*z;
-	char		*s;
-
-	if (*off >= len || (z = memchr(p + *off, '\0', len - *off)) == NULL)
-		return NULL;
-	s = (char *)(uintptr_t)(p + *off);
-	*off = (size_t)(z - p) + 1;
-	return s;
-}
-
-static int
-take_list(const char *p, size_t len, size_t *off, struct strlist *l,
-    char ***slot, size_t n)
-{
-	size_t	 i;
-
-	l->v = *slot;
-	l->n = l->cap = n;
-	for (i = 0; i < n; i++)
-		if (((*slot)[i] = take_str(p, len, off)) == NULL)
-			return -1;
-	*slot += n;
-	return 0;
+	return search_lite_damaged(&x->lite);
 }
 
 /*
- * Reads the entries section into x->lite (one struct skill per doc, its
- * strings borrowed from the mapping) and points x->dsk at them. Returns
- * 0, or -1 when the section is damaged.
+ * Takes the entries section in place: the offsets are checked here (a
+ * few bytes per doc), each entry when first decoded (search_lite.h):
+ * nothing else is read until then. Returns 0, or -1 when the
+ * section is damaged.
  */
 static int
 take_entries(struct search_index *x, struct bm25_reader *r)
 {
+	const uint64_t	*off;
 	const char	*p;
 	uint64_t	 n;
-	size_t		 off = 0, nstr = 0, cap, len, a, bb, c;
-	uint32_t	 d;
-	char		**slot, *head;
-	int		 kind, proj, trust, sev, fl, used;
-	double		 risk;
 
 	if (r->len - r->off < sizeof(n))
 		return -1;
 	memcpy(&n, r->p + r->off, sizeof(n));
 	r->off += sizeof(n);
-	if (n > r->len - r->off || (p = take_padded(r, (size_t)n)) == NULL)
+	if ((off = take_padded(r, (2 * (size_t)x->ndocs + 1) *
+	    sizeof(*off))) == NULL ||
+	    n > r->len - r->off || (p = take_padded(r, (size_t)n)) == NULL)
 		return -1;
-	len = (size_t)n;
-	x->lite = xcalloc(x->ndocs ? x->ndocs : 1, sizeof(*x->lite));
-	cap = 64;
-	x->lite_strs = xreallocarray(NULL, cap, sizeof(*x->lite_strs));
-	/* first pass: the list lengths, so the pointers go in one array */
-	for (d = 0; d < x->ndocs; d++) {
-		struct skill *s = &x->lite[d];
-
-		if ((head = take_str(p, len, &off)) == NULL ||
-		    sscanf(head, "%d %d %d %d %d %lg %zu %zu %zu%n", &kind,
-		    &proj, &trust, &sev, &fl, &risk, &a, &bb, &c, &used) != 9 ||
-		    head[used] != '\0' || kind < 0 || kind > KIND_COMMAND ||
-		    trust < TIER_UNTRUSTED || trust > TIER_TRUSTED ||
-		    a > len || bb > len || c > len)
-			return -1;
-		s->kind = (enum skill_kind)kind;
-		s->is_project = proj;
-		s->trust = (enum trust_tier)trust;
-		s->risk_sev = sev;
-		s->risk = risk;
-		s->lean = 1;
-		if ((s->uid = take_str(p, len, &off)) == NULL ||
-		    (s->name = take_str(p, len, &off)) == NULL ||
-		    ((fl & E_DISPLAY) &&
-		    (s->display = take_str(p, len, &off)) == NULL) ||
-		    (s->path = take_str(p, len, &off)) == NULL ||
-		    (s->scope = take_str(p, len, &off)) == NULL ||
-		    (s->description = take_str(p, len, &off)) == NULL ||
-		    (s->when_to_use = take_str(p, len, &off)) == NULL ||
-		    ((fl & E_SHADOWED) &&
-		    (s->shadowed_by = take_str(p, len, &off)) == NULL) ||
-		    ((fl & E_SIGNATURE) &&
-		    (s->signature = take_str(p, len, &off)) == NULL) ||
-		    ((fl & E_SIGNER) &&
-		    (s->signer = take_str(p, len, &off)) == NULL))
-			return -1;
-		if (a + bb + c > len - nstr)
-			return -1;
-		/* offsets for now; pointers once the array stops moving */
-		s->tags.cap = nstr;
-		s->tags.n = a;
-		s->requires_tools.n = bb;
-		s->fallback_for_tools.n = c;
-		nstr += a + bb + c;
-		while (off < len && a + bb + c > 0) {
-			if (take_str(p, len, &off) == NULL)
-				return -1;
-			if (a > 0)
-				a--;
-			else if (bb > 0)
-				bb--;
-			else
-				c--;
-		}
-		if (a + bb + c > 0)
-			return -1;
-		if ((x->docs[d].shadowed != 0) != (s->shadowed_by != NULL))
-			return -1;
-	}
-	if (off != len)
-		return -1;
-	free(x->lite_strs);
-	x->lite_strs = xreallocarray(NULL, nstr ? nstr : 1,
-	    sizeof(*x->lite_strs));
-	/* second pass: the lists, now that every count is known to fit */
-	off = 0;
-	for (d = 0; d < x->ndocs; d++) {
-		struct skill *s = &x->lite[d];
-		size_t k, skip = 7 + (s->display != NULL) +
-		    (s->shadowed_by != NULL) + (s->signature != NULL) +
-		    (s->signer != NULL);
-
-		slot = x->lite_strs + s->tags.cap;
-		for (k = 0; k < skip; k++)
-			take_str(p, len, &off);
-		if (take_list(p, len, &off, &s->tags, &slot, s->tags.n) != 0 ||
-		    take_list(p, len, &off, &s->requires_tools, &slot,
-		    s->requires_tools.n) != 0 ||
-		    take_list(p, len, &off, &s->fallback_for_tools, &slot,
-		    s->fallback_for_tools.n) != 0)
-			return -1;
-	}
-	x->dsk = xreallocarray(NULL, x->ndocs ? x->ndocs : 1, sizeof(*x->dsk));
-	for (d = 0; d < x->ndocs; d++)
-		x->dsk[d] = &x->lite[d];
-	return 0;
+	return search_lite_init(&x->lite, off, p, n, x->ndocs);
 }
 
 /*

@@ -43,6 +43,13 @@ int	 search_index_load(const struct skill_set *set, const struct config *,
  */
 int	 search_index_open(uint64_t store_key, const struct config *,
 	    const char *path, struct search_index **out, char **cause);
+/*
+ * Whether a search on an index from search_index_open() met an entry that
+ * failed its check (each is decoded, and checked, when a search first
+ * needs it): its answers are not to be trusted, and the caller removes
+ * the cache and searches again without it. 0 for any other index.
+ */
+int	 search_index_damaged(const struct search_index *);
 /* The store key a loaded index was saved with (0: none or built). */
 uint64_t search_index_store_key(const struct search_index *);
 /*

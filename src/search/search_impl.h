@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "search/search.h"
+#include "search/search_lite.h"
 #include "core/skill.h"
 
 struct bm25;
@@ -81,12 +82,12 @@ struct search_index {
 	size_t			 maplen;
 	uint64_t		 store_key;	/* loaded: the cache's (0: none) */
 	/*
-	 * Opened from the cache alone (search_index_open()): set is NULL and
-	 * dsk points at these entries, whose strings and lists point into
-	 * map (lite_strs holds the lists' pointers).
+	 * Opened from the cache alone (search_index_open()): set and dsk are
+	 * NULL, and search_doc_skill() decodes an entry from the mapped
+	 * cache when a search first needs it (its strings point into map):
+	 * a search touches the entries it shows, not all of them.
 	 */
-	struct skill		*lite;
-	char			**lite_strs;
+	struct search_lite	 lite;
 
 	/* Collection statistics: of this index, or recomputed (incremental). */
 	uint32_t		 nlive;		/* docs not dead */
@@ -209,5 +210,17 @@ double	*search_centred_norms(const float *vec, const float *ovec,
 	    double center);
 void	 search_raw_mean(const struct search_index *x, const float *vec,
 	    float *mean, int dim);
+
+/*
+ * The entry of doc d: x->dsk[d], or for an index opened from its cache
+ * alone the entry decoded from the cache when first needed.
+ */
+static inline const struct skill *
+search_doc_skill(const struct search_index *x, uint32_t d)
+{
+	if (x->lite.v == NULL)
+		return x->dsk[d];
+	return search_lite_get(&x->lite, d, x->docs[d].shadowed);
+}
 
 #endif

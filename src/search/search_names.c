@@ -35,7 +35,7 @@ search_link_winners(struct search_index *x)
 	keys = xreallocarray(NULL, x->ndocs ? x->ndocs : 1,
 	    2 * sizeof(*keys));
 	for (i = 0; i < x->ndocs; i++) {
-		const struct skill *s = x->dsk[i];
+		const struct skill *s = search_doc_skill(x, i);
 
 		if (!x->docs[i].shadowed && s->path != NULL) {
 			keys[2 * nk] = s->path;
@@ -45,7 +45,7 @@ search_link_winners(struct search_index *x)
 	}
 	qsort(keys, nk, 2 * sizeof(*keys), search_path_cmp);
 	for (i = 0; i < x->ndocs; i++) {
-		const struct skill *s = x->dsk[i];
+		const struct skill *s = search_doc_skill(x, i);
 
 		x->own_docs[i].winner = -1;
 		if (!x->docs[i].shadowed)
@@ -99,7 +99,7 @@ search_select(const struct search_index *x, const struct search_opts *o,
 	for (i = 0; i < names.n; i++) {
 		found = 0;
 		for (d = 0; d < x->ndocs; d++) {
-			const struct skill *s = x->dsk[d];
+			const struct skill *s = search_doc_skill(x, d);
 
 			if (!x->docs[d].shadowed && s->uid != NULL &&
 			    strcmp(s->uid, names.v[i]) == 0) {
@@ -110,7 +110,7 @@ search_select(const struct search_index *x, const struct search_opts *o,
 		if (found)
 			continue;
 		for (d = 0; d < x->ndocs; d++) {
-			const struct skill *s = x->dsk[d];
+			const struct skill *s = search_doc_skill(x, d);
 
 			if (!x->docs[d].shadowed && s->name != NULL &&
 			    strcasecmp(s->name, names.v[i]) == 0)

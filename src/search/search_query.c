@@ -270,7 +270,9 @@ eligible(const struct search_index *x, const struct search_opts *o,
 		return 0;
 	if ((sc->mask[d] & q->required) != q->required)
 		return 0;
-	s = x->dsk[d];
+	if (o->kind < 0 && (o->tags == NULL || o->tags->n == 0))
+		return 1;	/* no filter: the entry need not be read */
+	s = search_doc_skill(x, d);
 	if (o->kind >= 0 && (int)s->kind != o->kind)
 		return 0;
 	if (o->tags != NULL && o->tags->n > 0) {
@@ -290,39 +292,59 @@ struct cand {
 	const char	*path;		/* ties: by path, whatever the numbering */
 };
 
+/* The tie-break path of c, read from its entry when not yet known. */
+static const char *
+cand_path(const struct search_index *x, const struct cand *c)
+{
+	const char	*p;
+
+	if (c->path != NULL)
+		return c->path;
+	p = search_doc_skill(x, c->doc)->path;
+	return p != NULL ? p : "";
+}
+
 /* Min-heap on score of size k (ties: the later path is smaller). */
 static int
-cand_less(const struct cand *a, const struct cand *b)
+cand_less(const struct search_index *x, const struct cand *a,
+    const struct cand *b)
 {
 	if (a->score != b->score)
 		return a->score < b->score;
-	return strcmp(a->path, b->path) > 0;
+	return strcmp(cand_path(x, a), cand_path(x, b)) > 0;
 }
 
+/*
+ * Pushes c into the heap h of k; a candidate's path (its entry) is read
+ * only when it is kept or ties, so a search decodes few entries.
+ */
 static void
-heap_push(struct cand *h, size_t *n, size_t k, struct cand c)
+heap_push(const struct search_index *x, struct cand *h, size_t *n, size_t k,
+    struct cand c)
 {
 	size_t	 i, p, l, r, m;
 
 	if (*n < k) {
+		c.path = cand_path(x, &c);
 		i = (*n)++;
 		h[i] = c;
-		while (i > 0 && cand_less(&h[i], &h[p = (i - 1) / 2])) {
+		while (i > 0 && cand_less(x, &h[i], &h[p = (i - 1) / 2])) {
 			struct cand t = h[i]; h[i] = h[p]; h[p] = t;
 			i = p;
 		}
 		return;
 	}
-	if (!cand_less(&h[0], &c))
+	if (!cand_less(x, &h[0], &c))
 		return;
+	c.path = cand_path(x, &c);
 	h[0] = c;
 	for (i = 0;; i = m) {
 		l = 2 * i + 1;
 		r = l + 1;
 		m = i;
-		if (l < *n && cand_less(&h[l], &h[m]))
+		if (l < *n && cand_less(x, &h[l], &h[m]))
 			m = l;
-		if (r < *n && cand_less(&h[r], &h[m]))
+		if (r < *n && cand_less(x, &h[r], &h[m]))
 			m = r;
 		if (m == i)
 			break;
@@ -335,9 +357,10 @@ cand_cmp_desc(const void *a, const void *b)
 {
 	const struct cand *x = a, *y = b;
 
-	if (cand_less(x, y))
+	/* every path is known in the heap */
+	if (cand_less(NULL, x, y))
 		return 1;
-	if (cand_less(y, x))
+	if (cand_less(NULL, y, x))
 		return -1;
 	return 0;
 }
@@ -553,7 +576,7 @@ fallback_space(const struct search_index *cx, const char *text,
 		for (d = 0; d < x->ndocs; d++)
 			/* A dead doc's entry may be gone: no text, no vector. */
 			texts[d] = x->docs[d].dead ? xstrdup("") :
-			    search_embed_text(x->dsk[d]);
+			    search_embed_text(search_doc_skill(x, d));
 		rv = fb->emb->embed(fb->emb, (const char *const *)texts,
 		    x->ndocs, fb->vec, cause);
 		for (d = 0; d < x->ndocs; d++)
@@ -732,7 +755,7 @@ attach_shadowed(const struct search_index *x, const struct query *q,
 		res->v[i].shadowed = xreallocarray(res->v[i].shadowed,
 		    res->v[i].n_shadowed + 1, sizeof(*res->v[i].shadowed));
 		res->v[i].shadowed[res->v[i].n_shadowed++] =
-		    x->dsk[d];
+		    search_doc_skill(x, d);
 	}
 }
 
@@ -975,21 +998,21 @@ run_text(const struct search_index *x, const struct search_opts *o,
 		if (!isfinite(sc.graw[d]))
 			continue;
 		c.doc = d;
-		c.path = x->dsk[d]->path != NULL ? x->dsk[d]->path : "";
+		c.path = NULL;
 		c.raw = sc.graw[d];
 		c.score = calibrate(x, c.raw, 0);
 		if (x->docs[d].project)
 			c.score += x->project_boost;
 		if (c.score > 1)
 			c.score = 1;
-		heap_push(heap, &nheap, k, c);
+		heap_push(x, heap, &nheap, k, c);
 	}
 	qsort(heap, nheap, sizeof(*heap), cand_cmp_desc);
 	res->n = nheap < (size_t)o->top_k ? nheap : (size_t)o->top_k;
 	res->v = xcalloc(res->n ? res->n : 1, sizeof(*res->v));
 	for (i = 0; i < res->n; i++) {
 		d = heap[i].doc;
-		res->v[i].skill = x->dsk[d];
+		res->v[i].skill = search_doc_skill(x, d);
 		res->v[i].score = heap[i].score;
 		margin = 0;
 		boost = x->docs[d].project ? x->project_boost : 0;
@@ -1026,7 +1049,7 @@ run_text(const struct search_index *x, const struct search_opts *o,
 			if (v != d)
 				cJSON_AddStringToObject(res->v[i].explain,
 				    "matched_via",
-				    x->dsk[v]->path);
+				    search_doc_skill(x, v)->path);
 		}
 	}
 	attach_shadowed(x, &q, &sc, res, heap, res->n);

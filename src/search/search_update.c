@@ -44,7 +44,7 @@ find_winner(const struct search_index *x, const char *path)
 	if (path == NULL)
 		return -1;
 	for (d = x->nbase; d < x->ndocs; d++)
-		if (!x->docs[d].shadowed && strcmp(x->dsk[d]->path, path) == 0)
+		if (!x->docs[d].shadowed && strcmp(search_doc_skill(x, d)->path, path) == 0)
 			return (int32_t)d;
 	hit = x->base->nbkeys == 0 ? NULL : bsearch(&path, x->base->bkeys,
 	    x->base->nbkeys, 2 * sizeof(*x->base->bkeys), search_path_cmp);
@@ -137,8 +137,9 @@ search_index_update(const struct search_index *old,
 	/* The overlay: the old one's docs still there, and the new ones. */
 	skill_set_init(&x->oset);
 	for (d = old->nbase; d < old->ndocs; d++)
-		if (!in_ptrs(gs, ngone, old->dsk[d]))
-			skill_set_add(&x->oset, (struct skill *)old->dsk[d]);
+		if (!in_ptrs(gs, ngone, search_doc_skill(old, d)))
+			skill_set_add(&x->oset,
+			    (struct skill *)search_doc_skill(old, d));
 	for (i = 0; i < nadded; i++)
 		if (!added[i]->disable_model_invocation)
 			skill_set_add(&x->oset, (struct skill *)added[i]);
@@ -174,7 +175,7 @@ search_index_update(const struct search_index *old,
 		vec_add(x->vsum, vec_of(old, d), x->dim, -1);
 	for (d = 0; d < x->nbase; d++) {
 		docs[d] = old->docs[d];
-		x->dsk[d] = old->dsk[d];
+		x->dsk[d] = search_doc_skill(old, d);
 		if (!docs[d].dead && in_ptrs(gs, ngone, x->dsk[d])) {
 			docs[d].dead = docs[d].shadowed = 1;
 			docs[d].winner = -1;
@@ -185,7 +186,7 @@ search_index_update(const struct search_index *old,
 	for (k = 0; x->over != NULL && k < x->over->ndocs; k++) {
 		docs[x->nbase + k] = x->over->docs[k];
 		docs[x->nbase + k].winner = -1;
-		x->dsk[x->nbase + k] = x->over->dsk[k];
+		x->dsk[x->nbase + k] = search_doc_skill(x->over, k);
 		vec_add(x->vsum, x->over->vec + (size_t)k * x->dim, x->dim, 1);
 	}
 
@@ -242,7 +243,7 @@ search_index_update(const struct search_index *old,
 			continue;
 		if (d >= x->nbase || w < 0 || (uint32_t)w >= x->nbase ||
 		    docs[w].dead)
-			docs[d].winner = find_winner(x, x->dsk[d]->shadowed_by);
+			docs[d].winner = find_winner(x, search_doc_skill(x, d)->shadowed_by);
 	}
 	for (d = 0; d < x->ndocs; d++)
 		if (!docs[d].shadowed)

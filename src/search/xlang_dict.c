@@ -41,6 +41,30 @@ static int	xdict_each(struct xdict *, void (*)(void *, const char *, size_t,
 #define RAW_WINDOW	64		/* lines from below a spelling */
 #define DZ_HEAD_MAX	(1u << 20)	/* the gzip header with the chunk table */
 
+/*
+ * A definition read once. Building the search index glosses every
+ * foreign word of every entry, and a catalogue repeats its words: each
+ * lookup used to open the file and inflate a whole dictzip chunk (most
+ * of the index's build time), so what was read is kept, up to
+ * MEMO_BYTES per dictionary.
+ */
+struct dz_memo {
+	uint64_t	 off;
+	uint64_t	 len;		/* 0: a free slot */
+	char		*def;
+};
+
+#define MEMO_BYTES	(16u << 20)
+
+/* Where a word's entries start (index_find()), for the same reason. */
+struct find_memo {
+	char		*word;		/* NULL: a free slot */
+	int		 prefix;
+	size_t		 at;
+};
+
+#define FIND_MEMO_MAX	(1u << 18)
+
 struct xdict {
 	char		 name[64];	/* "deu-eng" */
 	char		 lang[8];	/* "deu" */
@@ -53,7 +77,11 @@ struct xdict {
 	char		*inv_cache;	/* where the map is kept, or NULL */
 	struct xinv	*inv;		/* built on its first lookup */
 	int		 inv_tried;
-	pthread_mutex_t	 lock;		/* over inv and inv_tried */
+	struct dz_memo	*memo;		/* definitions read, by offset */
+	size_t		 nmemo, memocap, memobytes;
+	struct find_memo *finds;	/* index lines found, by word */
+	size_t		 nfinds, findcap;
+	pthread_mutex_t	 lock;		/* over inv, inv_tried and memo */
 };
 
 static int
@@ -247,12 +275,20 @@ xdict_stamp(const char *dir, uint64_t *fp)
 void
 xdict_free(struct xdict *d)
 {
+	size_t	 i;
+
 	if (d == NULL)
 		return;
 	if (d->idx != NULL)
 		munmap((void *)d->idx, d->idxlen);
 	xinv_free(d->inv);
 	free(d->inv_cache);
+	for (i = 0; i < d->memocap; i++)
+		free(d->memo[i].def);
+	free(d->memo);
+	for (i = 0; i < d->findcap; i++)
+		free(d->finds[i].word);
+	free(d->finds);
 	pthread_mutex_destroy(&d->lock);
 	free(d->dict_path);
 	free(d);
@@ -439,7 +475,7 @@ raw_scan(const struct xdict *d, size_t at, const char *key, int prefix,
  * one accent is found.
  */
 static size_t
-index_find(const struct xdict *d, const char *word, int prefix)
+index_find_raw(const struct xdict *d, const char *word, int prefix)
 {
 	/*
 	 * The Latin-1 letters that fold to each of ascii[], as the second
@@ -487,6 +523,71 @@ index_find(const struct xdict *d, const char *word, int prefix)
 		}
 	}
 	return best;
+}
+
+static size_t
+find_slot(const struct find_memo *m, size_t cap, const char *word,
+    int prefix)
+{
+	uint64_t	 h = 0xcbf29ce484222325ULL ^ (uint64_t)prefix;
+	const char	*c;
+	size_t		 i;
+
+	for (c = word; *c != '\0'; c++) {
+		h ^= (unsigned char)*c;
+		h *= 0x100000001b3ULL;
+	}
+	i = (size_t)(h ^ (h >> 32)) & (cap - 1);
+	while (m[i].word != NULL && (m[i].prefix != prefix ||
+	    strcmp(m[i].word, word) != 0))
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+/*
+ * index_find_raw(), each word's answer kept (up to FIND_MEMO_MAX words):
+ * the same words come back entry after entry.
+ */
+static size_t
+index_find(struct xdict *d, const char *word, int prefix)
+{
+	struct find_memo	*m;
+	size_t			 i, cap, at;
+
+	pthread_mutex_lock(&d->lock);
+	if (d->findcap > 0) {
+		i = find_slot(d->finds, d->findcap, word, prefix);
+		if (d->finds[i].word != NULL) {
+			at = d->finds[i].at;
+			pthread_mutex_unlock(&d->lock);
+			return at;
+		}
+	}
+	pthread_mutex_unlock(&d->lock);
+	at = index_find_raw(d, word, prefix);
+	pthread_mutex_lock(&d->lock);
+	if (d->nfinds < FIND_MEMO_MAX) {
+		if (2 * (d->nfinds + 1) > d->findcap) {
+			cap = d->findcap ? 2 * d->findcap : 256;
+			m = xcalloc(cap, sizeof(*m));
+			for (i = 0; i < d->findcap; i++)
+				if (d->finds[i].word != NULL)
+					m[find_slot(m, cap, d->finds[i].word,
+					    d->finds[i].prefix)] = d->finds[i];
+			free(d->finds);
+			d->finds = m;
+			d->findcap = cap;
+		}
+		i = find_slot(d->finds, d->findcap, word, prefix);
+		if (d->finds[i].word == NULL) {
+			d->finds[i].word = xstrdup(word);
+			d->finds[i].prefix = prefix;
+			d->finds[i].at = at;
+			d->nfinds++;
+		}
+	}
+	pthread_mutex_unlock(&d->lock);
+	return at;
 }
 
 /* ------------------------------------------------------------------ */
@@ -576,16 +677,78 @@ out:
 	return rv;
 }
 
+static size_t
+memo_slot(const struct dz_memo *m, size_t cap, uint64_t off, uint64_t len)
+{
+	uint64_t	 h = (off ^ (len << 40)) * 0x9e3779b97f4a7c15ULL;
+	size_t		 i = (size_t)(h >> 20) & (cap - 1);
+
+	while (m[i].len != 0 && (m[i].off != off || m[i].len != len))
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+/* Whether the definition at off is known: a copy in *out. Under d->lock. */
 static int
-entry_read(const struct xdict *d, uint64_t off, uint64_t len, char **out)
+memo_get(const struct xdict *d, uint64_t off, uint64_t len, char **out)
+{
+	size_t	 i;
+
+	if (d->memocap == 0)
+		return 0;
+	i = memo_slot(d->memo, d->memocap, off, len);
+	if (d->memo[i].len == 0)
+		return 0;
+	*out = xstrdup(d->memo[i].def);
+	return 1;
+}
+
+/* Keeps a copy of def, read at off, while under MEMO_BYTES. Under d->lock. */
+static void
+memo_put(struct xdict *d, uint64_t off, uint64_t len, const char *def)
+{
+	struct dz_memo	*m;
+	size_t		 i, cap;
+
+	if (d->memobytes + len + sizeof(*m) * 2 > MEMO_BYTES)
+		return;
+	if (2 * (d->nmemo + 1) > d->memocap) {
+		cap = d->memocap ? 2 * d->memocap : 256;
+		m = xcalloc(cap, sizeof(*m));
+		for (i = 0; i < d->memocap; i++)
+			if (d->memo[i].len != 0)
+				m[memo_slot(m, cap, d->memo[i].off,
+				    d->memo[i].len)] = d->memo[i];
+		d->memobytes += (cap - d->memocap) * sizeof(*m);
+		free(d->memo);
+		d->memo = m;
+		d->memocap = cap;
+	}
+	i = memo_slot(d->memo, d->memocap, off, len);
+	if (d->memo[i].len != 0)
+		return;
+	d->memo[i].off = off;
+	d->memo[i].len = len;
+	d->memo[i].def = xstrdup(def);
+	d->memobytes += len + 1;
+	d->nmemo++;
+}
+
+static int
+entry_read(struct xdict *d, uint64_t off, uint64_t len, char **out)
 {
 	FILE	*f;
 	char	*s;
-	int	 rv;
+	int	 rv, known;
 
 	*out = NULL;
 	if (len == 0 || len > ENTRY_MAX)
 		return -1;
+	pthread_mutex_lock(&d->lock);
+	known = memo_get(d, off, len, out);
+	pthread_mutex_unlock(&d->lock);
+	if (known)
+		return 0;
 	if ((f = fopen(d->dict_path, "rbe")) == NULL)
 		return -1;
 	s = xmalloc((size_t)len + 1);
@@ -601,6 +764,9 @@ entry_read(const struct xdict *d, uint64_t off, uint64_t len, char **out)
 		free(s);
 		return -1;
 	}
+	pthread_mutex_lock(&d->lock);
+	memo_put(d, off, len, s);
+	pthread_mutex_unlock(&d->lock);
 	*out = s;
 	return 0;
 }
@@ -708,7 +874,7 @@ definition_words(const char *def, struct strlist *out, size_t max)
  * the first not always the common one).
  */
 static size_t
-entries_words(const struct xdict *d, size_t at, struct strlist *out,
+entries_words(struct xdict *d, size_t at, struct strlist *out,
     size_t max)
 {
 	char		 first[256], hw[256], *def;

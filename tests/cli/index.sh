@@ -113,4 +113,19 @@ contains "$(cat "$T/w.txt")" "name-mismatch (warn)" "index lists them"
 contains "$(cat "$T/w.txt")" "2 more (-v lists them all" "  ten of them, then says how to see the rest"
 status 0 "index -v: -v after the command" env SKILL_PATHS="$T/warn" "$SR" index --rebuild -v
 is "$(grep -c 'name-mismatch' "$T/.out")" 12 "  lists every warning"
+# A search reads the cache's entries lazily, each checked when read: a
+# damaged one is never shown; the search rebuilds the cache from the
+# store and answers as before (issue 33).
+mkdir -p "$T/lazy/inv" "$T/lazy/pdf"
+printf -- '---\nname: inv\ndescription: Parse supplier invoices into ledger rows quickly.\n---\nBody.\n' >"$T/lazy/inv/SKILL.md"
+printf -- '---\nname: pdf\ndescription: Merge PDF files.\n---\nBody.\n' >"$T/lazy/pdf/SKILL.md"
+SKILL_PATHS="$T/lazy" "$SR" index >/dev/null 2>&1
+SKILL_PATHS="$T/lazy" "$SR" search --json "supplier invoices" >"$T/lz1.json" 2>&1
+at=$(grep -abo 'supplier invoices into ledger' "$cache" | tail -n 1 | cut -d: -f1)
+[ -n "$at" ]; ok $? "the entry's text is in the cache"
+printf 'X' | dd of="$cache" bs=1 seek="$at" conv=notrunc 2>/dev/null
+SKILL_PATHS="$T/lazy" "$SR" search --json "supplier invoices" >"$T/lz2.json" 2>&1
+is "$(cat "$T/lz2.json")" "$(cat "$T/lz1.json")" "a damaged cache entry: the search answers as before"
+grep -aq 'supplier invoices into ledger' "$cache"; ok $? "  and the cache is rebuilt whole"
+! grep -aq 'Xupplier invoices into ledger' "$cache"; ok $? "  without the damage"
 done_testing

@@ -13,6 +13,7 @@
 #include "core/config.h"
 #include "search/search.h"
 #include "search/search_cache.h"
+#include "search/search_impl.h"
 #include "core/skill.h"
 #include "base/status.h"
 #include "base/xmalloc.h"
@@ -279,6 +280,117 @@ pruned_like_full(struct config *cfg, size_t n, const char *what)
 	search_index_free(ix);
 	search_index_free(ixf);
 	skill_set_done(&set);
+}
+
+/* Overwrites one byte of the file at off. */
+static void
+poke(const char *path, size_t off, char c)
+{
+	FILE	*fp;
+
+	if ((fp = fopen(path, "r+b")) == NULL || fseek(fp, (long)off,
+	    SEEK_SET) != 0 || fputc(c, fp) == EOF)
+		diag("poke %s at %zu failed", path, off);
+	if (fp != NULL)
+		fclose(fp);
+}
+
+/*
+ * An index opened from its cache alone decodes the entries a search
+ * shows, not every entry; a damaged entry is noticed when decoded, and a
+ * damaged offset table when opened.
+ */
+static void
+lazy_entries(struct config *cfg)
+{
+	static const char *const qs[] = { "merge pdf", "flaky test",
+	    "deploy docker sql cache", "resze vidoe" };
+	struct skill_set	 set;
+	struct search_index	*ix = NULL, *ixl = NULL;
+	struct search_result	 r, r2;
+	unsigned long long	 st = 0x2545F4914F6CDD1DULL;
+	char			 tmpl[] = "/tmp/sr-search-lazy.XXXXXX";
+	char			*cause = NULL, *path;
+	size_t			 i, k, blob = 0, toff = 0;
+	int			 fd, same = 1, rv;
+
+	if ((fd = mkstemp(tmpl)) != -1)
+		close(fd);
+	xasprintf(&path, "%s.cache", tmpl);
+	skill_set_init(&set);
+	gen_set(&set, 600, &st);
+	if (search_index_build(&set, cfg, &ix, &cause) != SR_OK ||
+	    search_index_save(ix, path, 5, &cause) != SR_OK) {
+		diag("build: %s", cause ? cause : "?");
+		free(cause);
+		cause = NULL;
+	}
+	rv = search_index_open(5, cfg, path, &ixl, &cause);
+	is_int(rv, SR_OK, "lazy: open by the store key");
+	if (rv == SR_OK) {
+		ok(ixl->lite.n == 0, "lazy: opening decodes no entry");
+		for (i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
+			run(ix, qs[i], 5, -1, NULL, &r);
+			run(ixl, qs[i], 5, -1, NULL, &r2);
+			if (r.n != r2.n)
+				same = 0;
+			for (k = 0; same && k < r.n; k++)
+				if (strcmp(r.v[k].skill->path,
+				    r2.v[k].skill->path) != 0 ||
+				    r.v[k].score != r2.v[k].score)
+					same = 0;
+			search_result_done(&r);
+			search_result_done(&r2);
+		}
+		ok(same, "lazy: answers as the built index");
+		ok(ixl->lite.n > 0 && ixl->lite.n < 120, "lazy: %zu of %u "
+		    "entries decoded by 4 searches", ixl->lite.n, ixl->ndocs);
+		ok(!search_index_damaged(ixl), "lazy: a sound cache is "
+		    "not damaged");
+		blob = (size_t)(ixl->lite.blob - (const char *)ixl->map);
+		toff = (size_t)((const char *)ixl->lite.off -
+		    (const char *)ixl->map);
+		search_index_free(ixl);
+		ixl = NULL;
+	}
+	/* one letter of every entry's uid changed: the hashes see it */
+	if (rv == SR_OK) {
+		struct search_index *c = NULL;
+
+		if (search_index_open(5, cfg, path, &c, &cause) == SR_OK) {
+			for (i = 0; i < c->ndocs; i++) {
+				size_t at = (size_t)c->lite.off[i];
+
+				at += strlen(c->lite.blob + at) + 1;
+				poke(path, blob + at, c->lite.blob[at] == 'Z' ?
+				    'Y' : 'Z');
+			}
+			search_index_free(c);
+		}
+		rv = search_index_open(5, cfg, path, &ixl, &cause);
+		is_int(rv, SR_OK, "lazy: damaged entries open (not read yet)");
+		if (rv == SR_OK) {
+			run(ixl, "merge pdf", 5, -1, NULL, &r2);
+			ok(search_index_damaged(ixl), "lazy: a damaged entry "
+			    "is noticed when a search reads it");
+			for (k = 0, same = 1; k < r2.n; k++)
+				if (r2.v[k].skill->path == NULL)
+					same = 0;
+			ok(same, "lazy: a damaged entry reads as empty strings");
+			search_result_done(&r2);
+			search_index_free(ixl);
+		}
+		poke(path, toff + 15, 0x7f);	/* the second offset, huge */
+		is_int(search_index_open(5, cfg, path, &ixl, &cause),
+		    SR_NOTFOUND, "lazy: a damaged offset table is not opened");
+		free(cause);
+		cause = NULL;
+	}
+	search_index_free(ix);
+	skill_set_done(&set);
+	unlink(path);
+	unlink(tmpl);
+	free(path);
 }
 
 static int
@@ -610,6 +722,7 @@ main(void)
 
 	pruned_like_full(cfg, 3, "3 entries, top_k up to 50");
 	pruned_like_full(cfg, 3000, "3000 entries with ties");
+	lazy_entries(cfg);
 
 	/* the cache file */
 	{
