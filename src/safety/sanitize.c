@@ -1213,6 +1213,13 @@ scan_code(const char *text, size_t len, enum code_lang lang, int line_base,
 	neutralise_from(out, from);
 }
 
+/*
+ * What scan_run() does with Markdown code: none, the skill's body (its
+ * fences are orders unless described), or a Markdown file bundled beside
+ * it (a README, docs/: codescan_doc()).
+ */
+enum { MD_NONE, MD_BODY, MD_DOC };
+
 static void
 scan_run(struct scan *sc, const struct sanitizer *s, const char *text,
     size_t len, int line_base, struct findings *out, int markdown)
@@ -1229,7 +1236,12 @@ scan_run(struct scan *sc, const struct sanitizer *s, const char *text,
 	run_catalogue(sc);
 	scan_tags(sc);
 	scan_live_exec(sc);
-	if (markdown)
+	if (markdown == MD_DOC && sc->len > 0) {
+		size_t	 from = out->n;
+
+		codescan_doc(sc->text, sc->len, line_base, out);
+		neutralise_from(out, from);
+	} else if (markdown)
 		scan_code(sc->text, sc->len, LANG_MARKDOWN, line_base, out,
 		    NULL);
 	sanitize_decoded(s, sc->text, sc->len, line_base, out, sanitize_scan);
@@ -1256,7 +1268,7 @@ sanitize_text(const struct sanitizer *s, const char *text, size_t len,
 	char		*r;
 	size_t		 n;
 
-	scan_run(&sc, s, text, len, line_base, out, 1);
+	scan_run(&sc, s, text, len, line_base, out, MD_BODY);
 	r = rewrite(&sc, &n);
 	scan_done(&sc);
 	if (outlen != NULL)
@@ -1271,7 +1283,7 @@ sanitize_scan(const struct sanitizer *s, const char *text, size_t len,
 	struct scan	 sc;
 	size_t		 before = out->n;
 
-	scan_run(&sc, s, text, len, line_base, out, 1);
+	scan_run(&sc, s, text, len, line_base, out, MD_BODY);
 	scan_done(&sc);
 	return out->n - before;
 }
@@ -1300,7 +1312,8 @@ sanitize_file_caps(const struct sanitizer *s, const char *relpath,
 	/* The catalogue over any text; Markdown code is analysed by
 	 * scan_run(), scripts here in their own language. */
 	lang = codescan_lang(relpath, text != NULL ? text : "", len);
-	scan_run(&sc, s, text, len, 0, out, lang == LANG_MARKDOWN);
+	scan_run(&sc, s, text, len, 0, out, lang == LANG_MARKDOWN ? MD_DOC :
+	    MD_NONE);
 	scan_done(&sc);
 	if (lang != LANG_MARKDOWN)
 		scan_code(text, len, lang, 0, out, caps);
