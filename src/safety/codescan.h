@@ -109,7 +109,7 @@ size_t		codescan_file(const char *text, size_t len, enum code_lang,
  * it stays a placeholder).
  */
 size_t		codescan_doc(const char *text, size_t len, int line_base,
-		    struct findings *out);
+		    struct findings *out, int aside);
 
 /*
  * The capabilities text declares it does without, as bits 1 << CAP_*

@@ -104,7 +104,8 @@ struct cs_run {
 	 * catalogue's are (codescan_md.c, md_block()).
 	 */
 	int		 described;
-	int		 doc;		/* Markdown beside the body: no orders */
+	int		 doc;		/* Markdown beside the body: 1 no orders,
+					   2 never pointed to: all described */
 };
 
 #define CS_DL_MAX	8

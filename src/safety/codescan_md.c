@@ -169,7 +169,8 @@ md_block(struct md *m, const char *s, size_t n, enum code_lang lang,
 
 	cs_block_init(&b, m->run, line, 0, NULL);
 	b.shvars = m->vars;
-	m->run->described = md_described(m) || md_negated(frame, framelen);
+	m->run->described = m->run->doc == 2 || md_described(m) ||
+	    md_negated(frame, framelen);
 	cs_analyse(&b, s, n, lang, line);
 	if (b.flags & B_RISK) {
 		if (b.excerpt[0] == '\0')
@@ -492,6 +493,7 @@ run_text(const char *text, size_t len, enum code_lang lang, int line_base,
 		m.vars = cs_sh_vars_new();
 		md_walk(&m, refs);
 		cs_sh_vars_free(m.vars);
+		run.described = run.doc == 2;
 		cs_file_rules(&run);
 	} else {
 		cs_block_init(&b, &run, line_base + 1, 0, NULL);
@@ -519,9 +521,10 @@ static size_t	file_text(const char *, size_t, enum code_lang, int,
 
 size_t
 codescan_doc(const char *text, size_t len, int line_base,
-    struct findings *out)
+    struct findings *out, int aside)
 {
-	return file_text(text, len, LANG_MARKDOWN, line_base, out, NULL, 1);
+	return file_text(text, len, LANG_MARKDOWN, line_base, out, NULL,
+	    aside ? 2 : 1);
 }
 
 size_t

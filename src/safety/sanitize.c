@@ -149,6 +149,8 @@ struct scan {
 
 	int			 hid_line[HID_NKINDS][2];
 	int			 quoted;	/* frame-quoted reported */
+	int			 aside;		/* sanitize_file_aside(): every
+						   hit is described */
 
 	struct span		*spans;
 	size_t			 nspans, spancap;
@@ -481,6 +483,8 @@ is_quoted(const struct scan *sc, size_t off, size_t end)
 static int
 described(struct scan *sc, size_t li, size_t o0, int quoted)
 {
+	if (sc->aside)
+		return 1;
 	if (sc->heading == NULL)
 		sc->heading = sanitize_frame_sections(sc->text, sc->len,
 		    sc->nlines);
@@ -1222,9 +1226,10 @@ enum { MD_NONE, MD_BODY, MD_DOC };
 
 static void
 scan_run(struct scan *sc, const struct sanitizer *s, const char *text,
-    size_t len, int line_base, struct findings *out, int markdown)
+    size_t len, int line_base, struct findings *out, int markdown, int aside)
 {
 	memset(sc, 0, sizeof *sc);
+	sc->aside = aside;
 	sc->s = s;
 	sc->text = text != NULL ? text : "";
 	sc->len = text != NULL ? len : 0;
@@ -1239,7 +1244,7 @@ scan_run(struct scan *sc, const struct sanitizer *s, const char *text,
 	if (markdown == MD_DOC && sc->len > 0) {
 		size_t	 from = out->n;
 
-		codescan_doc(sc->text, sc->len, line_base, out);
+		codescan_doc(sc->text, sc->len, line_base, out, aside);
 		neutralise_from(out, from);
 	} else if (markdown)
 		scan_code(sc->text, sc->len, LANG_MARKDOWN, line_base, out,
@@ -1268,7 +1273,7 @@ sanitize_text(const struct sanitizer *s, const char *text, size_t len,
 	char		*r;
 	size_t		 n;
 
-	scan_run(&sc, s, text, len, line_base, out, MD_BODY);
+	scan_run(&sc, s, text, len, line_base, out, MD_BODY, 0);
 	r = rewrite(&sc, &n);
 	scan_done(&sc);
 	if (outlen != NULL)
@@ -1283,7 +1288,7 @@ sanitize_scan(const struct sanitizer *s, const char *text, size_t len,
 	struct scan	 sc;
 	size_t		 before = out->n;
 
-	scan_run(&sc, s, text, len, line_base, out, MD_BODY);
+	scan_run(&sc, s, text, len, line_base, out, MD_BODY, 0);
 	scan_done(&sc);
 	return out->n - before;
 }
@@ -1302,6 +1307,14 @@ sanitize_file_caps(const struct sanitizer *s, const char *relpath,
     const char *text, size_t len, struct findings *out,
     struct codescan_caps *caps)
 {
+	return sanitize_file_aside(s, relpath, text, len, out, caps, 0);
+}
+
+size_t
+sanitize_file_aside(const struct sanitizer *s, const char *relpath,
+    const char *text, size_t len, struct findings *out,
+    struct codescan_caps *caps, int aside)
+{
 	struct scan	 sc;
 	enum code_lang	 lang;
 	size_t		 before = out->n;
@@ -1313,7 +1326,7 @@ sanitize_file_caps(const struct sanitizer *s, const char *relpath,
 	 * scan_run(), scripts here in their own language. */
 	lang = codescan_lang(relpath, text != NULL ? text : "", len);
 	scan_run(&sc, s, text, len, 0, out, lang == LANG_MARKDOWN ? MD_DOC :
-	    MD_NONE);
+	    MD_NONE, aside);
 	scan_done(&sc);
 	if (lang != LANG_MARKDOWN)
 		scan_code(text, len, lang, 0, out, caps);
