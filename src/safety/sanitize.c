@@ -387,55 +387,6 @@ lines_build(struct scan *sc)
 	}
 }
 
-static int
-is_ident(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9') || c == '_' || c == '-';
-}
-
-/*
- * Whether the '"' at q (on the line starting at ls) opens a value given
- * to a key -- "key": "...", key="...", a YAML key: "..." at the start of
- * its line -- rather than a quotation: a tool argument or a setting is
- * what the agent reads as data or orders, not a mention.
- */
-static int
-is_value_quote(const char *t, size_t ls, size_t q)
-{
-	size_t	 i = q, k;
-
-	while (i > ls && (t[i - 1] == ' ' || t[i - 1] == '\t'))
-		i--;
-	if (i == ls || (t[i - 1] != '=' && t[i - 1] != ':'))
-		return 0;
-	k = --i;			/* the '=' or ':' */
-	while (i > ls && (t[i - 1] == ' ' || t[i - 1] == '\t'))
-		i--;
-	if (i == ls)
-		return 0;
-	if (t[k] == ':' && t[i - 1] == '"')
-		return 1;		/* JSON: "key": "..." */
-	if (!is_ident(t[i - 1]))
-		return 0;
-	if (t[k] == '=')
-		return 1;		/* key="..." */
-	/* YAML: a key without capitals, alone at its line's start. */
-	while (i > ls && is_ident(t[i - 1])) {
-		if (t[i - 1] >= 'A' && t[i - 1] <= 'Z')
-			return 0;
-		i--;
-	}
-	while (i > ls && (t[i - 1] == ' ' || t[i - 1] == '\t'))
-		i--;
-	if (i > ls && t[i - 1] == '-') {	/* a list item */
-		i--;
-		while (i > ls && (t[i - 1] == ' ' || t[i - 1] == '\t'))
-			i--;
-	}
-	return i == ls;
-}
-
 /*
  * Returns whether original offset off lies inside a quotation on its line
  * ("...", “...”, «...», 「...」) that closes after end: a quoted mention,
@@ -465,8 +416,8 @@ is_quoted(const struct scan *sc, size_t off, size_t end)
 	}
 	if (!open)
 		return 0;
-	if (q != (size_t)-1 && is_value_quote(sc->text, sc->lines[li].start,
-	    q))
+	if (q != (size_t)-1 && sanitize_frame_value_quote(sc->text,
+	    sc->lines[li].start, q))
 		return 0;
 	if (end > lend)
 		return 0;
@@ -1217,11 +1168,7 @@ scan_code(const char *text, size_t len, enum code_lang lang, int line_base,
 	neutralise_from(out, from);
 }
 
-/*
- * What scan_run() does with Markdown code: none, the skill's body (its
- * fences are orders unless described), or a Markdown file bundled beside
- * it (a README, docs/: codescan_doc()).
- */
+/* scan_run()'s Markdown code: none, the body's, a bundled file's. */
 enum { MD_NONE, MD_BODY, MD_DOC };
 
 static void

@@ -206,3 +206,47 @@ sanitize_frame_described(const char *text, size_t len, size_t line_start,
 	return heading != NULL && sanitize_frame_heading_described(heading,
 	    hlen, 0);
 }
+
+static int
+is_ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+/* A tool argument or a setting is data or orders, not a mention. */
+int
+sanitize_frame_value_quote(const char *t, size_t ls, size_t q)
+{
+	size_t	 i = q, k;
+
+	while (i > ls && (t[i - 1] == ' ' || t[i - 1] == '\t'))
+		i--;
+	if (i == ls || (t[i - 1] != '=' && t[i - 1] != ':'))
+		return 0;
+	k = --i;			/* the '=' or ':' */
+	while (i > ls && (t[i - 1] == ' ' || t[i - 1] == '\t'))
+		i--;
+	if (i == ls)
+		return 0;
+	if (t[k] == ':' && t[i - 1] == '"')
+		return 1;		/* JSON: "key": "..." */
+	if (!is_ident(t[i - 1]))
+		return 0;
+	if (t[k] == '=')
+		return 1;		/* key="..." */
+	/* YAML: a key without capitals, alone at its line's start. */
+	while (i > ls && is_ident(t[i - 1])) {
+		if (t[i - 1] >= 'A' && t[i - 1] <= 'Z')
+			return 0;
+		i--;
+	}
+	while (i > ls && (t[i - 1] == ' ' || t[i - 1] == '\t'))
+		i--;
+	if (i > ls && t[i - 1] == '-') {	/* a list item */
+		i--;
+		while (i > ls && (t[i - 1] == ' ' || t[i - 1] == '\t'))
+			i--;
+	}
+	return i == ls;
+}

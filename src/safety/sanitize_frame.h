@@ -46,4 +46,11 @@ int	 sanitize_frame_heading(const char *p, size_t n);
  */
 int	 sanitize_frame_heading_described(const char *p, size_t n, int code);
 
+/*
+ * Whether the '"' at q (on the line of t starting at ls) opens a value
+ * given to a key -- "key": "...", key="...", a YAML key: "..." at the
+ * start of its line -- rather than a quotation (sanitize.c, is_quoted()).
+ */
+int	 sanitize_frame_value_quote(const char *t, size_t ls, size_t q);
+
 #endif
