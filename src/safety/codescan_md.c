@@ -139,7 +139,8 @@ md_negated(const char *frame, size_t n)
 		k++;
 	for (i = 0; negation_lead[i] != NULL; i++) {
 		w = strlen(negation_lead[i]);
-		if ((size_t)(e - nl) >= k + w &&
+		if ((size_t)(e - nl) >= k + w && (nl[k] | 0x20) ==
+		    negation_lead[i][0] &&
 		    strncasecmp(nl + k, negation_lead[i], w) == 0)
 			return 1;
 	}

@@ -73,8 +73,10 @@ has_word(const char *p, size_t n, const char *const *w, size_t nw,
 				return 1;
 			continue;
 		}
+		/* the words are lower case: the first byte rules out most */
 		for (j = 0; j + k <= n; j++)
-			if (strncasecmp(p + j, w[i], k) == 0)
+			if ((p[j] | 0x20) == w[i][0] &&
+			    strncasecmp(p + j, w[i], k) == 0)
 				return 1;
 	}
 	return 0;
