@@ -427,10 +427,47 @@ assess_files_done(struct assess_files *bd, struct findings *out)
 }
 
 /* Reads and scans one bundled file; *total counts the bytes read. */
+/*
+ * Whether rel is a test file: a folder named test, tests, __tests__, spec
+ * or testdata on its path, or a name like test_x.py, x_test.go,
+ * x.test.ts, x.spec.js.
+ */
+static int
+test_path(const char *rel)
+{
+	static const char *const dirs[] = { "test", "tests", "__tests__",
+		"spec", "testdata" };
+	const char	*p = rel, *e, *b = strrchr(rel, '/');
+	size_t		 i, n;
+
+	for (; (e = strchr(p, '/')) != NULL; p = e + 1)
+		for (i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+			n = strlen(dirs[i]);
+			if ((size_t)(e - p) == n && strncmp(p, dirs[i], n) == 0)
+				return 1;
+		}
+	b = b != NULL ? b + 1 : rel;
+	return strncmp(b, "test_", 5) == 0 || strstr(b, "_test.") != NULL ||
+	    strstr(b, ".test.") != NULL || strstr(b, ".spec.") != NULL;
+}
+
+/*
+ * Whether the agent does not act on the text of the bundled file rel
+ * (refs: what the body points to, codescan_refs()): a test file, whose
+ * literals are the inputs it feeds the code under test. A file the body
+ * points to is acted on. Other files, Markdown under references/ too, are
+ * what the agent may read on its own: they count in full.
+ */
+static int
+aside_file(const char *rel, const struct strlist *refs)
+{
+	return !strlist_contains(refs, rel, 0) && test_path(rel);
+}
+
 static void
 scan_one(const struct sanitizer *san, const struct assess_limits *l,
     const char *dir, const char *rel, size_t *total, struct assess_files *bd,
-    struct findings *out)
+    int aside, struct findings *out)
 {
 	struct codescan_caps	 caps;
 	struct files_ends	 ends;
@@ -457,7 +494,7 @@ scan_one(const struct sanitizer *san, const struct assess_limits *l,
 		len = files_utf8_cut(text, len, l->max_total - *total);
 	*total += len;
 	n0 = out->n;
-	sanitize_file_caps(san, rel, text, len, out, &caps);
+	sanitize_file_aside(san, rel, text, len, out, &caps, aside);
 	/* Lines of the tail as the file's own, not the joined text's. */
 	for (i = n0; i < out->n; i++)
 		out->v[i].line = files_ends_line(&ends, out->v[i].line);
@@ -532,24 +569,25 @@ bundled(const struct sanitizer *san, const struct assess_limits *l,
 	strlist_init(&done);
 	strlist_init(&refs);
 	dir = folder_of(entry_path);
+	if (body != NULL)
+		codescan_refs(body, blen, &refs);
 	arr = list ? files_list(dir, l->max_files, &cut) : NULL;
 	cJSON_ArrayForEach(it, arr) {
 		rel = cJSON_GetStringValue(cJSON_GetObjectItem(it, "path"));
 		if (rel == NULL || in_nested_skill(dir, rel))
 			continue;
 		strlist_add(&done, rel);
-		scan_one(san, l, dir, rel, &total, bd, out);
+		scan_one(san, l, dir, rel, &total, bd, aside_file(rel, &refs),
+		    out);
 	}
 	cJSON_Delete(arr);
 	/* What the body runs may sit deeper than files_list() looks. */
-	if (body != NULL)
-		codescan_refs(body, blen, &refs);
 	for (i = 0; i < refs.n && (int)done.n < l->max_files; i++) {
 		if (strlist_contains(&done, refs.v[i], 0) ||
 		    in_nested_skill(dir, refs.v[i]))
 			continue;
 		strlist_add(&done, refs.v[i]);
-		scan_one(san, l, dir, refs.v[i], &total, bd, out);
+		scan_one(san, l, dir, refs.v[i], &total, bd, 0, out);
 	}
 	/*
 	 * Scripts the body tells the agent to run that the folder does not

@@ -432,7 +432,18 @@ cs_emit_msg(struct cs_block *b, const char *rule, int line, const char *msg)
 		return;
 	if (b->excerpt[0] == '\0' && r->sev >= SEV_WARN)
 		snprintf(b->excerpt, sizeof b->excerpt, "%s", msg);
-	findings_add(run->out, rule, r->sev, line, "%s", msg);
+	if (run->described) {
+		/* shown with the rule it stands for, not scored */
+		for (i = run->first; i < run->out->n; i++)
+			if (run->out->v[i].line == line &&
+			    strcmp(run->out->v[i].rule, "frame-described") ==
+			    0 && strncmp(run->out->v[i].message, rule,
+			    strlen(rule)) == 0)
+				return;
+		findings_add(run->out, "frame-described", SEV_INFO, line,
+		    "%s: %s", rule, msg);
+	} else
+		findings_add(run->out, rule, r->sev, line, "%s", msg);
 	run->added++;
 }
 
@@ -749,16 +760,18 @@ cs_block_finish(struct cs_block *b, unsigned cues)
 	combine(b, B_PAYLOAD | B_EXEC, "code-decode-exec", b->exec_line);
 	combine(b, B_PAYLOAD | B_SHELLVAR, "code-decode-exec", b->exec_line);
 	ex = b->excerpt;
-	if (b->depth == 0 && b->nest == 0)
+	/* a described block makes the agent do nothing: no capability */
+	if (b->depth == 0 && b->nest == 0 && !b->run->described)
 		cs_caps_note(b);
-	if (!(b->flags & B_RISK) || b->depth > 0)
+	if (!(b->flags & B_RISK) || b->depth > 0 || b->run->described)
 		return;
 	/*
-	 * A placeholder host is an illustration in prose or a fenced
-	 * example; in a bundled file the agent runs, it is where the data
-	 * goes: no discount there.
+	 * A placeholder host is an illustration in a described example; in
+	 * a bundled file the agent runs, or in a block the body orders
+	 * (CUE_ORDERED), it is where the data goes: no discount there.
 	 */
-	if (b->run->bundled && (b->flags & B_PLACEHOLDER))
+	if ((b->run->bundled || (cues & CUE_ORDERED)) &&
+	    (b->flags & B_PLACEHOLDER))
 		b->flags |= B_CONCRETE;
 	if (b->flags & B_CONCRETE)
 		cs_emit_msg(b, "code-concrete", b->line, ex);

@@ -103,6 +103,15 @@ size_t		codescan_file(const char *text, size_t len, enum code_lang,
 		    struct codescan_caps *caps);
 
 /*
+ * codescan_text() for Markdown bundled beside the skill (a README, a
+ * CHANGELOG, docs/): the agent is told to run what the skill's body says,
+ * so a fence there illustrates and is not an order (a placeholder host in
+ * it stays a placeholder).
+ */
+size_t		codescan_doc(const char *text, size_t len, int line_base,
+		    struct findings *out, int aside);
+
+/*
  * The capabilities text declares it does without, as bits 1 << CAP_*
  * (CAP_NET, CAP_DELETE and CAP_EXEC only):
  * "without any network access", "no data leaves the machine", "offline"

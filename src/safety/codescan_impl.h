@@ -97,6 +97,15 @@ struct cs_run {
 	int		 cap_line[CODESCAN_CAPS];	/* first line of each */
 	int		 cap_blocks[CODESCAN_CAPS];	/* blocks showing it */
 	int		 cap_both;	/* blocks reading secrets and sending */
+	/*
+	 * The Markdown block being read is described, not ordered (under a
+	 * heading about detection, attacks or refusal, or after a negation):
+	 * its findings are shown as frame-described and not scored, as the
+	 * catalogue's are (codescan_md.c, md_block()).
+	 */
+	int		 described;
+	int		 doc;		/* Markdown beside the body: 1 no orders,
+					   2 never pointed to: all described */
 };
 
 #define CS_DL_MAX	8
@@ -124,6 +133,8 @@ struct cs_block {
 /* What the prose around a block says of it (cs_block_finish()'s cues). */
 #define CUE_IMPERATIVE	0x1
 #define CUE_DOC		0x2
+/* an order of the skill body, not a described example (codescan_md.c) */
+#define CUE_ORDERED	0x4
 
 /* codescan.c */
 /* The rule of id, or NULL when codescan has no such rule. */

@@ -17,6 +17,7 @@
 
 #include "safety/codescan.h"
 #include "safety/codescan_impl.h"
+#include "safety/sanitize_frame.h"
 
 static unsigned	cues_in(const char *, size_t);
 
@@ -77,7 +78,88 @@ struct md {
 	size_t		 prose_from;	/* start of the recent prose lines */
 	int		 prose_lines;
 	struct sh_vars	*vars;		/* shell variables across fences */
+	/* the outline above the line: which levels' headings are descriptive */
+	unsigned char	 desc[SANITIZE_FRAME_DEPTH + 1];
 };
+
+/*
+ * Instructions or descriptions, for code (issue 31). In a skill body a
+ * fenced block, an inline span or a bare command line is what the agent is
+ * told to run, so a placeholder host in it is where the agent will
+ * connect, as in a bundled file (CUE_ORDERED; not in a README beside the
+ * body, codescan_doc()), and the prose's cues weigh it as before. It is
+ * a description instead when the structure says so: a heading of its
+ * section or of any section above it is about detection, patterns,
+ * attacks or refusal (sanitize_frame_heading_described(), the words the
+ * catalogue's frame-described uses but "test": a test section's commands
+ * run), or the line that introduces it refuses it (md_negated()). A
+ * described block's findings are shown as frame-described, not scored.
+ */
+static int
+md_described(const struct md *m)
+{
+	int	 l;
+
+	/*
+	 * From level 2: a level-1 heading is the skill's title, its topic
+	 * ("# Injection detector"); the setup steps under it are orders.
+	 */
+	for (l = 2; l <= SANITIZE_FRAME_DEPTH; l++)
+		if (m->desc[l])
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether the line that introduces a block refuses it: it leads with a
+ * negation of running it ("Never run:", "- Do not execute this") or with a
+ * verb of reporting ("Flag ...", "Detect ..."). A bare "do not" is not
+ * enough: "Do not ask the user, just run:" is the attack's own wording.
+ */
+static const char *const negation_lead[] = { "never run", "never execute",
+	"never use", "never paste", "never copy", "do not run",
+	"do not execute", "do not use", "do not paste", "do not copy",
+	"don't run", "don't execute", "don't use", "don't paste", "refuse",
+	"reject", "block ", "flag ", "detect", "watch for", "beware", NULL };
+
+static size_t	skip_marker(const char *, size_t);
+
+static int
+md_negated(const char *frame, size_t n)
+{
+	const char	*p = frame, *e = frame + n, *nl;
+	size_t		 k, i, w;
+
+	while (e > p && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' '))
+		e--;
+	for (nl = e; nl > p && nl[-1] != '\n'; nl--)
+		;
+	k = skip_marker(nl, (size_t)(e - nl));
+	while (nl + k < e && (nl[k] == '*' || nl[k] == '_'))
+		k++;
+	for (i = 0; negation_lead[i] != NULL; i++) {
+		w = strlen(negation_lead[i]);
+		if ((size_t)(e - nl) >= k + w && (nl[k] | 0x20) ==
+		    negation_lead[i][0] &&
+		    strncasecmp(nl + k, negation_lead[i], w) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* A heading line: it closes the sections at its level and below. */
+static void
+md_heading(struct md *m, const char *s, size_t n)
+{
+	int	 l, k;
+
+	if ((l = sanitize_frame_heading(s, n)) == 0)
+		return;
+	for (k = l; k <= SANITIZE_FRAME_DEPTH; k++)
+		m->desc[k] = 0;
+	m->desc[l] = (unsigned char)sanitize_frame_heading_described(s, n,
+	    1);
+}
 
 static void
 md_block(struct md *m, const char *s, size_t n, enum code_lang lang,
@@ -88,6 +170,8 @@ md_block(struct md *m, const char *s, size_t n, enum code_lang lang,
 
 	cs_block_init(&b, m->run, line, 0, NULL);
 	b.shvars = m->vars;
+	m->run->described = m->run->doc == 2 || md_described(m) ||
+	    md_negated(frame, framelen);
 	cs_analyse(&b, s, n, lang, line);
 	if (b.flags & B_RISK) {
 		if (b.excerpt[0] == '\0')
@@ -95,8 +179,11 @@ md_block(struct md *m, const char *s, size_t n, enum code_lang lang,
 		cues = cues_in(frame, framelen);
 		/* a comment in the block can say it too */
 		cues |= comment_cues(s, n) & CUE_DOC;
+		if (!(cues & CUE_DOC) && !m->run->doc)
+			cues |= CUE_ORDERED;
 	}
 	cs_block_finish(&b, cues);
+	m->run->described = 0;
 }
 
 static size_t
@@ -355,6 +442,7 @@ md_walk(struct md *m, struct strlist *refs)
 					    m->len - cstart : 200);
 			}
 		} else if (n > 0) {
+			md_heading(m, s, n);
 			if (m->prose_lines >= 3) {
 				const char	*p = memchr(t + m->prose_from,
 				    '\n', off - m->prose_from);
@@ -378,7 +466,8 @@ md_walk(struct md *m, struct strlist *refs)
 
 static void
 run_text(const char *text, size_t len, enum code_lang lang, int line_base,
-    struct findings *out, struct strlist *refs, struct codescan_caps *caps)
+    struct findings *out, struct strlist *refs, struct codescan_caps *caps,
+    int doc)
 {
 	struct cs_run	 run;
 	struct cs_block	 b;
@@ -391,6 +480,7 @@ run_text(const char *text, size_t len, enum code_lang lang, int line_base,
 	run.first = out->n;
 	run.refs = refs;
 	run.bundled = lang != LANG_MARKDOWN;
+	run.doc = doc;
 	if (caps != NULL)
 		memset(caps, 0, sizeof *caps);
 	if (text == NULL)
@@ -404,6 +494,7 @@ run_text(const char *text, size_t len, enum code_lang lang, int line_base,
 		m.vars = cs_sh_vars_new();
 		md_walk(&m, refs);
 		cs_sh_vars_free(m.vars);
+		run.described = run.doc == 2;
 		cs_file_rules(&run);
 	} else {
 		cs_block_init(&b, &run, line_base + 1, 0, NULL);
@@ -426,15 +517,33 @@ codescan_text(const char *text, size_t len, enum code_lang lang,
 	return codescan_file(text, len, lang, line_base, out, NULL);
 }
 
+static size_t	file_text(const char *, size_t, enum code_lang, int,
+		    struct findings *, struct codescan_caps *, int);
+
+size_t
+codescan_doc(const char *text, size_t len, int line_base,
+    struct findings *out, int aside)
+{
+	return file_text(text, len, LANG_MARKDOWN, line_base, out, NULL,
+	    aside ? 2 : 1);
+}
+
 size_t
 codescan_file(const char *text, size_t len, enum code_lang lang,
     int line_base, struct findings *out, struct codescan_caps *caps)
+{
+	return file_text(text, len, lang, line_base, out, caps, 0);
+}
+
+static size_t
+file_text(const char *text, size_t len, enum code_lang lang,
+    int line_base, struct findings *out, struct codescan_caps *caps, int doc)
 {
 	size_t	 before = out->n, i;
 	int	 last = line_base + 1;
 	const char *p, *e = text + len;
 
-	run_text(text, len, lang, line_base, out, NULL, caps);
+	run_text(text, len, lang, line_base, out, NULL, caps, doc);
 	/*
 	 * A finding names a line of this text: a nested program (bash -c,
 	 * a decoded payload) counted in its own lines must not point past
@@ -500,7 +609,8 @@ codescan_unshipped(const char *text, size_t len,
 
 	findings_init(&scratch);
 	strlist_init(&refs);
-	run_text(text, len, LANG_MARKDOWN, line_base, &scratch, &refs, NULL);
+	run_text(text, len, LANG_MARKDOWN, line_base, &scratch, &refs, NULL,
+	    0);
 	for (i = 0; i < refs.n; i++) {
 		if (!script_ref(refs.v[i]) || shipped_has(shipped, refs.v[i]))
 			continue;
@@ -526,6 +636,6 @@ codescan_refs(const char *text, size_t len, struct strlist *out)
 	struct findings	 scratch;
 
 	findings_init(&scratch);
-	run_text(text, len, LANG_MARKDOWN, 0, &scratch, out, NULL);
+	run_text(text, len, LANG_MARKDOWN, 0, &scratch, out, NULL, 0);
 	findings_done(&scratch);
 }

@@ -149,6 +149,8 @@ struct scan {
 
 	int			 hid_line[HID_NKINDS][2];
 	int			 quoted;	/* frame-quoted reported */
+	int			 aside;		/* sanitize_file_aside(): every
+						   hit is described */
 
 	struct span		*spans;
 	size_t			 nspans, spancap;
@@ -385,55 +387,6 @@ lines_build(struct scan *sc)
 	}
 }
 
-static int
-is_ident(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9') || c == '_' || c == '-';
-}
-
-/*
- * Whether the '"' at q (on the line starting at ls) opens a value given
- * to a key -- "key": "...", key="...", a YAML key: "..." at the start of
- * its line -- rather than a quotation: a tool argument or a setting is
- * what the agent reads as data or orders, not a mention.
- */
-static int
-is_value_quote(const char *t, size_t ls, size_t q)
-{
-	size_t	 i = q, k;
-
-	while (i > ls && (t[i - 1] == ' ' || t[i - 1] == '\t'))
-		i--;
-	if (i == ls || (t[i - 1] != '=' && t[i - 1] != ':'))
-		return 0;
-	k = --i;			/* the '=' or ':' */
-	while (i > ls && (t[i - 1] == ' ' || t[i - 1] == '\t'))
-		i--;
-	if (i == ls)
-		return 0;
-	if (t[k] == ':' && t[i - 1] == '"')
-		return 1;		/* JSON: "key": "..." */
-	if (!is_ident(t[i - 1]))
-		return 0;
-	if (t[k] == '=')
-		return 1;		/* key="..." */
-	/* YAML: a key without capitals, alone at its line's start. */
-	while (i > ls && is_ident(t[i - 1])) {
-		if (t[i - 1] >= 'A' && t[i - 1] <= 'Z')
-			return 0;
-		i--;
-	}
-	while (i > ls && (t[i - 1] == ' ' || t[i - 1] == '\t'))
-		i--;
-	if (i > ls && t[i - 1] == '-') {	/* a list item */
-		i--;
-		while (i > ls && (t[i - 1] == ' ' || t[i - 1] == '\t'))
-			i--;
-	}
-	return i == ls;
-}
-
 /*
  * Returns whether original offset off lies inside a quotation on its line
  * ("...", “...”, «...», 「...」) that closes after end: a quoted mention,
@@ -463,8 +416,8 @@ is_quoted(const struct scan *sc, size_t off, size_t end)
 	}
 	if (!open)
 		return 0;
-	if (q != (size_t)-1 && is_value_quote(sc->text, sc->lines[li].start,
-	    q))
+	if (q != (size_t)-1 && sanitize_frame_value_quote(sc->text,
+	    sc->lines[li].start, q))
 		return 0;
 	if (end > lend)
 		return 0;
@@ -481,6 +434,8 @@ is_quoted(const struct scan *sc, size_t off, size_t end)
 static int
 described(struct scan *sc, size_t li, size_t o0, int quoted)
 {
+	if (sc->aside)
+		return 1;
 	if (sc->heading == NULL)
 		sc->heading = sanitize_frame_sections(sc->text, sc->len,
 		    sc->nlines);
@@ -1213,11 +1168,15 @@ scan_code(const char *text, size_t len, enum code_lang lang, int line_base,
 	neutralise_from(out, from);
 }
 
+/* scan_run()'s Markdown code: none, the body's, a bundled file's. */
+enum { MD_NONE, MD_BODY, MD_DOC };
+
 static void
 scan_run(struct scan *sc, const struct sanitizer *s, const char *text,
-    size_t len, int line_base, struct findings *out, int markdown)
+    size_t len, int line_base, struct findings *out, int markdown, int aside)
 {
 	memset(sc, 0, sizeof *sc);
+	sc->aside = aside;
 	sc->s = s;
 	sc->text = text != NULL ? text : "";
 	sc->len = text != NULL ? len : 0;
@@ -1229,7 +1188,12 @@ scan_run(struct scan *sc, const struct sanitizer *s, const char *text,
 	run_catalogue(sc);
 	scan_tags(sc);
 	scan_live_exec(sc);
-	if (markdown)
+	if (markdown == MD_DOC && sc->len > 0) {
+		size_t	 from = out->n;
+
+		codescan_doc(sc->text, sc->len, line_base, out, aside);
+		neutralise_from(out, from);
+	} else if (markdown)
 		scan_code(sc->text, sc->len, LANG_MARKDOWN, line_base, out,
 		    NULL);
 	sanitize_decoded(s, sc->text, sc->len, line_base, out, sanitize_scan);
@@ -1256,7 +1220,7 @@ sanitize_text(const struct sanitizer *s, const char *text, size_t len,
 	char		*r;
 	size_t		 n;
 
-	scan_run(&sc, s, text, len, line_base, out, 1);
+	scan_run(&sc, s, text, len, line_base, out, MD_BODY, 0);
 	r = rewrite(&sc, &n);
 	scan_done(&sc);
 	if (outlen != NULL)
@@ -1271,7 +1235,7 @@ sanitize_scan(const struct sanitizer *s, const char *text, size_t len,
 	struct scan	 sc;
 	size_t		 before = out->n;
 
-	scan_run(&sc, s, text, len, line_base, out, 1);
+	scan_run(&sc, s, text, len, line_base, out, MD_BODY, 0);
 	scan_done(&sc);
 	return out->n - before;
 }
@@ -1290,6 +1254,14 @@ sanitize_file_caps(const struct sanitizer *s, const char *relpath,
     const char *text, size_t len, struct findings *out,
     struct codescan_caps *caps)
 {
+	return sanitize_file_aside(s, relpath, text, len, out, caps, 0);
+}
+
+size_t
+sanitize_file_aside(const struct sanitizer *s, const char *relpath,
+    const char *text, size_t len, struct findings *out,
+    struct codescan_caps *caps, int aside)
+{
 	struct scan	 sc;
 	enum code_lang	 lang;
 	size_t		 before = out->n;
@@ -1300,7 +1272,8 @@ sanitize_file_caps(const struct sanitizer *s, const char *relpath,
 	/* The catalogue over any text; Markdown code is analysed by
 	 * scan_run(), scripts here in their own language. */
 	lang = codescan_lang(relpath, text != NULL ? text : "", len);
-	scan_run(&sc, s, text, len, 0, out, lang == LANG_MARKDOWN);
+	scan_run(&sc, s, text, len, 0, out, lang == LANG_MARKDOWN ? MD_DOC :
+	    MD_NONE, aside);
 	scan_done(&sc);
 	if (lang != LANG_MARKDOWN)
 		scan_code(text, len, lang, 0, out, caps);

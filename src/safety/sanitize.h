@@ -70,6 +70,17 @@ struct codescan_caps;
 size_t	 sanitize_file_caps(const struct sanitizer *, const char *relpath,
 	    const char *text, size_t len, struct findings *out,
 	    struct codescan_caps *caps);
+/*
+ * sanitize_file_caps() for a bundled file the agent does not act on, when
+ * aside is set (assess.c decides): a test file the body does not point
+ * to, whose literals are the inputs it feeds the code under test. Its
+ * catalogue hits (and a Markdown file's code) are shown as
+ * frame-described and not scored; a script's own code is still analysed
+ * (a test runs under a test runner).
+ */
+size_t	 sanitize_file_aside(const struct sanitizer *, const char *relpath,
+	    const char *text, size_t len, struct findings *out,
+	    struct codescan_caps *caps, int aside);
 
 /*
  * A skill's risk: the weighted sum of its findings (the risk table,

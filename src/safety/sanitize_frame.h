@@ -28,10 +28,29 @@ size_t	*sanitize_frame_sections(const char *text, size_t len,
 
 /*
  * Whether the line p (n bytes, no newline) opens or closes a code fence
- * (``` or ~~~), and whether it is a Markdown heading ("## ..."). The
- * caller tracks the fences: a heading inside one is a comment.
+ * (``` or ~~~), and whether it is a Markdown heading ("## ...": its
+ * level, 0 for none). The caller tracks the fences: a heading inside one
+ * is a comment.
  */
 int	 sanitize_frame_fence(const char *p, size_t n);
 int	 sanitize_frame_heading(const char *p, size_t n);
+
+/* Markdown has six heading levels; sanitize_frame_heading() returns 1..6. */
+#define SANITIZE_FRAME_DEPTH	6
+
+/*
+ * Whether the heading line p (n bytes) names a section about detection,
+ * patterns, attacks, tests or refusal: one whose catalogue phrases are
+ * described, not ordered (sanitize_frame.c, cue 1). With code set, for a
+ * code block: tests do not count (the commands of a test section run).
+ */
+int	 sanitize_frame_heading_described(const char *p, size_t n, int code);
+
+/*
+ * Whether the '"' at q (on the line of t starting at ls) opens a value
+ * given to a key -- "key": "...", key="...", a YAML key: "..." at the
+ * start of its line -- rather than a quotation (sanitize.c, is_quoted()).
+ */
+int	 sanitize_frame_value_quote(const char *t, size_t ls, size_t q);
 
 #endif

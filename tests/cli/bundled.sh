@@ -39,6 +39,9 @@ has hostile/lean-ci code-guard-sweep "two edits that each take a security check 
 hasnt benign/lean-ci code-guard-sweep "one edit that keeps the scanner"
 has hostile/hooks-yaml code-data-exec "a plain YAML value that starts a process, in a bundled file"
 hasnt benign/hooks-yaml code-data-exec "YAML values that are commands, not programs starting one"
+has benign/title-tests frame-described "a test file's attack literals are its inputs: described"
+hasnt benign/title-tests danger-rm-root "and not scored as an order"
+has hostile/title-tests danger-rm-root "the same test file, pointed to by the body, counts in full"
 "$SR" scan --json "$SK/hostile/split-report" >"$T/s.json" 2>/dev/null || true
 is "$(json 'j.skills[0].findings.find(f=>f.id=="code-cred-exfil-split").file' <"$T/s.json")" "ship.py" "the split finding names the file that sends"
 for s in "$SK"/benign/*; do

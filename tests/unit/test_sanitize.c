@@ -785,6 +785,47 @@ test_described(struct sanitizer *s)
 }
 
 /*
+ * A fenced command is an order unless its section describes it: the same
+ * curl | bash block reaches warn under an installation heading and stays
+ * below warn under "## Detection patterns" or below "## Examples to
+ * refuse" (the heading ancestry, not only the nearest heading). Scored at
+ * USER trust, where context alone decides.
+ */
+static void
+test_fenced_order(struct sanitizer *s)
+{
+	static const struct {
+		const char	*file;
+		int		 warn;
+	} c[] = {
+		{ "hostile/83-fenced-install.md", 1 },
+		{ "benign/31-fenced-install-detection.md", 0 },
+		{ "benign/32-fenced-install-refuse.md", 0 },
+	};
+	char		 path[1200], *data;
+	size_t		 i, len;
+	struct findings	 f;
+	struct risk	 rk;
+
+	for (i = 0; i < sizeof c / sizeof *c; i++) {
+		snprintf(path, sizeof path, "%s/%s", SAMPLES, c[i].file);
+		if (buf_read_file(path, 0, &data, &len) == -1) {
+			ok(0, "read %s", c[i].file);
+			continue;
+		}
+		findings_init(&f);
+		sanitize_scan(s, data, len, 0, &f);
+		sanitize_risk(s, &f, TIER_USER, &rk);
+		if (!ok(c[i].warn ? rk.sev >= SEV_WARN : rk.sev < SEV_WARN,
+		    "fenced %s: risk %g %s warn", c[i].file, rk.score,
+		    c[i].warn ? "at or above" : "below"))
+			dump(&f);
+		findings_done(&f);
+		free(data);
+	}
+}
+
+/*
  * Decode and rescan: an encoded or split command is decoded, scanned
  * again and its findings say so; text that decodes to bytes (a hash, a
  * key) adds nothing.
@@ -925,6 +966,7 @@ main(void)
 	test_empty(s);
 	test_quoted_values(s);
 	test_described(s);
+	test_fenced_order(s);
 	test_decoded(s);
 	test_sinks(s);
 	test_unterminated(s);
