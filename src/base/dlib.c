@@ -8,8 +8,10 @@
 #include <pthread.h>
 #include <string.h>
 
+#define SR_CURLU_IMPL
 #define SR_MHD_IMPL
 #define SR_PQ_IMPL
+#include "base/curlu.h"
 #include "base/dlib.h"
 #include "base/mhd.h"
 #include "base/pq.h"
@@ -72,19 +74,25 @@ dlib_get(struct dlib *l, char **cause)
 #define SYM(T, f)	{ #f, offsetof(T, f) },
 #define PQ_SYM(f)	SYM(struct pq_api, f)
 #define MHD_SYM(f)	SYM(struct mhd_api, f)
+#define CURLU_SYM(f)	SYM(struct curlu_api, f)
 
 struct pq_api	 pq_api;
 struct mhd_api	 mhd_api;
+struct curlu_api curlu_api;
 
 static const struct dlib_sym pq_syms[] = { PQ_FUNCS(PQ_SYM) };
 static const struct dlib_sym mhd_syms[] = { MHD_FUNCS(MHD_SYM) };
+static const struct dlib_sym curlu_syms[] = { CURLU_FUNCS(CURLU_SYM) };
 
-enum { LIB_PQ, LIB_MHD };
+enum { LIB_PQ, LIB_MHD, LIB_CURLU };
 static struct dlib libs[] = {
 	{ "libpq.so.5", "the PostgreSQL client library", "libpq5", pq_syms,
 	  sizeof pq_syms / sizeof pq_syms[0], &pq_api, 0, NULL },
 	{ "libmicrohttpd.so.12", "the HTTP server library", "libmicrohttpd12",
-	  mhd_syms, sizeof mhd_syms / sizeof mhd_syms[0], &mhd_api, 0, NULL }
+	  mhd_syms, sizeof mhd_syms / sizeof mhd_syms[0], &mhd_api, 0, NULL },
+	{ "libcurl.so.4", "the URL library (libcurl)", "libcurl4",
+	  curlu_syms, sizeof curlu_syms / sizeof curlu_syms[0], &curlu_api, 0,
+	  NULL }
 };
 
 int
@@ -97,4 +105,10 @@ int
 mhd_load(char **cause)
 {
 	return dlib_get(&libs[LIB_MHD], cause);
+}
+
+int
+curlu_load(char **cause)
+{
+	return dlib_get(&libs[LIB_CURLU], cause);
 }

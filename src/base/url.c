@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <curl/curl.h>
-
+#include "base/curlu.h"
 #include "base/url.h"
 #include "base/xmalloc.h"
 
@@ -26,6 +25,10 @@ url_host(const char *s, size_t len, char *host, size_t size)
 	    (size_t)(sep - s) + 3 >= len || sep[3] == '/')
 		return 0;
 	if (memchr(s, '\0', len) != NULL)
+		return 0;
+	/* libcurl4 is a dependency of the package: without it no URL has a
+	   host (the callers then judge the text as written) */
+	if (curlu_load(NULL) != 0)
 		return 0;
 	if (len < sizeof small) {
 		memcpy(small, s, len);

@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <curl/curl.h>
 
 #include "base/buf.h"
+#include "base/curlu.h"
 #include "cli/clients.h"
 #include "cli/clients_impl.h"
 #include "base/status.h"
@@ -248,6 +248,8 @@ client_check_url(const char *url, char **cause)
 		}
 	}
 	/* libcurl's URL parser, the one the HTTP client uses. */
+	if (curlu_load(cause) != 0)
+		return SR_IO;
 	if ((u = curl_url()) == NULL) {
 		xasprintf(cause, "--http: out of memory");
 		return SR_ERR;

@@ -151,9 +151,16 @@ contains "$out" "transport.auth_token (or SKILLS_RADAR_TOKEN) begins or ends wit
 # libmicrohttpd is loaded by the HTTP transport only (mhd.h): linking it
 # would cost every short CLI command its dynamic loading (GnuTLS & co).
 if command -v objdump >/dev/null 2>&1; then
-	lacks "$(objdump -p "$SR" | awk '/NEEDED/{print $2}')" "libmicrohttpd" \
+	needed=$(objdump -p "$SR" | awk '/NEEDED/{print $2}')
+	lacks "$needed" "libmicrohttpd" \
 	    "the binary does not link libmicrohttpd (the server above loaded it)"
+	# nor libcurl (29 more libraries: TLS, SSH, LDAP, Kerberos), loaded
+	# by the Ollama client and the URL parser (curlu.h) when they run
+	lacks "$needed" "libcurl" "the binary does not link libcurl"
+	lacks "$needed" "libpq" "the binary does not link libpq"
 else
+	skip_one "objdump not installed"
+	skip_one "objdump not installed"
 	skip_one "objdump not installed"
 fi
 done_testing
