@@ -612,6 +612,12 @@ emitted(const struct cs_block *b, const char *id)
 	return r != NULL && (b->emitted & 1ull << (r - codescan_rules));
 }
 
+int
+codescan_host_kind(const char *s, size_t len)
+{
+	return s != NULL ? cs_host_kind(s, len) : 0;
+}
+
 /* Adds what a top-level block did to its run's capabilities. */
 static void
 cs_caps_note(struct cs_block *b)

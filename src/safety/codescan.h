@@ -80,6 +80,12 @@ struct codescan_rule {
  * table, doctor and the man page list every id codescan can raise.
  */
 const struct codescan_rule *codescan_rule_at(size_t i);
+/*
+ * The host of the first URL in s as the host rules judge it: 0 when s has
+ * no URL, 1 for a placeholder (example.com, localhost, {host}), 2 for a
+ * real host. How the sanitiser tells a concrete send in prose from a stub.
+ */
+int		codescan_host_kind(const char *s, size_t len);
 /* The explanation of a rule id, or NULL when codescan has no such rule. */
 const char	*codescan_explain(const char *id);
 

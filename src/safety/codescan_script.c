@@ -1185,7 +1185,10 @@ call(struct sc *sc, size_t i)
 	    &from, &to), range_id(sc, from, to, "-Body") ||
 	    range_id(sc, from, to, "-InFile"))) || (tok_is(sc, t, "fetch") &&
 	    paren && (to = close_of(sc, i + 1), range_id(sc, i, to, "body") ||
-	    range_id(sc, i, to, "POST")))) {
+	    range_id(sc, i, to, "POST"))) ||
+	    /* urllib sends when given a body: urlopen(url, data=...) */
+	    ((tok_ends(sc, t, "urlopen") || tok_ends(sc, t, "Request")) &&
+	    paren && (to = close_of(sc, i + 1), range_id(sc, i, to, "data")))) {
 		b->flags |= B_SEND;
 		if (b->send_line == 0)
 			b->send_line = line;

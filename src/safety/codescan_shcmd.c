@@ -398,12 +398,32 @@ interp_lang_of(const struct cmd_info *e, const char *n)
 	return (enum code_lang)-1;
 }
 
+/*
+ * The mail senders of a shell: what they are given leaves the machine, the
+ * command-line twin of smtplib.sendmail in code. A skill that reads a
+ * secret in one step and mails "the report" in the next is the same
+ * chain as curl -d; the read-then-send link is made at the skill's level
+ * (cap-secret-send), so only the send is recorded here.
+ */
+static int
+mailer(const char *name)
+{
+	static const char *const m[] = { "mail", "mailx", "sendmail", "mutt",
+	    "swaks", "send_email", "send-email", "sendemail", NULL };
+	const char *const *p;
+
+	for (p = m; *p != NULL; p++)
+		if (name_is(name, *p))
+			return 1;
+	return 0;
+}
+
 static int
 cmd_known(const struct cmd_info *e, const char *name)
 {
 	return e != NULL || strncmp(name, "pip", 3) == 0 ||
 	    strncmp(name, "python", 6) == 0 || strncmp(name, "mkfs", 4) == 0 ||
-	    strncmp(name, "powershell", 10) == 0;
+	    strncmp(name, "powershell", 10) == 0 || mailer(name);
 }
 
 /* A name that runs as a script: setup.sh, tool.py, cli.js. */
@@ -454,6 +474,41 @@ flag_send(struct sh *sh, const struct sh_cmd *c, unsigned taint,
 		sh_emit(sh, "code-env-dump", c);
 	} else
 		sh_emit(sh, "code-exfil", c);
+}
+
+/*
+ * A mailer is a send when it is told a recipient (a word with an @ or a
+ * --to/-t flag) or fed a pipe: "mail --help" sends nothing. A recipient at
+ * a real domain makes the payload concrete, as a real host does for curl.
+ */
+static void
+do_mail(struct sh *sh, const struct sh_cmd *c, size_t a0, unsigned in)
+{
+	const struct sh_word	*w;
+	const char		*at;
+	char			 url[256];
+	unsigned		 t = in;
+	size_t			 i;
+	int			 to = in != 0 || sh->piped;
+
+	for (i = a0 + 1; i < c->argc; i++) {
+		w = &c->argv[i];
+		t |= w->taint;
+		if ((w->len == 4 && memcmp(w->s, "--to", 4) == 0) ||
+		    (w->len == 2 && memcmp(w->s, "-t", 2) == 0))
+			to = 1;
+		if (w->s[0] == '-' || (at = memchr(w->s, '@', w->len)) ==
+		    NULL || at == w->s)
+			continue;
+		to = 1;
+		/* the domain judged as a URL's host: example.com is a stub */
+		snprintf(url, sizeof url, "smtp://%.*s", (int)(w->len -
+		    (size_t)(at + 1 - w->s)), at + 1);
+		if (cs_host_where(url, strlen(url), &sh->b->flags) == 2)
+			sh->b->flags |= B_CONCRETE;
+	}
+	if (to)
+		flag_send(sh, c, t, "mail");
 }
 
 /* A path argument read by a command: a credential, or some file. */
@@ -1229,6 +1284,8 @@ sh_eval(struct sh *sh, struct sh_cmd *c, unsigned in)
 				file_set(sh, c->argv[i].s, in);
 			}
 		out = in;
+	} else if (mailer(name)) {
+		do_mail(sh, c, a0, in);
 	} else if (name_is(name, "nc") || name_is(name, "ncat") ||
 	    name_is(name, "netcat") || name_is(name, "socat") ||
 	    name_is(name, "telnet")) {

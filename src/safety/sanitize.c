@@ -725,6 +725,31 @@ norm_orig_end(const struct scan *sc, size_t nend)
 /* ---- running the catalogue ------------------------------------------ */
 
 /*
+ * The send sinks of the catalogue that name their address: ordered (not
+ * described) and sent to a real host, the payload is as concrete as a
+ * curl -d to that host in code, and weighs as code-concrete does there.
+ * A placeholder (example.com, {host}, localhost) stays a stub.
+ */
+static void
+send_host(struct scan *sc, const char *id, size_t o0, size_t li)
+{
+	static const char *const sinks[] = { "exfil-send-url",
+	    "exfil-git-push-remote", NULL };
+	const char *const *p;
+	const char	*s = sc->text + o0, *e;
+	size_t		 end;
+
+	for (p = sinks; *p != NULL && strcmp(*p, id) != 0; p++)
+		;
+	if (*p == NULL)
+		return;
+	end = li + 1 < sc->nlines ? sc->lines[li + 1].start : sc->len;
+	e = sc->text + end;
+	if (s < e && codescan_host_kind(s, (size_t)(e - s)) == 2)
+		scan_finding(sc, "code-concrete", SEV_INFO, o0, end);
+}
+
+/*
  * Runs one pattern over the scan copy [noff, nend), adding at most one
  * finding per line (*last_line carries over between windows).
  */
@@ -765,8 +790,10 @@ run_pattern(struct scan *sc, const struct sanitize_pattern *pt,
 			    described(sc, li, o0, q))
 				scan_finding_as(sc, "frame-described", SEV_INFO,
 				    o0, o1, pt->id);
-			else
+			else {
 				scan_finding(sc, pt->id, pt->sev, o0, o1);
+				send_host(sc, pt->id, o0, li);
+			}
 			if (!sc->quoted && q) {
 				scan_finding(sc, "frame-quoted", SEV_INFO, o0,
 				    o1);
