@@ -74,6 +74,12 @@ struct bm25 {
 	void		*own_ft, *own_slots, *own_posts, *own_strs;
 	int		 borrowed;	/* bm25_read(): checked on use */
 	const uint32_t	*blen;		/* bm25_read(): len, borrowed */
+	/*
+	 * bm25_read(): [nft] 0 a term's postings not checked yet, 1 good,
+	 * 2 bad; written once (atomically: queries may run in threads) so
+	 * a term is checked on its first use, not on every query.
+	 */
+	uint8_t		*checked;
 };
 
 static uint64_t
@@ -126,6 +132,7 @@ bm25_free(struct bm25 *x)
 	}
 	free(x->terms);
 	free(x->slots);
+	free(x->checked);
 	if (x->blen == NULL)
 		free(x->len);
 	free(x->own_ft);
@@ -494,10 +501,21 @@ bm25_postings(const struct bm25 *x, long t, size_t *n)
 	if (e->post > x->nposts || e->npost > x->nposts - e->post)
 		return NULL;
 	p = x->posts + e->post;
-	if (x->borrowed)
-		for (i = 0; i < e->npost; i++)
-			if (p[i].doc >= x->ndocs)
-				return NULL;
+	if (x->borrowed) {
+		uint8_t c = __atomic_load_n(&x->checked[t], __ATOMIC_RELAXED);
+
+		if (c == 0) {
+			c = 1;
+			for (i = 0; i < e->npost; i++)
+				if (p[i].doc >= x->ndocs) {
+					c = 2;
+					break;
+				}
+			__atomic_store_n(&x->checked[t], c, __ATOMIC_RELAXED);
+		}
+		if (c == 2)
+			return NULL;
+	}
 	*n = e->npost;
 	return p;
 }
@@ -630,5 +648,6 @@ bm25_read(struct bm25_reader *r)
 		return NULL;
 	}
 	x->len = (uint32_t *)(uintptr_t)x->blen;	/* read only */
+	x->checked = xcalloc(nt ? nt : 1, 1);
 	return x;
 }

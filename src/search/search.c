@@ -711,6 +711,7 @@ search_index_free(struct search_index *x)
 		free(x->fb->norm);
 		free(x->fb);
 	}
+	search_query_free(x);
 	pthread_mutex_destroy(&x->fb_lock);
 	if (x->base != NULL) {
 		/* Borrowed from base and over: only the own arrays go. */

@@ -59,6 +59,16 @@ struct search_index {
 	pthread_mutex_t		 fb_lock;
 	struct fallback		*fb;
 	int			 fb_dim;	/* embedder.dim */
+	/*
+	 * Under fb_lock too: the per-document scratch arrays of finished
+	 * queries, kept in their reset state for the next ones
+	 * (search_query.c), and the shadowed docs with a winner, listed on
+	 * the first query that needs them.
+	 */
+	struct search_dense	*pool;
+	uint32_t		*shadow;
+	size_t			 nshadow;
+	int			 have_shadow;
 	int			 dim;
 	int			 dense_only;	/* cosine for every entry */
 	const float		*vec;		/* nbase * dim, raw (not centred) */
@@ -181,6 +191,9 @@ struct fallback {
 
 struct bm25_posting;
 struct skill;
+
+/* Frees x's scratch pool and shadow list (search_index_free()). */
+void	 search_query_free(struct search_index *x);
 
 /* The bm25 index of part p (0: own or base, 1: overlay), or NULL. */
 const struct bm25 *search_part_bm(const struct search_index *x, int p,

@@ -210,6 +210,18 @@ struct scratch {
 	int32_t		*via;		/* doc that gave graw */
 	uint8_t		*hascos;	/* cos[d] is computed */
 	float		*part;		/* raw without the cosine, NAN: none */
+	/*
+	 * The arrays above are a pooled search_dense's, in its reset state
+	 * (0, graw -inf, via d, part NAN) but for the docs touched: seen
+	 * has their bits, list them in any order, ord the sorted ones
+	 * sorted_touched() made last. A query's work follows the docs that
+	 * share something with it, not the collection.
+	 */
+	struct search_dense *dn;
+	uint64_t	*seen;
+	uint32_t	*list;
+	size_t		 nlist;
+	uint32_t	*ord;
 	float		*qv;		/* the query vector */
 	char		*vec_error;	/* the query could not be embedded */
 	/* The vector space cosines use: raw vectors, centred on mean. */
@@ -220,6 +232,184 @@ struct scratch {
 	const double	*norm;		/* squared centred norms, or NULL */
 	int		 dim;
 };
+
+/* Per-document scratch arrays, pooled in their index (search_impl.h). */
+struct search_dense {
+	struct search_dense	*next;
+	uint32_t		 n;
+	float			*lex, *cov, *cos, *gram, *pfx, *graw, *part;
+	uint64_t		*mask, *nmask, *seen;
+	int32_t			*via;
+	uint8_t			*hascos;
+	uint32_t		*list, *ord;
+	size_t			 nlist;
+};
+
+static struct search_dense *
+dense_get(const struct search_index *cx)
+{
+	struct search_index	*x = (struct search_index *)cx;	/* pool only */
+	struct search_dense	*dn;
+	uint32_t		 d, n = x->ndocs;
+
+	pthread_mutex_lock(&x->fb_lock);
+	if ((dn = x->pool) != NULL)
+		x->pool = dn->next;
+	pthread_mutex_unlock(&x->fb_lock);
+	if (dn != NULL)
+		return dn;
+	dn = xcalloc(1, sizeof(*dn));
+	dn->n = n;
+	dn->lex = xcalloc(n, sizeof(*dn->lex));
+	dn->cov = xcalloc(n, sizeof(*dn->cov));
+	dn->cos = xcalloc(n, sizeof(*dn->cos));
+	dn->gram = xcalloc(n, sizeof(*dn->gram));
+	dn->pfx = xcalloc(n, sizeof(*dn->pfx));
+	dn->mask = xcalloc(n, sizeof(*dn->mask));
+	dn->nmask = xcalloc(n, sizeof(*dn->nmask));
+	dn->hascos = xcalloc(n, sizeof(*dn->hascos));
+	dn->seen = xcalloc((n + 63) / 64, sizeof(*dn->seen));
+	dn->graw = xreallocarray(NULL, n, sizeof(*dn->graw));
+	dn->part = xreallocarray(NULL, n, sizeof(*dn->part));
+	dn->via = xreallocarray(NULL, n, sizeof(*dn->via));
+	dn->list = xreallocarray(NULL, n, sizeof(*dn->list));
+	dn->ord = xreallocarray(NULL, n, sizeof(*dn->ord));
+	for (d = 0; d < n; d++) {
+		dn->graw[d] = -INFINITY;
+		dn->part[d] = NAN;
+		dn->via[d] = (int32_t)d;
+	}
+	return dn;
+}
+
+static void
+dense_free(struct search_dense *dn)
+{
+	free(dn->lex);
+	free(dn->cov);
+	free(dn->cos);
+	free(dn->gram);
+	free(dn->pfx);
+	free(dn->mask);
+	free(dn->nmask);
+	free(dn->hascos);
+	free(dn->seen);
+	free(dn->graw);
+	free(dn->part);
+	free(dn->via);
+	free(dn->list);
+	free(dn->ord);
+	free(dn);
+}
+
+/* Resets the docs dn's query touched and gives dn back to x's pool. */
+static void
+dense_put(const struct search_index *cx, struct search_dense *dn)
+{
+	struct search_index	*x = (struct search_index *)cx;	/* pool only */
+	size_t			 i;
+	uint32_t		 d, n = dn->n;
+
+	if (dn->nlist > n / 8) {	/* most docs: sequential is faster */
+		memset(dn->lex, 0, n * sizeof(*dn->lex));
+		memset(dn->cov, 0, n * sizeof(*dn->cov));
+		memset(dn->cos, 0, n * sizeof(*dn->cos));
+		memset(dn->gram, 0, n * sizeof(*dn->gram));
+		memset(dn->pfx, 0, n * sizeof(*dn->pfx));
+		memset(dn->mask, 0, n * sizeof(*dn->mask));
+		memset(dn->nmask, 0, n * sizeof(*dn->nmask));
+		memset(dn->hascos, 0, n * sizeof(*dn->hascos));
+		memset(dn->seen, 0, ((size_t)n + 63) / 64 * sizeof(*dn->seen));
+		for (d = 0; d < n; d++) {
+			dn->graw[d] = -INFINITY;
+			dn->part[d] = NAN;
+			dn->via[d] = (int32_t)d;
+		}
+		dn->nlist = 0;
+	}
+	for (i = 0; i < dn->nlist; i++) {
+		d = dn->list[i];
+		dn->lex[d] = dn->cov[d] = dn->cos[d] = 0;
+		dn->gram[d] = dn->pfx[d] = 0;
+		dn->mask[d] = dn->nmask[d] = 0;
+		dn->hascos[d] = 0;
+		dn->graw[d] = -INFINITY;
+		dn->part[d] = NAN;
+		dn->via[d] = (int32_t)d;
+		dn->seen[d >> 6] = 0;
+	}
+	dn->nlist = 0;
+	pthread_mutex_lock(&x->fb_lock);
+	dn->next = x->pool;
+	x->pool = dn;
+	pthread_mutex_unlock(&x->fb_lock);
+}
+
+void
+search_query_free(struct search_index *x)
+{
+	struct search_dense	*dn;
+
+	while ((dn = x->pool) != NULL) {
+		x->pool = dn->next;
+		dense_free(dn);
+	}
+	free(x->shadow);
+	x->shadow = NULL;
+	x->nshadow = 0;
+	x->have_shadow = 0;
+}
+
+/* Marks d as touched by the query (its scratch entries may change). */
+static inline void
+touch(struct scratch *sc, uint32_t d)
+{
+	uint64_t	 b = 1ULL << (d & 63);
+
+	if (!(sc->seen[d >> 6] & b)) {
+		sc->seen[d >> 6] |= b;
+		sc->list[sc->nlist++] = d;
+	}
+}
+
+/* Puts the touched docs in ascending order into sc->ord; their number. */
+static size_t
+sorted_touched(const struct search_index *x, struct scratch *sc)
+{
+	size_t		 n = 0, w, nw = ((size_t)x->ndocs + 63) / 64;
+	uint64_t	 m;
+
+	for (w = 0; w < nw; w++)
+		for (m = sc->seen[w]; m != 0; m &= m - 1)
+			sc->ord[n++] = (uint32_t)(w * 64 +
+			    (unsigned)__builtin_ctzll(m));
+	return n;
+}
+
+/*
+ * The shadowed docs of x that have a winner, ascending: listed once per
+ * index, on the first query that needs them.
+ */
+static const uint32_t *
+shadow_list(const struct search_index *cx, size_t *n)
+{
+	struct search_index	*x = (struct search_index *)cx;	/* list only */
+	uint32_t		 d;
+
+	pthread_mutex_lock(&x->fb_lock);
+	if (!x->have_shadow) {
+		for (d = 0; d < x->ndocs; d++)
+			if (x->docs[d].shadowed && x->docs[d].winner >= 0) {
+				x->shadow = xreallocarray(x->shadow,
+				    x->nshadow + 1, sizeof(*x->shadow));
+				x->shadow[x->nshadow++] = d;
+			}
+		x->have_shadow = 1;
+	}
+	pthread_mutex_unlock(&x->fb_lock);
+	*n = x->nshadow;
+	return x->shadow;
+}
 
 struct feat {
 	double	 lexical, coverage, cosine, name, exact, gram, pfx, raw;
@@ -421,19 +611,23 @@ explain_json(const struct search_index *x, const struct query *q,
 static void
 add_postings(const struct search_index *x, int which, const struct bm25 *b,
     const struct bm25_posting *po, size_t n, uint32_t off, double w,
-    float *acc)
+    float *acc, struct scratch *sc)
 {
 	uint32_t	 d;
 	size_t		 j;
 
 	if (!x->derived) {
-		for (j = 0; j < n; j++)
-			acc[po[j].doc] += (float)(w * po[j].sat);
+		for (j = 0; j < n; j++) {
+			touch(sc, d = po[j].doc);
+			acc[d] += (float)(w * po[j].sat);
+		}
 		return;
 	}
 	for (j = 0; j < n; j++)
-		if (!x->docs[d = off + po[j].doc].dead)
+		if (!x->docs[d = off + po[j].doc].dead) {
+			touch(sc, d);
 			acc[d] += (float)(w * search_post_sat(x, which, b, &po[j]));
+		}
 }
 
 static void
@@ -455,6 +649,7 @@ lexical_pass(const struct search_index *x, const struct query *q,
 			for (j = 0; j < n; j++) {
 				if (x->docs[d = off + po[j].doc].dead)
 					continue;
+				touch(sc, d);
 				sc->lex[d] += (float)(q->idf[i] *
 				    search_post_sat(x, 0, b, &po[j]));
 				sc->cov[d] += (float)q->idf[i];
@@ -470,7 +665,7 @@ lexical_pass(const struct search_index *x, const struct query *q,
 				continue;
 			po = bm25_postings(b, q->gid[i][p], &n);
 			add_postings(x, 1, b, po, n, search_part_off(x, p),
-			    q->gidf[i], sc->gram);
+			    q->gidf[i], sc->gram, sc);
 		}
 	}
 	for (i = 0; x->pfx != NULL && i < q->pterms.n; i++) {
@@ -479,7 +674,7 @@ lexical_pass(const struct search_index *x, const struct query *q,
 				continue;
 			po = bm25_postings(b, q->pid[i][p], &n);
 			add_postings(x, 2, b, po, n, search_part_off(x, p),
-			    q->pidf[i], sc->pfx);
+			    q->pidf[i], sc->pfx, sc);
 		}
 	}
 }
@@ -507,6 +702,7 @@ cosine_of(const struct search_index *x, struct scratch *sc, uint32_t d)
 	int		 i;
 
 	if (!sc->hascos[d]) {
+		touch(sc, d);
 		v = d < sc->nbase ? sc->vec + (size_t)d * sc->dim :
 		    sc->ovec + (size_t)(d - sc->nbase) * sc->dim;
 		c = x->p.center > 0 ? (float)x->p.center : 0;
@@ -520,6 +716,60 @@ cosine_of(const struct search_index *x, struct scratch *sc, uint32_t d)
 		sc->hascos[d] = 1;
 	}
 	return sc->cos[d];
+}
+
+/*
+ * The cosines of the n docs ds that lack one, as cosine_of() computes
+ * them (the same operations in the same order for each doc), four docs
+ * at a time so that their sums run side by side.
+ */
+static void
+cosines_of(const struct search_index *x, struct scratch *sc,
+    const uint32_t *ds, size_t n)
+{
+	const float	*v[4];
+	uint32_t	 d[4];
+	double		 a[4], b;
+	float		 c, m;
+	size_t		 i, j, nb = 0;
+	int		 t;
+
+	c = x->p.center > 0 ? (float)x->p.center : 0;
+	for (i = 0; i <= n; i++) {
+		if (i < n) {
+			if (sc->hascos[ds[i]])
+				continue;
+			d[nb++] = ds[i];
+			if (nb < 4)
+				continue;
+		} else if (nb == 0)
+			break;
+		if (nb < 4) {		/* the last few */
+			for (j = 0; j < nb; j++)
+				cosine_of(x, sc, d[j]);
+			break;
+		}
+		for (j = 0; j < 4; j++) {
+			v[j] = d[j] < sc->nbase ? sc->vec + (size_t)d[j] * sc->dim :
+			    sc->ovec + (size_t)(d[j] - sc->nbase) * sc->dim;
+			a[j] = 0;
+		}
+		for (t = 0; t < sc->dim; t++) {
+			m = c * sc->mean[t];
+			a[0] += (double)sc->qv[t] * (float)(v[0][t] - m);
+			a[1] += (double)sc->qv[t] * (float)(v[1][t] - m);
+			a[2] += (double)sc->qv[t] * (float)(v[2][t] - m);
+			a[3] += (double)sc->qv[t] * (float)(v[3][t] - m);
+		}
+		for (j = 0; j < 4; j++) {
+			touch(sc, d[j]);
+			b = sc->norm != NULL ? sc->norm[d[j]] :
+			    search_centred_sq(v[j], sc->mean, c, sc->dim);
+			sc->cos[d[j]] = b > 0 ? (float)(a[j] / sqrt(b)) : 0;
+			sc->hascos[d[j]] = 1;
+		}
+		nb = 0;
+	}
 }
 
 /* Keeps the k largest values seen in a min-heap h of *n <= k floats. */
@@ -632,19 +882,22 @@ boosted(const struct search_index *x, uint32_t d)
  */
 static float
 tighter_bound(const struct search_index *x, const struct search_opts *o,
-    const struct query *q, struct scratch *sc, float *best, size_t k)
+    const struct query *q, struct scratch *sc, float *best, size_t k,
+    size_t nord, uint32_t *tmp)
 {
 	float		 wc = (float)x->p.w_cos, pk = best[0], lo;
-	size_t		 n = 0;
+	size_t		 n = 0, i, nt = 0;
 	uint32_t	 d;
 
-	for (d = 0; d < x->ndocs; d++) {
-		if (isnan(sc->part[d]) || sc->part[d] < pk)
-			continue;
-		cosine_of(x, sc, d);
-		if (eligible(x, o, q, sc, d))
-			topk_push(best, &n, k, sc->part[d] + wc * sc->cos[d]);
+	for (i = 0; i < nord; i++) {
+		d = sc->ord[i];
+		if (!isnan(sc->part[d]) && sc->part[d] >= pk)
+			tmp[nt++] = d;
 	}
+	cosines_of(x, sc, tmp, nt);
+	for (i = 0; i < nt; i++)
+		if (eligible(x, o, q, sc, d = tmp[i]))
+			topk_push(best, &n, k, sc->part[d] + wc * sc->cos[d]);
 	if (n < k)		/* cannot happen: the k entries of best */
 		return pk - 2 * wc;
 	lo = best[0] - wc;
@@ -671,7 +924,8 @@ vector_pass(const struct search_index *x, const struct search_opts *o,
 	const char	*texts[1];
 	struct feat	 f;
 	float		*best, thr = -INFINITY;
-	size_t		 nbest = 0;
+	size_t		 nbest = 0, nord, i, nt;
+	uint32_t	*tmp;
 	uint32_t	 d;
 	int		 rv, dense = x->dense_only;
 
@@ -697,7 +951,13 @@ vector_pass(const struct search_index *x, const struct search_opts *o,
 	else
 		search_center_vec(x, sc->qv);
 	best = xreallocarray(NULL, k, sizeof(*best));
-	for (d = 0; d < x->ndocs; d++) {
+	if (dense)		/* every entry gets a score */
+		for (d = 0; d < x->ndocs; d++)
+			touch(sc, d);
+	/* the others have no evidence: part stays NAN */
+	nord = sorted_touched(x, sc);
+	for (i = 0; i < nord; i++) {
+		d = sc->ord[i];
 		if (!dense && !lexical_evidence(q, sc, d)) {
 			sc->part[d] = NAN;
 			continue;
@@ -707,13 +967,17 @@ vector_pass(const struct search_index *x, const struct search_opts *o,
 		if (!dense && eligible(x, o, q, sc, d))
 			topk_push(best, &nbest, k, (float)f.raw);
 	}
+	tmp = xreallocarray(NULL, nord ? nord : 1, sizeof(*tmp));
 	if (nbest == k && x->p.w_cos > 0 && !x->p.full_scan)
-		thr = tighter_bound(x, o, q, sc, best, k);
+		thr = tighter_bound(x, o, q, sc, best, k, nord, tmp);
 	free(best);
-	for (d = 0; d < x->ndocs; d++)
-		if (!isnan(sc->part[d]) && (sc->part[d] >= thr ||
+	nt = 0;
+	for (i = 0; i < nord; i++)
+		if (!isnan(sc->part[d = sc->ord[i]]) && (sc->part[d] >= thr ||
 		    boosted(x, d) || dense))
-			cosine_of(x, sc, d);
+			tmp[nt++] = d;
+	cosines_of(x, sc, tmp, nt);
+	free(tmp);
 	return SR_OK;
 }
 
@@ -732,13 +996,16 @@ attach_shadowed(const struct search_index *x, const struct query *q,
     const struct cand *top, size_t ntop)
 {
 	struct feat	 f;
+	const uint32_t	*sh;
 	uint32_t	 d;
-	size_t		 i;
+	size_t		 i, j, nsh;
 	double		 s;
 
-	for (d = 0; d < x->ndocs; d++) {
-		if (!x->docs[d].shadowed || x->docs[d].winner < 0)
-			continue;
+	if (ntop == 0)
+		return;
+	sh = shadow_list(x, &nsh);
+	for (j = 0; j < nsh; j++) {
+		d = sh[j];
 		for (i = 0; i < ntop; i++)
 			if (top[i].doc == (uint32_t)x->docs[d].winner)
 				break;
@@ -760,19 +1027,12 @@ attach_shadowed(const struct search_index *x, const struct query *q,
 }
 
 static void
-scratch_free(struct scratch *sc)
+scratch_free(const struct search_index *x, struct scratch *sc)
 {
-	free(sc->lex);
-	free(sc->cov);
-	free(sc->mask);
-	free(sc->nmask);
-	free(sc->cos);
-	free(sc->gram);
-	free(sc->pfx);
-	free(sc->graw);
-	free(sc->via);
-	free(sc->hascos);
-	free(sc->part);
+	if (sc->dn != NULL) {
+		sc->dn->nlist = sc->nlist;
+		dense_put(x, sc->dn);
+	}
 	free(sc->qv);
 	free(sc->vec_error);
 }
@@ -794,8 +1054,12 @@ group_scores(const struct search_index *x, const struct search_opts *o,
 	int32_t		 w;
 	float		 raw;
 	float		 wc = (float)x->p.w_cos;
+	size_t		 i, nord;
 
-	for (d = 0; d < x->ndocs; d++) {
+	/* the untouched docs have no evidence: graw -inf, via themselves */
+	nord = sorted_touched(x, sc);
+	for (i = 0; i < nord; i++) {
+		d = sc->ord[i];
 		sc->via[d] = (int32_t)d;
 		/*
 		 * No evidence (most entries): -inf whether it passes the
@@ -817,7 +1081,8 @@ group_scores(const struct search_index *x, const struct search_opts *o,
 		else
 			sc->graw[d] = sc->part[d] + wc * sc->cos[d];
 	}
-	for (d = 0; d < x->ndocs; d++) {
+	for (i = 0; i < nord; i++) {
+		d = sc->ord[i];
 		if (!x->docs[d].shadowed || (w = x->docs[d].winner) < 0 ||
 		    isnan(sc->graw[w]) || isnan(sc->part[d]))
 			continue;
@@ -830,6 +1095,7 @@ group_scores(const struct search_index *x, const struct search_opts *o,
 			continue;
 		raw = sc->part[d] + wc * sc->cos[d];
 		if (raw > sc->graw[w]) {
+			touch(sc, (uint32_t)w);
 			sc->graw[w] = raw;
 			sc->via[w] = (int32_t)d;
 		}
@@ -852,18 +1118,21 @@ text_pass(const struct search_index *x, const struct search_opts *o,
 	memset(sc, 0, sizeof(*sc));
 	if (x->ndocs == 0)
 		return SR_OK;
-	sc->lex = xcalloc(x->ndocs, sizeof(*sc->lex));
-	sc->cov = xcalloc(x->ndocs, sizeof(*sc->cov));
-	sc->mask = xcalloc(x->ndocs, sizeof(*sc->mask));
-	sc->nmask = xcalloc(x->ndocs, sizeof(*sc->nmask));
-	sc->cos = xcalloc(x->ndocs, sizeof(*sc->cos));
-	sc->gram = xcalloc(x->ndocs, sizeof(*sc->gram));
-	sc->pfx = xcalloc(x->ndocs, sizeof(*sc->pfx));
-	/* written for every doc before they are read: not cleared */
-	sc->graw = xreallocarray(NULL, x->ndocs, sizeof(*sc->graw));
-	sc->via = xreallocarray(NULL, x->ndocs, sizeof(*sc->via));
-	sc->hascos = xcalloc(x->ndocs, sizeof(*sc->hascos));
-	sc->part = xreallocarray(NULL, x->ndocs, sizeof(*sc->part));
+	sc->dn = dense_get(x);
+	sc->lex = sc->dn->lex;
+	sc->cov = sc->dn->cov;
+	sc->mask = sc->dn->mask;
+	sc->nmask = sc->dn->nmask;
+	sc->cos = sc->dn->cos;
+	sc->gram = sc->dn->gram;
+	sc->pfx = sc->dn->pfx;
+	sc->graw = sc->dn->graw;
+	sc->via = sc->dn->via;
+	sc->hascos = sc->dn->hascos;
+	sc->part = sc->dn->part;
+	sc->seen = sc->dn->seen;
+	sc->list = sc->dn->list;
+	sc->ord = sc->dn->ord;
 	lexical_pass(x, q, sc);
 	if ((rv = vector_pass(x, o, q, sc, k, cause)) != SR_OK)
 		return rv;
@@ -911,17 +1180,18 @@ collection_has(void *arg, const char *gloss)
 static int
 rendered_pass(const struct search_index *x, const struct search_opts *o,
     struct query *q2, struct scratch *sc2, struct scratch *sc, size_t k,
-    uint8_t **won, double *covered, char **cause)
+    uint64_t **won, double *covered, char **cause)
 {
 	const char	*p;
 	char		*r;
 	uint32_t	 d;
+	size_t		 i, nord;
 	int		 rv;
 	float		 best = -INFINITY;
 
 	*won = NULL;
-	for (d = 0; d < x->ndocs; d++)
-		if (isfinite(sc->graw[d]) && sc->graw[d] > best)
+	for (i = 0; i < sc->nlist; i++)	/* the others are -inf */
+		if (isfinite(sc->graw[d = sc->list[i]]) && sc->graw[d] > best)
 			best = sc->graw[d];
 	if (calibrate(x, best, 0) >= x->miss_threshold)
 		return SR_OK;	/* found as typed: no need to translate */
@@ -936,15 +1206,18 @@ rendered_pass(const struct search_index *x, const struct search_opts *o,
 	free(r);
 	if (rv != SR_OK)
 		return rv;
-	*won = xcalloc(x->ndocs, 1);
-	for (d = 0; d < x->ndocs; d++) {
+	*won = xcalloc(((size_t)x->ndocs + 63) / 64, sizeof(**won));
+	nord = sorted_touched(x, sc2);
+	for (i = 0; i < nord; i++) {
+		d = sc2->ord[i];
 		if (isfinite(sc2->graw[d]))
 			sc2->graw[d] *= (float)XLANG_QUERY_WEIGHT;
 		if (isfinite(sc2->graw[d]) && (!isfinite(sc->graw[d]) ||
 		    sc2->graw[d] > sc->graw[d])) {
+			touch(sc, d);
 			sc->graw[d] = sc2->graw[d];
 			sc->via[d] = sc2->via[d];
-			(*won)[d] = 1;
+			(*won)[d >> 6] |= 1ULL << (d & 63);
 		}
 	}
 	return SR_OK;
@@ -963,6 +1236,9 @@ undiscount(double raw, double covered)
 	return raw * (1 + (1 / XLANG_QUERY_WEIGHT - 1) * covered);
 }
 
+/* Whether d's score came from the rendering (won: a bitmap or NULL). */
+#define WON(won, d)	((won) != NULL && ((won)[(d) >> 6] >> ((d) & 63) & 1))
+
 static int
 run_text(const struct search_index *x, const struct search_opts *o,
     struct search_result *res, char **cause)
@@ -971,9 +1247,9 @@ run_text(const struct search_index *x, const struct search_opts *o,
 	struct scratch	 sc, sc2;
 	struct cand	*heap = NULL, c;
 	struct feat	 f;
-	size_t		 nheap = 0, k, i;
+	size_t		 nheap = 0, k, i, nord;
 	uint32_t	 d;
-	uint8_t		*won = NULL;
+	uint64_t	*won = NULL;
 	double		 boost, margin, covered = 0;
 	int		 rv = SR_OK;
 
@@ -994,7 +1270,9 @@ run_text(const struct search_index *x, const struct search_opts *o,
 		goto out;
 
 	heap = xreallocarray(NULL, k, sizeof(*heap));
-	for (d = 0; d < x->ndocs; d++) {
+	nord = sorted_touched(x, &sc);	/* the others are -inf */
+	for (i = 0; i < nord; i++) {
+		d = sc.ord[i];
 		if (!isfinite(sc.graw[d]))
 			continue;
 		c.doc = d;
@@ -1021,7 +1299,7 @@ run_text(const struct search_index *x, const struct search_opts *o,
 			    heap[0].raw;
 			if (margin < 0)
 				margin = 0;
-			res->v[0].score = calibrate(x, won != NULL && won[d] ?
+			res->v[0].score = calibrate(x, WON(won, d) ?
 			    undiscount(heap[0].raw, covered) : heap[0].raw,
 			    margin) + boost;
 			if (res->v[0].score > 1)
@@ -1030,7 +1308,7 @@ run_text(const struct search_index *x, const struct search_opts *o,
 		}
 		if (o->explain) {
 			uint32_t v = (uint32_t)sc.via[d];
-			int r2 = won != NULL && won[d];
+			int r2 = WON(won, d);
 
 			features(x, r2 ? &q2 : &q, r2 ? &sc2 : &sc, v, &f);
 			res->v[i].explain = explain_json(x, r2 ? &q2 : &q,
@@ -1062,8 +1340,8 @@ out:
 	sc.vec_error = NULL;
 	free(won);
 	free(heap);
-	scratch_free(&sc);
-	scratch_free(&sc2);
+	scratch_free(x, &sc);
+	scratch_free(x, &sc2);
 	query_done(&q);
 	if (q2.text != NULL)
 		query_done(&q2);

@@ -165,6 +165,7 @@ struct xlang {
 	struct xent	 *ent;
 	size_t		  nent, capent;
 	uint32_t	 *slot;		/* entry + 1, 0: empty */
+	uint32_t	 *shash;	/* [nslot] the key hash's low bits */
 	size_t		  nslot;	/* a power of two */
 	uint64_t	  fp;		/* the lexicon's and the dictionaries' */
 	uint64_t	  lexfp;	/* the lexicon's alone */
@@ -215,11 +216,15 @@ table_build(struct xlang *xl)
 	while (xl->nslot < xl->nent * 2)
 		xl->nslot *= 2;
 	xl->slot = xcalloc(xl->nslot, sizeof(*xl->slot));
+	xl->shash = xcalloc(xl->nslot, sizeof(*xl->shash));
 	for (i = 0; i < xl->nent; i++) {
-		j = key_hash(xl->ent[i].key) & (xl->nslot - 1);
+		uint64_t h = key_hash(xl->ent[i].key);
+
+		j = h & (xl->nslot - 1);
 		while (xl->slot[j] != 0)
 			j = (j + 1) & (xl->nslot - 1);
 		xl->slot[j] = (uint32_t)i + 1;
+		xl->shash[j] = (uint32_t)h;
 	}
 }
 
@@ -233,17 +238,20 @@ table_find(const struct xlang *xl, const char *tag, const char *key,
 {
 	char	 k[512];
 	size_t	 j, n = 0, tl = strlen(tag), kl = strlen(key);
+	uint64_t h;
 
 	if (xl->nslot == 0 || kl == 0 || tl + kl + 2 > sizeof(k))
 		return 0;
 	memcpy(k, tag, tl);	/* "TAG\x1fKEY", as ent_add() stores it */
 	k[tl] = '\x1f';
 	memcpy(k + tl + 1, key, kl + 1);
-	j = key_hash(k) & (xl->nslot - 1);
+	h = key_hash(k);
+	j = h & (xl->nslot - 1);
 	while (xl->slot[j] != 0) {
 		const struct xent *e = &xl->ent[xl->slot[j] - 1];
 
-		if (strcmp(e->key, k) == 0) {
+		/* the hash first: most probes are other keys */
+		if (xl->shash[j] == (uint32_t)h && strcmp(e->key, k) == 0) {
 			if (fn != NULL)
 				fn(arg, e->concept);
 			n++;
@@ -665,6 +673,7 @@ xlang_free(struct xlang *xl)
 		free(xl->ent[i].key);
 	free(xl->ent);
 	free(xl->slot);
+	free(xl->shash);
 	for (i = 0; i < xl->ndict; i++)
 		xdict_free(xl->dict[i]);
 	free(xl->dict);

@@ -282,6 +282,48 @@ pruned_like_full(struct config *cfg, size_t n, const char *what)
 	skill_set_done(&set);
 }
 
+/*
+ * Queries on one index reuse its pooled per-entry scratch (reset after
+ * each query, wholly or entry by entry): every answer must be the one a
+ * fresh index gives, whatever ran before, broad or narrow.
+ */
+static void
+reused_like_fresh(struct config *cfg, size_t n, const char *what)
+{
+	static const char *const qs[] = { "audit login token backup lint",
+	    "pdf-merge-3", "merge pdf", "zebra unknown words", "resze vidoe",
+	    "deploy docker sql cache", "pdf", "flaky test", "merge pdf",
+	    "audit login token backup lint" };
+	struct skill_set	 set;
+	struct search_index	*ix = NULL, *fresh = NULL;
+	unsigned long long	 st = 0x9E3779B97F4A7C15ULL;
+	char			*cause = NULL;
+	size_t			 i;
+	int			 bad = 0;
+
+	skill_set_init(&set);
+	gen_set(&set, n, &st);
+	if (search_index_build(&set, cfg, &ix, &cause) != SR_OK) {
+		diag("build: %s", cause ? cause : "?");
+		free(cause);
+		bad = 1;
+	}
+	for (i = 0; !bad && i < sizeof(qs) / sizeof(qs[0]); i++) {
+		if (search_index_build(&set, cfg, &fresh, &cause) != SR_OK) {
+			diag("build: %s", cause ? cause : "?");
+			free(cause);
+			bad = 1;
+			break;
+		}
+		bad += pruned_diffs(ix, fresh, &qs[i], 1, 10);
+		search_index_free(fresh);
+	}
+	ok(bad == 0, "a query after others answers as on a fresh index: %s",
+	    what);
+	search_index_free(ix);
+	skill_set_done(&set);
+}
+
 /* Overwrites one byte of the file at off. */
 static void
 poke(const char *path, size_t off, char c)
@@ -722,6 +764,8 @@ main(void)
 
 	pruned_like_full(cfg, 3, "3 entries, top_k up to 50");
 	pruned_like_full(cfg, 3000, "3000 entries with ties");
+	reused_like_fresh(cfg, 40, "40 entries");
+	reused_like_fresh(cfg, 2000, "2000 entries");
 	lazy_entries(cfg);
 
 	/* the cache file */
