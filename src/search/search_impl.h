@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "search/search.h"
 #include "search/search_lite.h"
@@ -192,8 +193,6 @@ struct fallback {
 struct bm25_posting;
 struct skill;
 
-/* Frees x's scratch pool and shadow list (search_index_free()). */
-void	 search_query_free(struct search_index *x);
 
 /* The bm25 index of part p (0: own or base, 1: overlay), or NULL. */
 const struct bm25 *search_part_bm(const struct search_index *x, int p,
@@ -234,6 +233,58 @@ search_doc_skill(const struct search_index *x, uint32_t d)
 	if (x->lite.v == NULL)
 		return x->dsk[d];
 	return search_lite_get(&x->lite, d, x->docs[d].shadowed);
+}
+
+/*
+ * Per-document scratch arrays of a query (search_query.c), pooled in
+ * their index in their reset state; here so that search_index_free()
+ * frees the pool without calling into the query module.
+ */
+struct search_dense {
+	struct search_dense	*next;
+	uint32_t		 n;
+	float			*lex, *cov, *cos, *gram, *pfx, *graw, *part;
+	uint64_t		*mask, *nmask, *seen;
+	int32_t			*via;
+	uint8_t			*hascos;
+	uint32_t		*list, *ord;
+	size_t			 nlist;
+};
+
+static inline void
+search_dense_free(struct search_dense *dn)
+{
+	free(dn->lex);
+	free(dn->cov);
+	free(dn->cos);
+	free(dn->gram);
+	free(dn->pfx);
+	free(dn->mask);
+	free(dn->nmask);
+	free(dn->hascos);
+	free(dn->seen);
+	free(dn->graw);
+	free(dn->part);
+	free(dn->via);
+	free(dn->list);
+	free(dn->ord);
+	free(dn);
+}
+
+/* Frees x's scratch pool and shadow list (search_index_free()). */
+static inline void
+search_query_free(struct search_index *x)
+{
+	struct search_dense	*dn;
+
+	while ((dn = x->pool) != NULL) {
+		x->pool = dn->next;
+		search_dense_free(dn);
+	}
+	free(x->shadow);
+	x->shadow = NULL;
+	x->nshadow = 0;
+	x->have_shadow = 0;
 }
 
 #endif

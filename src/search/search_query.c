@@ -233,18 +233,6 @@ struct scratch {
 	int		 dim;
 };
 
-/* Per-document scratch arrays, pooled in their index (search_impl.h). */
-struct search_dense {
-	struct search_dense	*next;
-	uint32_t		 n;
-	float			*lex, *cov, *cos, *gram, *pfx, *graw, *part;
-	uint64_t		*mask, *nmask, *seen;
-	int32_t			*via;
-	uint8_t			*hascos;
-	uint32_t		*list, *ord;
-	size_t			 nlist;
-};
-
 static struct search_dense *
 dense_get(const struct search_index *cx)
 {
@@ -280,26 +268,6 @@ dense_get(const struct search_index *cx)
 		dn->via[d] = (int32_t)d;
 	}
 	return dn;
-}
-
-static void
-dense_free(struct search_dense *dn)
-{
-	free(dn->lex);
-	free(dn->cov);
-	free(dn->cos);
-	free(dn->gram);
-	free(dn->pfx);
-	free(dn->mask);
-	free(dn->nmask);
-	free(dn->hascos);
-	free(dn->seen);
-	free(dn->graw);
-	free(dn->part);
-	free(dn->via);
-	free(dn->list);
-	free(dn->ord);
-	free(dn);
 }
 
 /* Resets the docs dn's query touched and gives dn back to x's pool. */
@@ -343,21 +311,6 @@ dense_put(const struct search_index *cx, struct search_dense *dn)
 	dn->next = x->pool;
 	x->pool = dn;
 	pthread_mutex_unlock(&x->fb_lock);
-}
-
-void
-search_query_free(struct search_index *x)
-{
-	struct search_dense	*dn;
-
-	while ((dn = x->pool) != NULL) {
-		x->pool = dn->next;
-		dense_free(dn);
-	}
-	free(x->shadow);
-	x->shadow = NULL;
-	x->nshadow = 0;
-	x->have_shadow = 0;
 }
 
 /* Marks d as touched by the query (its scratch entries may change). */
