@@ -426,7 +426,7 @@ then_finds(struct sanitizer *s, struct findings *f, const char *rule,
 
 	findings_add(f, rule, SEV_INFO, 12, "%s", rule);
 	sanitize_risk(s, f, TIER_UNTRUSTED, &rk);
-	return find(f, chain);
+	return find(f, chain) != NULL;
 }
 
 /*
