@@ -399,6 +399,34 @@ cs_excerpt(const char *src, size_t len, char *out, size_t outsz)
 	out[o] = '\0';
 }
 
+/*
+ * Cuts excerpt s (cs_excerpt()'s form) to at most max bytes at a token
+ * boundary: never inside a UTF-8 sequence, a <0xNN> or <U+NNNN> token or
+ * an &lt; entity, so a prefixed message keeps the excerpt's guarantees.
+ */
+static void
+clip_excerpt(char *s, size_t max)
+{
+	size_t	 n = strlen(s), i;
+
+	if (n <= max)
+		return;
+	n = max;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	for (i = n; i > 0 && n - i < 10; i--) {
+		if (s[i - 1] == '>' || s[i - 1] == ';')
+			break;
+		if (s[i - 1] == '<' || s[i - 1] == '&') {
+			n = i - 1;
+			break;
+		}
+	}
+	while (n > 0 && s[n - 1] == ' ')
+		n--;
+	s[n] = '\0';
+}
+
 void
 cs_block_init(struct cs_block *b, struct cs_run *run, int line, int depth,
     const char *via)
@@ -440,8 +468,14 @@ cs_emit_msg(struct cs_block *b, const char *rule, int line, const char *msg)
 			    0 && strncmp(run->out->v[i].message, rule,
 			    strlen(rule)) == 0)
 				return;
-		findings_add(run->out, "frame-described", SEV_INFO, line,
-		    "%s: %s", rule, msg);
+		{
+			char	 m[2 * CS_EXCERPT_MAX + 64];
+
+			snprintf(m, sizeof m, "%s: %s", rule, msg);
+			clip_excerpt(m, CS_EXCERPT_MAX);
+			findings_add(run->out, "frame-described", SEV_INFO,
+			    line, "%s", m);
+		}
 	} else
 		findings_add(run->out, rule, r->sev, line, "%s", msg);
 	run->added++;

