@@ -42,10 +42,17 @@ ok $? "the writer indexes the share into postgres"
 
 # Three free ports in a row: nothing answers on them (curl: connection
 # refused), so a parallel test or another user's server cannot collide.
+# They are taken below the kernel's ephemeral range (32768 up by default),
+# where no outgoing connection's local port can hold one (seen: nginx's
+# bind() failing with EADDRINUSE on 45912).
 free() { curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$1/"; [ $? -eq 7 ]; }
-base=$((30000 + $$ % 20000)); i=0
+eph=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+[ "$eph" -gt 12000 ] 2>/dev/null || eph=32768
+span=$((eph - 10000 - 3))
+next_base() { echo $((10000 + ($1 - 10000 + 97) % span)); }
+base=$((10000 + $$ % span)); i=0
 until free "$base" && free $((base + 1)) && free $((base + 2)) || [ $i -ge 50 ]; do
-	base=$((30000 + (base + 97) % 20000)); i=$((i + 1))
+	base=$(next_base "$base"); i=$((i + 1))
 done
 P1=$base; P2=$((base + 1)); PN=$((base + 2))
 for p in $P1 $P2; do
@@ -86,11 +93,32 @@ http {
 	}
 }
 NGX
-spawn timeout 300 "$NGINX" -p "$T/nginx" -c "$T/nginx/nginx.conf" -e "$T/nginx/error.log"
-i=0
-until { grep -q serving "$T/r$P1.err" && grep -q serving "$T/r$P2.err" &&
-    curl -s -o /dev/null "http://127.0.0.1:$PN/"; } 2>/dev/null || [ $i -ge 600 ]; do
-	sleep 0.1; i=$((i + 1))
+# nginx on PN; should another process take PN between the check above and
+# nginx's bind(), nginx exits: it is started again on another free port
+# (at most 5 times).
+# gone PID: the process has ended (a zombie not yet waited for counts)
+gone() {
+	[ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)" != "" ] || return 0
+	[ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)" = Z ]
+}
+tries=0
+while :; do
+	timeout 300 "$NGINX" -p "$T/nginx" -c "$T/nginx/nginx.conf" -e "$T/nginx/error.log" &
+	npid=$!
+	spawned="$spawned $npid"
+	i=0
+	until { grep -q serving "$T/r$P1.err" && grep -q serving "$T/r$P2.err" &&
+	    curl -s -o /dev/null "http://127.0.0.1:$PN/"; } 2>/dev/null ||
+	    gone "$npid" || [ $i -ge 600 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	gone "$npid" || break
+	tries=$((tries + 1))
+	[ $tries -lt 5 ] || { i=600; break; }
+	echo "# nginx could not listen on $PN: another port"
+	old=$PN; PN=$(next_base "$PN")
+	until free "$PN" || [ $tries -ge 50 ]; do PN=$(next_base "$PN"); tries=$((tries + 1)); done
+	sed -i "s/listen 127.0.0.1:$old;/listen 127.0.0.1:$PN;/" "$T/nginx/nginx.conf"
 done
 [ $i -lt 600 ] && r=0 || r=1
 ok $r "two replicas and nginx are up"

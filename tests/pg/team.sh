@@ -66,7 +66,8 @@ start_replica() {	# start_replica NAME PORT
 		sleep 0.1; _i=$((_i + 1))
 	done
 }
-P1=$((20000 + $$ % 20000)); P2=$((P1 + 1))
+# below the ephemeral range (32768 up), where no outgoing connection holds a port
+P1=$((10000 + $$ % 20000)); P2=$((P1 + 1))
 start_replica r1 "$P1"
 start_replica r2 "$P2"
 contains "$(cat "$T/r1.err")" "serving 2 skills" "replica 1: loads the index from postgres"
