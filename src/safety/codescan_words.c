@@ -331,6 +331,23 @@ cs_is_url(const char *s, size_t len)
 	    (len > 4 && strncasecmp(s, "git+", 4) == 0);
 }
 
+/*
+ * An IPv4 address in 127/8, as dotted digits only: "127.0.0.1.evil.com"
+ * is somebody's domain, not the loopback.
+ */
+static int
+loopback_v4(const char *h, size_t n)
+{
+	size_t	 i;
+
+	if (n < 7 || strncmp(h, "127.", 4) != 0)
+		return 0;
+	for (i = 4; i < n; i++)
+		if (!isdigit((unsigned char)h[i]) && h[i] != '.')
+			return 0;
+	return 1;
+}
+
 static int
 placeholder_host(const char *h, size_t n)
 {
@@ -348,7 +365,7 @@ placeholder_host(const char *h, size_t n)
 			return 1;
 	if (cs_has_any(h, n, sub))
 		return 1;
-	if ((n >= 4 && strncmp(h, "127.", 4) == 0) ||
+	if (loopback_v4(h, n) ||
 	    (n >= 7 && strncmp(h, "0.0.0.0", 7) == 0) ||
 	    (n >= 3 && strncmp(h, "[::", 3) == 0))
 		return 1;
@@ -517,7 +534,7 @@ cs_host_where(const char *s, size_t len, unsigned *flags)
 			;
 		h = s;
 		if (!((n == 9 && strncasecmp(s, "localhost", 9) == 0) ||
-		    (n >= 7 && strncmp(s, "127.", 4) == 0) ||
+		    loopback_v4(s, n) ||
 		    (n >= 5 && strncmp(s, "[::1]", 5) == 0))) {
 			/* a bare "evil.example.net/x" beside it is not local */
 			if (n > 3 && memchr(s, '.', n) != NULL &&
@@ -530,7 +547,7 @@ cs_host_where(const char *s, size_t len, unsigned *flags)
 		kind = placeholder_host(h, n) ? 1 : 2;
 	}
 	if ((n >= 9 && ends_ci(h, n, "localhost")) ||
-	    (n >= 4 && strncmp(h, "127.", 4) == 0) ||
+	    loopback_v4(h, n) ||
 	    (n >= 7 && strncmp(h, "0.0.0.0", 7) == 0) ||
 	    (n >= 5 && strncmp(h, "[::1]", 5) == 0))
 		*flags |= B_LOOPBACK;

@@ -520,6 +520,8 @@ hosts(void)
 		{ "https://$SERVER:9000/x", 'o', 1 },
 		{ "https://your-server.com/x", 'o', 1 },
 		{ "https://api.example.com/v1", 'o', 1 },
+		/* a domain that starts like the loopback is somebody's */
+		{ "https://127.0.0.1.attacker.io/x", 'o', 2 },
 	};
 	char		 h[64];
 	size_t		 i;
