@@ -86,10 +86,11 @@ fi
 # searches' events: they are said once on stderr, and doctor, run while
 # serve still runs, counts them (meta cannot: it lives in the full file).
 # Wait up to 60 s until file $1 has $2 lines (a sanitizer build on two
-# busy cores took more than 10 s to answer its first call).
+# busy cores took more than 10 s to answer its first call); a file not
+# created yet has none.
 lines_within() {
 	i=0
-	while [ "$(wc -l <"$1")" -lt "$2" ] && [ "$i" -lt 600 ]; do
+	while [ "$(wc -l <"$1" 2>/dev/null || echo 0)" -lt "$2" ] && [ "$i" -lt 600 ]; do
 		sleep 0.1; i=$((i + 1))
 	done
 }
@@ -101,12 +102,15 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs "$FILL" 2>/dev/null; th
 	export XDG_DATA_HOME
 	check "filling disk: index" "$SR" index
 	mkfifo "$T/fifo"
-	"$SR" serve <"$T/fifo" >"$T/fout" 2>"$T/ferr" &
+	# the output files first: opening the FIFO blocks until the writer
+	# below opens it, and lines_within reads fout from then on
+	"$SR" serve >"$T/fout" 2>"$T/ferr" <"$T/fifo" &
 	SPID=$!
 	exec 3>"$T/fifo"
 	printf '%s\n%s\n' "$INIT" "$CALL" >&3
 	lines_within "$T/fout" 2
 	contains "$(cat "$T/fout")" '\"name\":\"pdf\"' "filling disk: serve answers"
+	grep -q '"name":"pdf"' "$T/fout" || sed 's/^/#   serve: /' "$T/ferr" | tail -20
 	tel() {	# telemetry's field $2 of doctor --json text $1
 		printf '%s' "$1" | sed -n 's/.*"telemetry":{[^}]*"'"$2"'":\([0-9]*\).*/\1/p'
 	}
